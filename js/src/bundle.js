@@ -1,0 +1,232 @@
+// @ts-check
+/**
+ * Load and validate a search bundle (format: mkdocs_graphsearch/bundle/format.py).
+ * Works in browsers, workers and node: the caller passes a function that fetches one file.
+ */
+
+export const FORMAT_VERSION = 1;
+
+export class BundleError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = "BundleError";
+  }
+}
+
+/**
+ * @typedef {(name: string) => Promise<ArrayBuffer | Uint8Array>} FetchFile
+ * @typedef {{
+ *   manifest: any, settings: any, terms: string[], termIndex: Map<string, number>,
+ *   termLengths: Int32Array, pages: {path: string[], url: string[], title: string[]},
+ *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
+ *            anchor: string[], title: string[], language: string[]},
+ *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
+ *   texts: string[] | null, nChunks: number, impactScale: number
+ * }} Bundle
+ */
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+/** CRC-32 (zlib's polynomial). @param {Uint8Array} bytes */
+export function crc32(bytes) {
+  let crc = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** All unsigned LEB128 varints in bytes. @param {Uint8Array} bytes @returns {Float64Array} */
+export function decodeVarints(bytes) {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if (!(bytes[i] & 0x80)) count++;
+  if (bytes.length && bytes[bytes.length - 1] & 0x80) {
+    throw new BundleError("varint stream ends inside a value");
+  }
+  const out = new Float64Array(count);
+  let value = 0, scale = 1, k = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    value += (b & 0x7f) * scale;
+    if (b & 0x80) scale *= 128;
+    else {
+      out[k++] = value;
+      value = 0;
+      scale = 1;
+    }
+  }
+  return out;
+}
+
+/** @param {string} name @param {Uint8Array} bytes */
+function parseJson(name, bytes) {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw new BundleError(`${name} is not valid JSON: ${/** @type {Error} */ (error).message}`);
+  }
+}
+
+/** @param {ArrayBuffer | Uint8Array} data */
+function asBytes(data) {
+  return data instanceof Uint8Array ? data : new Uint8Array(data);
+}
+
+/**
+ * Read the manifest and check its format version.
+ * @param {FetchFile} fetchFile
+ */
+export async function loadManifest(fetchFile) {
+  let bytes;
+  try {
+    bytes = asBytes(await fetchFile("manifest.json"));
+  } catch (error) {
+    throw new BundleError(`cannot read manifest.json: ${/** @type {Error} */ (error).message}`);
+  }
+  const manifest = parseJson("manifest.json", bytes);
+  const version = manifest && manifest.format;
+  if (!Number.isInteger(version)) {
+    throw new BundleError("manifest.json has no format version: not a graphsearch bundle");
+  }
+  if (version > FORMAT_VERSION) {
+    throw new BundleError(
+      `bundle format ${version} is newer than this search runtime (format ${FORMAT_VERSION}): ` +
+        "reload the page or rebuild the site with a matching plugin",
+    );
+  }
+  if (version < FORMAT_VERSION) {
+    throw new BundleError(`bundle format ${version} is no longer supported: rebuild the site`);
+  }
+  return manifest;
+}
+
+/**
+ * Fetch one bundle file and check it against the manifest's size and CRC-32.
+ * @param {FetchFile} fetchFile @param {any} manifest @param {string} name
+ */
+export async function readFile(fetchFile, manifest, name) {
+  const entry = manifest.files && manifest.files[name];
+  if (!entry) throw new BundleError(`manifest.json does not list ${name}`);
+  let bytes;
+  try {
+    bytes = asBytes(await fetchFile(name));
+  } catch (error) {
+    throw new BundleError(`cannot read ${name}: ${/** @type {Error} */ (error).message}`);
+  }
+  if (bytes.length !== entry.bytes) {
+    throw new BundleError(
+      `${name} is ${bytes.length} bytes, the manifest says ${entry.bytes} (truncated or stale)`,
+    );
+  }
+  if (crc32(bytes) !== entry.crc32) {
+    throw new BundleError(`${name} is corrupted (CRC-32 differs from the manifest)`);
+  }
+  return bytes;
+}
+
+/** @param {string} text */
+function codePointLength(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}
+
+/**
+ * Load what the first keystroke needs (keyword.json + postings.bin); texts come later
+ * through loadTexts.
+ * @param {FetchFile} fetchFile
+ * @returns {Promise<Bundle>}
+ */
+export async function loadKeywordBundle(fetchFile) {
+  const manifest = await loadManifest(fetchFile);
+  const [keywordBytes, postingsBytes] = await Promise.all([
+    readFile(fetchFile, manifest, "keyword.json"),
+    readFile(fetchFile, manifest, "postings.bin"),
+  ]);
+  const keyword = parseJson("keyword.json", keywordBytes);
+  const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
+  const values = decodeVarints(postingsBytes);
+  if (values.length !== nTerms + 2 * nPostings || keyword.terms.length !== nTerms) {
+    throw new BundleError("postings.bin does not match the manifest's counts (corrupted)");
+  }
+  const termStart = new Float64Array(nTerms + 1);
+  for (let t = 0; t < nTerms; t++) termStart[t + 1] = termStart[t] + values[t];
+  if (termStart[nTerms] !== nPostings) {
+    throw new BundleError("postings.bin posting counts do not add up (corrupted)");
+  }
+  const postChunk = new Int32Array(nPostings);
+  const postImpact = new Float64Array(nPostings);
+  for (let t = 0; t < nTerms; t++) {
+    let chunk = 0;
+    for (let p = termStart[t]; p < termStart[t + 1]; p++) {
+      chunk += values[nTerms + p];
+      if (chunk >= nChunks) throw new BundleError("postings.bin points at chunks that do not exist (corrupted)");
+      postChunk[p] = chunk;
+      postImpact[p] = values[nTerms + nPostings + p];
+    }
+  }
+  /** @type {string[]} */
+  const terms = keyword.terms;
+  const termIndex = new Map(terms.map((term, i) => [term, i]));
+  const termLengths = Int32Array.from(terms, codePointLength);
+  return {
+    manifest,
+    settings: manifest.search,
+    terms,
+    termIndex,
+    termLengths,
+    pages: keyword.pages,
+    chunks: keyword.chunks,
+    termStart,
+    postChunk,
+    postImpact,
+    texts: null,
+    nChunks,
+    impactScale: manifest.impact_scale,
+  };
+}
+
+/**
+ * Load the snippet texts into the bundle.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ */
+export async function loadTexts(bundle, fetchFile) {
+  const texts = parseJson("text.json", await readFile(fetchFile, bundle.manifest, "text.json"));
+  if (!Array.isArray(texts) || texts.length !== bundle.nChunks) {
+    throw new BundleError("text.json does not match the manifest's chunk count (corrupted)");
+  }
+  bundle.texts = texts;
+  return bundle;
+}
+
+/**
+ * Load every part a query can use.
+ * @param {FetchFile} fetchFile
+ */
+export async function loadBundle(fetchFile) {
+  const bundle = await loadKeywordBundle(fetchFile);
+  return loadTexts(bundle, fetchFile);
+}
+
+/**
+ * A FetchFile for a bundle folder served over HTTP (browser or worker).
+ * @param {string} baseUrl URL of the bundle folder, ending with "/"
+ * @returns {FetchFile}
+ */
+export function httpFetcher(baseUrl) {
+  return async (name) => {
+    const response = await fetch(new URL(name, baseUrl));
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${name}`);
+    return response.arrayBuffer();
+  };
+}

@@ -1,0 +1,127 @@
+// @ts-check
+/** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
+import { tokenize } from "./tokenize.js";
+import { osaWithin } from "./fuzzy.js";
+
+/**
+ * @typedef {import("./bundle.js").Bundle} Bundle
+ * @typedef {{term: number, weight: number}} Expansion
+ * @typedef {{scores: Float64Array, matchedTerms: Set<string>, expansions: Expansion[][]}} KeywordScores
+ */
+
+/** @param {string} query @returns {string[]} */
+export function queryTokens(query) {
+  return [...new Set(tokenize(query))];
+}
+
+/** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
+export function compareCodePoints(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral code points) sort after every BMP code point above them.
+    const xs = x >= 0xd800 && x <= 0xdfff, ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** @param {Bundle} bundle @param {number} term */
+function postingsCount(bundle, term) {
+  return bundle.termStart[term + 1] - bundle.termStart[term];
+}
+
+/** @param {Bundle} bundle @param {number[]} candidates @param {number} limit */
+function top(bundle, candidates, limit) {
+  return candidates
+    .sort((a, b) => postingsCount(bundle, b) - postingsCount(bundle, a) || a - b)
+    .slice(0, limit);
+}
+
+/** Terms that start with token (other than itself), best first.
+ * @param {Bundle} bundle @param {string} token @returns {number[]} */
+export function prefixTerms(bundle, token) {
+  const terms = bundle.terms;
+  let lo = 0, hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareCodePoints(terms[mid], token) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const found = [];
+  for (let i = lo; i < terms.length && terms[i].startsWith(token); i++) {
+    if (terms[i] !== token) found.push(i);
+  }
+  return top(bundle, found, bundle.settings.max_expansions);
+}
+
+/** (term, distance) within the token's edit budget, nearest and most frequent first.
+ * @param {Bundle} bundle @param {string} token @returns {[number, number][]} */
+export function fuzzyTerms(bundle, token) {
+  const settings = bundle.settings;
+  const chars = Array.from(token);
+  const budget = chars.length >= settings.fuzzy_long_length ? 2 : 1;
+  /** @type {[number, number][]} */
+  const found = [];
+  const { terms, termLengths } = bundle;
+  for (let i = 0; i < terms.length; i++) {
+    if (Math.abs(termLengths[i] - chars.length) > budget) continue;
+    const distance = osaWithin(chars, Array.from(terms[i]), budget);
+    if (distance !== null) found.push([i, distance]);
+  }
+  found.sort(
+    (a, b) => a[1] - b[1] || postingsCount(bundle, b[0]) - postingsCount(bundle, a[0]) || a[0] - b[0],
+  );
+  return found.slice(0, settings.max_expansions);
+}
+
+/** @param {Bundle} bundle @param {string} token @param {boolean} isLast @returns {Expansion[]} */
+export function expand(bundle, token, isLast) {
+  const settings = bundle.settings;
+  /** @type {Expansion[]} */
+  const expansions = [];
+  const exact = bundle.termIndex.get(token);
+  if (exact !== undefined) expansions.push({ term: exact, weight: 1.0 });
+  const prefixed = isLast ? prefixTerms(bundle, token) : [];
+  for (const term of prefixed) expansions.push({ term, weight: settings.prefix_weight });
+  if (exact === undefined && !prefixed.length && Array.from(token).length >= settings.fuzzy_min_length) {
+    for (const [term, distance] of fuzzyTerms(bundle, token)) {
+      expansions.push({ term, weight: settings.fuzzy_weights[distance - 1] });
+    }
+  }
+  return expansions;
+}
+
+/** @param {Bundle} bundle @param {string} query @returns {KeywordScores} */
+export function keywordScores(bundle, query) {
+  const tokens = queryTokens(query);
+  const total = new Float64Array(bundle.nChunks);
+  const matchedTerms = new Set();
+  /** @type {Expansion[][]} */
+  const allExpansions = [];
+  const best = new Float64Array(bundle.nChunks);
+  /** @type {number[]} */
+  const touched = [];
+  tokens.forEach((token, position) => {
+    const expansions = expand(bundle, token, position === tokens.length - 1);
+    allExpansions.push(expansions);
+    for (const { term, weight } of expansions) {
+      for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
+        const chunk = bundle.postChunk[p];
+        const weighted = bundle.postImpact[p] * weight;
+        if (best[chunk] === 0) touched.push(chunk);
+        if (weighted > best[chunk]) best[chunk] = weighted;
+      }
+      matchedTerms.add(bundle.terms[term]);
+    }
+    for (const chunk of touched) {
+      total[chunk] += best[chunk];
+      best[chunk] = 0;
+    }
+    touched.length = 0;
+  });
+  for (let c = 0; c < total.length; c++) total[c] = total[c] / bundle.impactScale;
+  return { scores: total, matchedTerms, expansions: allExpansions };
+}

@@ -1,0 +1,171 @@
+// @ts-check
+/**
+ * The shared tokenizer, JavaScript side. The specification lives in
+ * mkdocs_graphsearch/text/tokenize.py; tests/vectors/tokenizer.json pins both implementations.
+ */
+
+export const MAX_TOKEN_LENGTH = 64;
+const CONNECTORS = new Set(["_", "-", "."]);
+
+export const STOP_WORDS = new Set(
+  `a an the and or but nor of at by from as into about than
+  i me my we our you your he him his she her it its they them their this that these those
+  would should could might must shall will may how what which who whom whose where when why`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Inclusive code point ranges treated as CJK (bigram-tokenised). */
+export const CJK_RANGES = [
+  [0x1100, 0x11ff],
+  [0x3040, 0x30ff],
+  [0x3130, 0x318f],
+  [0x31f0, 0x31ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xac00, 0xd7af],
+  [0xf900, 0xfaff],
+  [0x20000, 0x3134f],
+];
+
+const LETTER = 0, NUMBER = 1, MARK = 2, CONNECTOR = 3, CJK = 4, OTHER = 5;
+const RE_LETTER = /^\p{L}$/u;
+const RE_NUMBER = /^\p{N}$/u;
+const RE_MARK = /^\p{M}$/u;
+const RE_UPPER = /^[\p{Lu}\p{Lt}]$/u;
+const RE_LOWER = /^\p{Ll}$/u;
+
+/** @param {number} code */
+function isCjk(code) {
+  for (const [lo, hi] of CJK_RANGES) if (code >= lo && code <= hi) return true;
+  return false;
+}
+
+/** @param {string} ch */
+function charClass(ch) {
+  if (isCjk(/** @type {number} */ (ch.codePointAt(0)))) return CJK;
+  if (CONNECTORS.has(ch)) return CONNECTOR;
+  if (RE_LETTER.test(ch)) return LETTER;
+  if (RE_NUMBER.test(ch)) return NUMBER;
+  if (RE_MARK.test(ch)) return MARK;
+  return OTHER;
+}
+
+/** @param {string} token */
+function lower(token) {
+  return token.toLowerCase().replaceAll("\u03c2", "\u03c3");
+}
+
+/**
+ * Split one connector-free word at case and letter/number boundaries.
+ * @param {string[]} word @param {number[]} classes @returns {string[]}
+ */
+function splitWord(word, classes) {
+  /** @type {string[]} */
+  const pieces = [];
+  let start = 0;
+  for (let i = 1; i < word.length; i++) {
+    if (classes[i] === MARK) continue;
+    let prev = i - 1;
+    while (prev > start && classes[prev] === MARK) prev--;
+    const a = classes[prev], b = classes[i];
+    let boundary = (a === LETTER && b === NUMBER) || (a === NUMBER && b === LETTER);
+    if (!boundary && a === LETTER && b === LETTER) {
+      if (RE_LOWER.test(word[prev]) && RE_UPPER.test(word[i])) boundary = true;
+      else if (
+        RE_UPPER.test(word[prev]) && RE_UPPER.test(word[i]) &&
+        i + 1 < word.length && RE_LOWER.test(word[i + 1])
+      ) boundary = true;
+    }
+    if (boundary) {
+      pieces.push(word.slice(start, i).join(""));
+      start = i;
+    }
+  }
+  pieces.push(word.slice(start).join(""));
+  return pieces;
+}
+
+/** @param {string} token @param {boolean} wholeCompound */
+function keep(token, wholeCompound) {
+  if ([...token].length > MAX_TOKEN_LENGTH) return "";
+  if (!wholeCompound && STOP_WORDS.has(token)) return "";
+  return token;
+}
+
+/** Tokens of one compound: whole (if several parts) then the parts.
+ * @param {string[]} chars @param {number[]} classes @returns {string[]} */
+function compoundTokens(chars, classes) {
+  /** @type {string[]} */
+  const parts = [];
+  /** @type {string[]} */
+  let word = [];
+  /** @type {number[]} */
+  let wordClasses = [];
+  for (let i = 0; i < chars.length; i++) {
+    if (classes[i] === CONNECTOR) {
+      if (word.length) {
+        parts.push(...splitWord(word, wordClasses));
+        word = [];
+        wordClasses = [];
+      }
+    } else {
+      word.push(chars[i]);
+      wordClasses.push(classes[i]);
+    }
+  }
+  if (word.length) parts.push(...splitWord(word, wordClasses));
+  const tokens = [];
+  if (parts.length > 1) tokens.push(keep(lower(chars.join("")), true));
+  for (const part of parts) tokens.push(keep(lower(part), false));
+  return tokens.filter(Boolean);
+}
+
+/** @param {string[]} run */
+function cjkTokens(run) {
+  if (run.length === 1) return [run[0]];
+  const out = [];
+  for (let i = 0; i + 1 < run.length; i++) out.push(run[i] + run[i + 1]);
+  return out;
+}
+
+/**
+ * Split text into search tokens (rules: mkdocs_graphsearch/text/tokenize.py).
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function tokenize(text) {
+  const chars = Array.from(text.normalize("NFKC"));
+  const classes = chars.map(charClass);
+  /** @type {string[]} */
+  const tokens = [];
+  const n = chars.length;
+  let i = 0;
+  while (i < n) {
+    const cls = classes[i];
+    if (cls === CJK) {
+      let j = i;
+      while (j < n && classes[j] === CJK) j++;
+      tokens.push(...cjkTokens(chars.slice(i, j)));
+      i = j;
+    } else if (cls === LETTER || cls === NUMBER) {
+      let j = i + 1;
+      while (j < n) {
+        const c = classes[j];
+        if (c === LETTER || c === NUMBER || c === MARK) j++;
+        else if (c === CONNECTOR) {
+          // A connector joins only when a letter or number follows the connector run.
+          let k = j;
+          while (k < n && classes[k] === CONNECTOR) k++;
+          if (k < n && (classes[k] === LETTER || classes[k] === NUMBER)) j = k;
+          else break;
+        } else break;
+      }
+      tokens.push(...compoundTokens(chars.slice(i, j), classes.slice(i, j)));
+      i = j;
+    } else {
+      i++; // separators, and marks with no letter or number before them
+    }
+  }
+  return tokens;
+}

@@ -1,0 +1,19 @@
+// @ts-check
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { tokenize } from "../src/tokenize.js";
+
+const vectors = JSON.parse(
+  readFileSync(new URL("../../tests/vectors/tokenizer.json", import.meta.url), "utf8"),
+);
+
+test("tokenizer vectors are not empty", () => {
+  assert.ok(vectors.length >= 50);
+});
+
+for (const { input, tokens } of vectors) {
+  test(`tokenize ${JSON.stringify(input).slice(0, 60)}`, () => {
+    assert.deepEqual(tokenize(input), tokens);
+  });
+}

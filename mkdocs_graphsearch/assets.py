@@ -1,0 +1,15 @@
+"""Where the JS runtime lives: package data in an installed wheel, js/ in a checkout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def js_dir() -> Path:
+    """The folder holding src/ (browser runtime) and drivers/ (node drivers)."""
+    for candidate in (_PACKAGE / "js", _PACKAGE.parent / "js"):
+        if (candidate / "src" / "engine.js").is_file():
+            return candidate
+    raise FileNotFoundError("the JS runtime is missing from this installation (expected mkdocs_graphsearch/js/src)")

@@ -1,0 +1,134 @@
+"""Load and validate a bundle: exactly the files the browser reads, checked the same way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import orjson
+
+from mkdocs_graphsearch.bundle.format import (
+    BUNDLE_DIR,
+    FORMAT_VERSION,
+    KEYWORD,
+    MANIFEST,
+    POSTINGS,
+    TEXT,
+    BundleError,
+    checksum,
+    decode_varints,
+)
+
+
+@dataclass
+class Bundle:
+    """A loaded bundle. Postings of term i are post_chunk/post_impact[term_start[i]:term_start[i+1]]."""
+
+    path: Path
+    manifest: dict[str, Any]
+    terms: list[str]
+    term_index: dict[str, int]
+    pages: dict[str, list[Any]]
+    chunks: dict[str, list[Any]]
+    term_start: np.ndarray
+    post_chunk: np.ndarray
+    post_impact: np.ndarray
+    texts: list[str]
+    files: dict[str, bytes]
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.manifest["search"]
+
+    @property
+    def n_chunks(self) -> int:
+        return len(self.chunks["id"])
+
+
+def locate(path: Path) -> Path:
+    """A built site (with search/) or a bundle folder -> the bundle folder."""
+    if (path / MANIFEST).is_file():
+        return path
+    if (path / BUNDLE_DIR / MANIFEST).is_file():
+        return path / BUNDLE_DIR
+    raise BundleError(f"no search bundle at {path} (expected {MANIFEST} or {BUNDLE_DIR}/{MANIFEST})")
+
+
+def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
+    """A bundle file, checked against the manifest's size and CRC-32."""
+    entry = manifest.get("files", {}).get(name)
+    if entry is None:
+        raise BundleError(f"{MANIFEST} does not list {name}")
+    try:
+        data = (folder / name).read_bytes()
+    except OSError as error:
+        raise BundleError(f"cannot read {folder / name}: {error}") from error
+    if len(data) != entry["bytes"]:
+        raise BundleError(f"{name} is {len(data)} bytes, the manifest says {entry['bytes']} (truncated or stale)")
+    if checksum(data) != entry["crc32"]:
+        raise BundleError(f"{name} is corrupted (CRC-32 differs from the manifest)")
+    return data
+
+
+def parse_json(name: str, data: bytes) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise BundleError(f"{name} is not valid JSON: {error}") from error
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    try:
+        manifest = parse_json(MANIFEST, (folder / MANIFEST).read_bytes())
+    except OSError as error:
+        raise BundleError(f"cannot read {folder / MANIFEST}: {error}") from error
+    version = manifest.get("format") if isinstance(manifest, dict) else None
+    if not isinstance(version, int):
+        raise BundleError(f"{MANIFEST} has no format version: not a graphsearch bundle")
+    if version > FORMAT_VERSION:
+        raise BundleError(
+            f"bundle format {version} is newer than this reader (format {FORMAT_VERSION}): "
+            "upgrade mkdocs-graphsearch"
+        )
+    if version < FORMAT_VERSION:
+        raise BundleError(f"bundle format {version} is no longer supported: rebuild the site")
+    return manifest
+
+
+def load_bundle(path: Path) -> Bundle:
+    folder = locate(Path(path))
+    manifest = read_manifest(folder)
+    files = {name: read_file(folder, manifest, name) for name in sorted(manifest["files"])}
+    keyword = parse_json(KEYWORD, files[KEYWORD])
+    texts = parse_json(TEXT, files[TEXT])
+    counts = manifest["counts"]
+    n_terms, n_postings = counts["terms"], counts["postings"]
+    values = decode_varints(files[POSTINGS])
+    if values.size != n_terms + 2 * n_postings or len(keyword["terms"]) != n_terms:
+        raise BundleError(f"{POSTINGS} does not match the manifest's counts (corrupted)")
+    per_term = values[:n_terms]
+    deltas = values[n_terms : n_terms + n_postings]
+    term_start = np.concatenate(([0], np.cumsum(per_term))).astype(np.int64)
+    if term_start[-1] != n_postings:
+        raise BundleError(f"{POSTINGS} posting counts do not add up (corrupted)")
+    # Chunk ids restart at each term: cumulative sum of deltas, minus the sum before the term.
+    running = np.cumsum(deltas)
+    before = np.concatenate(([0], running))[term_start[:-1]]
+    post_chunk = running - np.repeat(before, per_term)
+    if post_chunk.size and (post_chunk.min() < 0 or post_chunk.max() >= counts["chunks"]):
+        raise BundleError(f"{POSTINGS} points at chunks that do not exist (corrupted)")
+    return Bundle(
+        path=folder,
+        manifest=manifest,
+        terms=keyword["terms"],
+        term_index={term: i for i, term in enumerate(keyword["terms"])},
+        pages=keyword["pages"],
+        chunks=keyword["chunks"],
+        term_start=term_start,
+        post_chunk=post_chunk,
+        post_impact=values[n_terms + n_postings :],
+        texts=texts,
+        files=files,
+    )

@@ -1,0 +1,43 @@
+"""Search-time settings: defaults in one place, written into manifest.json so both engines
+read the same numbers (neither engine has its own copy of a default)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a query is matched, scored and grouped (see engine/ and js/src/ for the use)."""
+
+    #: Matches of the last query token as a prefix (as-you-type) weigh this much of an exact match.
+    prefix_weight: float = 0.8
+    #: At most this many dictionary terms stand in for one query token (prefix or typo matches).
+    max_expansions: int = 50
+    #: Tokens shorter than this are never typo-matched (too many neighbours).
+    fuzzy_min_length: int = 3
+    #: Tokens at least this long may be 2 edits away; shorter ones 1.
+    fuzzy_long_length: int = 8
+    #: Weight of a typo match at edit distance 1 and 2 (always below an exact match).
+    fuzzy_weights: tuple[float, float] = (0.6, 0.4)
+    #: Page score = page_max_weight * best section + page_top_weight * mean of the top page_top_n.
+    page_max_weight: float = 0.8
+    page_top_weight: float = 0.2
+    page_top_n: int = 3
+    #: Sections listed under each page in results.
+    sections_per_page: int = 3
+    #: Snippet length in words, and how much of each chunk's text is kept for snippets.
+    snippet_words: int = 24
+    snippet_source_chars: int = 2000
+    #: Pages returned when the caller gives no limit.
+    default_limit: int = 10
+    #: Mode used when the caller names none ("hybrid" needs vectors in the bundle).
+    default_mode: str = "hybrid"
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        data = asdict(self)
+        extra = data.pop("extra")
+        data["fuzzy_weights"] = list(self.fuzzy_weights)
+        data.update(extra)
+        return data

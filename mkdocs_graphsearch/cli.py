@@ -1,0 +1,170 @@
+"""The `graphsearch` command: chunks, tokenize, index, query (other tools call these shapes)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import orjson
+
+from mkdocs_graphsearch.bundle.format import BundleError
+from mkdocs_graphsearch.bundle.write import write_bundle
+from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
+from mkdocs_graphsearch.parse.markdown import parse_page
+from mkdocs_graphsearch.text.tokenize import tokenize
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.buffer.write(orjson.dumps(data) + b"\n")
+    sys.stdout.flush()
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def cmd_chunks(args: argparse.Namespace) -> int:
+    root = Path(args.root)
+    file = Path(args.file)
+    try:
+        rel = file.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        print(f"error: {file} is not inside --root {root}", file=sys.stderr)
+        return 2
+    try:
+        source = file.read_bytes()
+    except OSError as error:
+        print(f"error: cannot read {file}: {error}", file=sys.stderr)
+        return 2
+    page = parse_page(source, rel, set(markdown_files(root)), chunk_depth=args.chunk_depth)
+    for warning in page.warnings:
+        _warn(str(warning))
+    if args.json:
+        _print_json(page.to_json())
+    else:
+        for chunk in page.chunks:
+            print(f"{chunk.kind:8} {chunk.id}  #{chunk.anchor}")
+    return 0
+
+
+def cmd_tokenize(args: argparse.Namespace) -> int:
+    tokens = tokenize(args.text)
+    if args.json:
+        _print_json(tokens)
+    else:
+        print(" ".join(tokens))
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from mkdocs_graphsearch.index.builder import build_files
+
+    docs = Path(args.docs_dir)
+    if not docs.is_dir():
+        print(f"error: {docs} is not a folder", file=sys.stderr)
+        return 2
+    pages = parse_folder(docs, chunk_depth=args.chunk_depth)
+    for page in pages:
+        for warning in page.warnings:
+            _warn(str(warning))
+    files = build_files(pages)
+    write_bundle(Path(args.out), files)
+    total = sum(len(data) for data in files.values())
+    print(f"wrote {len(files)} files ({total} bytes) for {len(pages)} pages to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _queries(args: argparse.Namespace) -> list[dict[str, object]]:
+    if args.queries:
+        lines = Path(args.queries).read_bytes().splitlines()
+        return [orjson.loads(line) for line in lines if line.strip()]
+    return [{"query": args.query}]
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    if args.query is None and not args.queries:
+        print("error: give a QUERY or --queries FILE.jsonl", file=sys.stderr)
+        return 2
+    queries = _queries(args)
+    if args.engine == "js":
+        from mkdocs_graphsearch.js_engine import run_js_queries
+
+        outputs = run_js_queries(Path(args.path), queries, mode=args.mode, limit=args.limit, explain=args.explain)
+    else:
+        from mkdocs_graphsearch.bundle.read import load_bundle
+        from mkdocs_graphsearch.engine.search import search
+
+        bundle = load_bundle(Path(args.path))
+        outputs = []
+        for item in queries:
+            output = search(bundle, str(item["query"]), mode=args.mode, limit=args.limit, explain=args.explain)
+            if "id" in item:
+                output = {"id": item["id"], **output}
+            outputs.append(output)
+    for output in outputs:
+        if args.json or args.queries:
+            _print_json(output)
+        else:
+            _print_human(output)
+    return 0
+
+
+def _print_human(output: dict) -> None:
+    print(f"{output['query']!r} ({output['mode']}): {len(output['results'])} pages")
+    for result in output["results"]:
+        print(f"  {result['score']:.4f}  {result['title']}  [{result['page']}]")
+        for section in result["sections"]:
+            print(f"      {section['score']:.4f}  {section['title']}  /{section['url']}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="graphsearch", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    chunks = sub.add_parser("chunks", help="parse one markdown file into chunks and links")
+    chunks.add_argument("file")
+    chunks.add_argument("--root", required=True, help="the docs folder the file belongs to")
+    chunks.add_argument("--chunk-depth", type=int, default=4)
+    chunks.add_argument("--json", action="store_true")
+    chunks.set_defaults(func=cmd_chunks)
+
+    tok = sub.add_parser("tokenize", help="show the search tokens of a text")
+    tok.add_argument("text")
+    tok.add_argument("--json", action="store_true")
+    tok.set_defaults(func=cmd_tokenize)
+
+    index = sub.add_parser("index", help="build a search bundle from a folder of markdown")
+    index.add_argument("docs_dir")
+    index.add_argument("--out", required=True)
+    index.add_argument("--chunk-depth", type=int, default=4)
+    index.add_argument("--no-embeddings", action="store_true", help="keyword search only")
+    index.set_defaults(func=cmd_index)
+
+    query = sub.add_parser("query", help="search a built site or bundle folder offline")
+    query.add_argument("path", help="a built site (with search/) or a bundle folder")
+    query.add_argument("query", nargs="?")
+    query.add_argument("--queries", help="a .jsonl file of {id, query} objects")
+    query.add_argument("--limit", type=int)
+    query.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
+    query.add_argument("--engine", choices=["python", "js"], default="python")
+    query.add_argument("--explain", action="store_true")
+    query.add_argument("--json", action="store_true")
+    query.set_defaults(func=cmd_query)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except BundleError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

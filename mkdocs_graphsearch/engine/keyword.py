@@ -1,0 +1,115 @@
+"""Keyword scoring over the bundle's precomputed BM25F impacts (mirrored by js/src/keyword.js).
+
+Specification:
+- Query tokens: the shared tokenizer's tokens, duplicates removed (first occurrence kept).
+- Each token expands to dictionary terms with weights:
+  exact match 1.0; if it is the last token, up to `max_expansions` other terms it is a prefix of
+  (most postings first, then term order) at `prefix_weight`; if it has no exact match, is at
+  least `fuzzy_min_length` code points long and (being the last token) found no prefix match,
+  up to `max_expansions` terms within optimal-string-alignment distance d (d = 2 from
+  `fuzzy_long_length` code points, else 1; nearest, then most postings, then term order)
+  at `fuzzy_weights[d - 1]`.
+- A chunk's score for a token is the best impact * weight among the token's terms; its keyword
+  score is the sum over tokens in query order, divided by the bundle's impact_scale.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.engine.fuzzy import osa_within
+from mkdocs_graphsearch.text.tokenize import tokenize
+
+
+@dataclass
+class Expansion:
+    term: int
+    weight: float
+
+
+@dataclass
+class KeywordScores:
+    """Scores per chunk (0 where nothing matched) and the terms the query matched."""
+
+    scores: np.ndarray
+    matched_terms: set[str] = field(default_factory=set)
+    expansions: list[list[Expansion]] = field(default_factory=list)
+
+
+def query_tokens(query: str) -> list[str]:
+    return list(dict.fromkeys(tokenize(query)))
+
+
+def _postings_count(bundle: Bundle, term: int) -> int:
+    return int(bundle.term_start[term + 1] - bundle.term_start[term])
+
+
+def _top(bundle: Bundle, candidates: list[int], limit: int) -> list[int]:
+    return sorted(candidates, key=lambda t: (-_postings_count(bundle, t), t))[:limit]
+
+
+def prefix_terms(bundle: Bundle, token: str) -> list[int]:
+    """Terms that start with `token` (other than itself), best first."""
+    terms = bundle.terms
+    found: list[int] = []
+    i = bisect_left(terms, token)
+    while i < len(terms) and terms[i].startswith(token):
+        if terms[i] != token:
+            found.append(i)
+        i += 1
+    return _top(bundle, found, bundle.settings["max_expansions"])
+
+
+def fuzzy_terms(bundle: Bundle, token: str) -> list[tuple[int, int]]:
+    """(term, distance) within the token's edit budget, nearest and most frequent first."""
+    settings = bundle.settings
+    budget = 2 if len(token) >= settings["fuzzy_long_length"] else 1
+    found: list[tuple[int, int]] = []
+    for i, term in enumerate(bundle.terms):
+        if abs(len(term) - len(token)) <= budget:
+            distance = osa_within(token, term, budget)
+            if distance is not None:
+                found.append((i, distance))
+    found.sort(key=lambda item: (item[1], -_postings_count(bundle, item[0]), item[0]))
+    return found[: settings["max_expansions"]]
+
+
+def expand(bundle: Bundle, token: str, is_last: bool) -> list[Expansion]:
+    settings = bundle.settings
+    expansions: list[Expansion] = []
+    exact = bundle.term_index.get(token)
+    if exact is not None:
+        expansions.append(Expansion(exact, 1.0))
+    prefixed = prefix_terms(bundle, token) if is_last else []
+    expansions.extend(Expansion(term, settings["prefix_weight"]) for term in prefixed)
+    if exact is None and not prefixed and len(token) >= settings["fuzzy_min_length"]:
+        weights = settings["fuzzy_weights"]
+        expansions.extend(
+            Expansion(term, weights[distance - 1]) for term, distance in fuzzy_terms(bundle, token)
+        )
+    return expansions
+
+
+def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
+    tokens = query_tokens(query)
+    total = np.zeros(bundle.n_chunks, dtype=np.float64)
+    result = KeywordScores(total)
+    for position, token in enumerate(tokens):
+        expansions = expand(bundle, token, position == len(tokens) - 1)
+        result.expansions.append(expansions)
+        if not expansions:
+            continue
+        best = np.zeros(bundle.n_chunks, dtype=np.float64)
+        for expansion in expansions:
+            start, end = bundle.term_start[expansion.term], bundle.term_start[expansion.term + 1]
+            chunks = bundle.post_chunk[start:end]
+            weighted = bundle.post_impact[start:end].astype(np.float64) * expansion.weight
+            best[chunks] = np.maximum(best[chunks], weighted)
+            result.matched_terms.add(bundle.terms[expansion.term])
+        total += best
+    result.scores = total / bundle.manifest["impact_scale"]
+    return result

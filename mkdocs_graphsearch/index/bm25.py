@@ -1,0 +1,109 @@
+"""BM25F over chunk fields, precomputed as quantized per-(term, chunk) impacts.
+
+For a term t and chunk c (Robertson & Zaragoza's simple BM25F):
+    tf~(t, c)   = sum over fields f of  w_f * tf_f(t, c) / (1 - b + b * len_f(c) / avglen_f)
+    impact(t,c) = boost(page of c) * idf(t) * tf~ / (k1 + tf~)
+    idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
+and impacts are stored as integers round(impact * IMPACT_SCALE) (at least 1), so the engines
+only add: a query's keyword score for c is the sum over query tokens of the best weighted
+impact among that token's matching terms (see engine/keyword.py and js/src/keyword.js).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.parse.model import Chunk
+from mkdocs_graphsearch.text.tokenize import tokenize
+
+IMPACT_SCALE = 256
+
+# Field weights: the chunk's own heading first, identifiers next, then ancestors' headings and
+# tags, body text, and code last (code repeats names that the prose explains better).
+FIELD_WEIGHTS: dict[str, float] = {
+    "title": 5.0,
+    "symbols": 3.0,
+    "path": 1.5,
+    "body": 1.0,
+    "code": 0.6,
+}
+
+
+@dataclass(frozen=True)
+class Bm25Settings:
+    k1: float = 1.2
+    b: float = 0.75
+
+
+@dataclass
+class KeywordIndex:
+    """Sorted terms and, per term, its postings: (chunk index, quantized impact), by chunk."""
+
+    terms: list[str]
+    postings: list[list[tuple[int, int]]]
+
+
+def chunk_fields(chunk: Chunk, page_tags: list[str]) -> dict[str, str]:
+    """The text of each BM25F field of a chunk."""
+    if chunk.kind == "code":
+        return {
+            "title": "",
+            "path": " ".join(chunk.heading_path),
+            "symbols": " ".join(chunk.symbols),
+            "body": "",
+            "code": chunk.text,
+        }
+    ancestors = list(chunk.heading_path[:-1])
+    if chunk.kind == "page":
+        ancestors.extend(page_tags)
+    return {
+        "title": chunk.title,
+        "path": " ".join(ancestors),
+        "symbols": " ".join(chunk.symbols),
+        "body": chunk.text,
+        "code": "",
+    }
+
+
+def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings()) -> KeywordIndex:
+    field_counts: list[dict[str, Counter[str]]] = []
+    field_lengths: dict[str, list[int]] = {name: [] for name in FIELD_WEIGHTS}
+    for chunk, page_index in zip(corpus.chunks, corpus.chunk_page):
+        fields = chunk_fields(chunk, corpus.pages[page_index].tags)
+        counts = {name: Counter(tokenize(fields[name])) for name in FIELD_WEIGHTS}
+        field_counts.append(counts)
+        for name in FIELD_WEIGHTS:
+            field_lengths[name].append(sum(counts[name].values()))
+
+    n_chunks = len(corpus.chunks)
+    average = {
+        name: (sum(lengths) / n_chunks if n_chunks else 0.0) or 1.0
+        for name, lengths in field_lengths.items()
+    }
+    document_frequency: Counter[str] = Counter()
+    for counts in field_counts:
+        document_frequency.update(set().union(*(counts[name].keys() for name in FIELD_WEIGHTS)))
+
+    terms = sorted(document_frequency)
+    term_index = {term: i for i, term in enumerate(terms)}
+    postings: list[list[tuple[int, int]]] = [[] for _ in terms]
+    k1, b = settings.k1, settings.b
+    for chunk_index, counts in enumerate(field_counts):
+        boost = corpus.pages[corpus.chunk_page[chunk_index]].boost
+        pseudo_tf: dict[str, float] = {}
+        for name, weight in FIELD_WEIGHTS.items():
+            norm = 1 - b + b * field_lengths[name][chunk_index] / average[name]
+            for term, tf in counts[name].items():
+                pseudo_tf[term] = pseudo_tf.get(term, 0.0) + weight * tf / norm
+        for term in sorted(pseudo_tf):
+            df = document_frequency[term]
+            idf = math.log(1 + (n_chunks - df + 0.5) / (df + 0.5))
+            tf = pseudo_tf[term]
+            impact = boost * idf * tf / (k1 + tf)
+            postings[term_index[term]].append(
+                (chunk_index, max(1, round(impact * IMPACT_SCALE)))
+            )
+    return KeywordIndex(terms, postings)

@@ -1,0 +1,26 @@
+"""Parse a plain folder of markdown (no mkdocs.yml): what `graphsearch index` and tests use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs_graphsearch.parse.markdown import parse_page
+from mkdocs_graphsearch.parse.model import Page
+
+
+def markdown_files(docs_dir: Path) -> list[str]:
+    """Docs-relative posix paths of every .md file below docs_dir, sorted."""
+    return sorted(
+        path.relative_to(docs_dir).as_posix()
+        for path in docs_dir.rglob("*.md")
+        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(docs_dir).parts)
+    )
+
+
+def parse_folder(docs_dir: Path, *, chunk_depth: int = 4) -> list[Page]:
+    paths = markdown_files(docs_dir)
+    known = set(paths)
+    return [
+        parse_page((docs_dir / path).read_bytes(), path, known, chunk_depth=chunk_depth)
+        for path in paths
+    ]

@@ -1,0 +1,393 @@
+"""Markdown page -> `Page`: a root chunk, heading sections, fenced code blocks, links.
+
+The steps, each in its own module: decode, front matter (`frontmatter`), admonition bodies
+un-indented (`blocks`), markdown-it block tokens, plain text and links (`plaintext`, `links`),
+anchors (`anchors`), code symbols (`symbols`). This module only orders them and builds chunks.
+Everything is line-preserving, so every chunk can say which source lines it owns.
+"""
+
+from __future__ import annotations
+
+import gc
+import posixpath
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from .anchors import AnchorAllocator, parse_heading_attrs
+from .blocks import flatten_blocks
+from .frontmatter import FrontMatter, parse_front_matter
+from .links import Resolution, WikiIndex, resolve_markdown_link
+from .model import BrokenLink, Chunk, Link, Page, PageWarning
+from .plaintext import RawLink, clean_template_tags, html_text, inline_text
+from .symbols import extract_symbols
+
+__all__ = ["decode_source", "parse_page"]
+
+# CommonMark plus GFM tables and strikethrough: what MkDocs sites write. `maxNesting` bounds
+# recursion on pathological nesting (`>>>>>>...`, deep lists).
+_MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable(["table", "strikethrough"])
+
+# No real paragraph is this long (the corpora's longest is ~7k characters); past it, inline
+# markup is not parsed. markdown-it-py spends ~10 us per `[` or `*`, so one 10 MB paragraph
+# of brackets would otherwise take minutes.
+_INLINE_LIMIT = 100_000
+
+
+def _guarded_inline(state: StateCore) -> None:
+    """markdown-it's core `inline` rule, except that huge inline runs stay plain text."""
+    for token in state.tokens:
+        if token.type != "inline":
+            continue
+        if token.children is None:
+            token.children = []
+        if len(token.content) > _INLINE_LIMIT:
+            token.children.append(Token("text", "", 0, content=token.content))
+        else:
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
+_MD.core.ruler.at("inline", _guarded_inline)
+
+_SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
+
+
+def decode_source(source: bytes | str) -> tuple[str, list[tuple[int, str]]]:
+    """Text with `\\n` newlines, no NUL, no BOM; plus (line, message) warnings.
+
+    Bytes are UTF-8; invalid sequences become U+FFFD and one warning names the first one's line.
+    """
+    notes: list[tuple[int, str]] = []
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            before = data[: exc.start].decode("utf-8", errors="replace")
+            line = before.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+            notes.append((line, "invalid UTF-8 (replaced by U+FFFD)"))
+            text = data.decode("utf-8", errors="replace")
+    else:
+        text = str(source)
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if _SURROGATE_RE.search(text):
+            text = _SURROGATE_RE.sub("\ufffd", text)  # lone surrogates cannot be encoded later
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, notes
+
+
+@dataclass
+class _Heading:
+    level: int
+    title: str
+    explicit_id: str | None
+    line: int  # 1-based
+    links: list[RawLink]
+
+
+@dataclass
+class _Text:
+    line: int
+    text: str
+    links: list[RawLink] = field(default_factory=list)
+
+
+@dataclass
+class _Fence:
+    line: int
+    end_line: int
+    info: str
+    code: str
+
+
+_Item = _Heading | _Text | _Fence
+
+
+def _heading_title(inline: Token | None, line: int) -> tuple[str, str | None, list[RawLink]]:
+    """Plain title, explicit `{ #id }` and links of a heading's inline token."""
+    children = list(inline.children or []) if inline is not None else []
+    explicit_id: str | None = None
+    if children and children[-1].type == "text":
+        # attr_list reads only the heading's last text run, as we do here.
+        attrs = parse_heading_attrs(children[-1].content)
+        if attrs.explicit_id is not None or attrs.text != children[-1].content:
+            last = children[-1].copy()
+            last.content = attrs.text
+            children[-1] = last
+            explicit_id = attrs.explicit_id
+    text, links = inline_text(children, line, heading=True)
+    return " ".join(text.split()), explicit_id, links
+
+
+def _language(info: str) -> str | None:
+    """First word of a fence's info string, lowercased: `ts title="x"` -> `ts`.
+
+    Also `{ .python title="x" }` (pymdownx attribute form) and `python{1,3}` give `python`.
+    """
+    info = info.strip()
+    if not info:
+        return None
+    if info.startswith("{"):
+        m = re.search(r"(?:^|[\s{])\.([\w+#-]+)", info)
+        return m.group(1).lower() if m else None
+    word = info.split()[0].split("{")[0].strip(".,;:")
+    return word.lower() or None
+
+
+def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
+    """One pass over block tokens: headings, fences and text runs, in document order."""
+    items: list[_Item] = []
+    row: list[str] | None = None
+    row_links: list[RawLink] = []
+    row_line = 1
+    index = 0
+    count = len(tokens)
+    while index < count:
+        token = tokens[index]
+        kind = token.type
+        line = token.map[0] + 1 if token.map else (items[-1].line if items else 1)
+        if kind == "heading_open":
+            inline = tokens[index + 1] if index + 1 < count and tokens[index + 1].type == "inline" else None
+            title, explicit_id, links = _heading_title(inline, line)
+            level = int(token.tag[1]) if len(token.tag) == 2 and token.tag[1].isdigit() else 1
+            items.append(_Heading(level, title, explicit_id, line, links))
+            index += 3 if inline is not None else 2
+            continue
+        if kind == "fence":
+            end_line = token.map[1] if token.map else line
+            code = token.content
+            # A closed fence spans its content plus two fence lines; one fence line: unclosed.
+            content_lines = code.count("\n") + (1 if code and not code.endswith("\n") else 0)
+            if token.map and end_line - (line - 1) < content_lines + 2:
+                notes.append((line, "unclosed code fence: it runs to the end of its block"))
+            items.append(_Fence(line, end_line, token.info, code[:-1] if code.endswith("\n") else code))
+        elif kind == "code_block":
+            items.append(_Text(line, token.content.rstrip("\n")))
+        elif kind == "html_block":
+            text = html_text(token.content)
+            if text:
+                items.append(_Text(line, text))
+        elif kind == "tr_open":
+            row, row_links, row_line = [], [], line
+        elif kind == "tr_close":
+            if row is not None and any(row):
+                items.append(_Text(row_line, " ".join(cell for cell in row if cell), row_links))
+            row = None
+        elif kind == "inline":
+            text, links = inline_text(token.children, line)
+            if row is not None:
+                row.append(" ".join(text.split()))
+                row_links.extend(links)
+            elif text or links:
+                items.append(_Text(line, text, links))
+        index += 1
+    return items
+
+
+class _Builder:
+    """Turns collected items into chunks, links and warnings for one page."""
+
+    def __init__(self, path: str, known_pages: Collection[str], front: FrontMatter, n_lines: int) -> None:
+        self.path = path
+        self.known_pages = known_pages
+        self.front = front
+        self.n_lines = n_lines
+        self.wiki = WikiIndex(known_pages)
+        self.chunks: list[Chunk] = []
+        self.texts: dict[int, list[str]] = {}  # by chunk position in self.chunks
+        self.used_ids: set[str] = set()
+        self.title_counts: dict[str, int] = {}
+        self.code_counts: dict[str, int] = {}
+        self.broken: list[BrokenLink] = []
+        self.warnings: list[PageWarning] = []
+
+    def claim(self, chunk_id: str) -> str:
+        """Ids are unique within a page even when a title looks like `Foo::2` or `code-1`."""
+        if chunk_id in self.used_ids:
+            n = 2
+            while f"{chunk_id}::{n}" in self.used_ids:
+                n += 1
+            chunk_id = f"{chunk_id}::{n}"
+        self.used_ids.add(chunk_id)
+        return chunk_id
+
+    def add(self, chunk: Chunk) -> int:
+        self.chunks.append(chunk)
+        self.texts[len(self.chunks) - 1] = []
+        return len(self.chunks) - 1
+
+    def add_text(self, position: int, text: str) -> None:
+        text = clean_template_tags(text)
+        if text.strip():
+            self.texts[position].append(text)
+
+    def add_links(self, position: int, raw_links: list[RawLink]) -> None:
+        chunk = self.chunks[position]
+        for raw in raw_links:
+            resolution: Resolution | None
+            if raw.wiki is not None:
+                resolution = self.wiki.resolve(raw.wiki.target, raw.wiki.heading, self.path)
+                kind = "wiki"
+                written = raw.wiki.target or f"#{raw.wiki.heading}"
+            else:
+                resolution = resolve_markdown_link(raw.href or "", self.path, self.known_pages)
+                kind = "markdown"
+                written = raw.href or ""
+            if resolution is None:
+                continue
+            if resolution.target is not None:
+                chunk.links.append(Link(resolution.target, resolution.anchor, kind, raw.line))  # type: ignore[arg-type]
+            else:
+                target = resolution.missing or written
+                reason = "outside the docs folder" if target.startswith("..") else "no such page"
+                self.broken.append(BrokenLink(target, raw.line, kind, reason))  # type: ignore[arg-type]
+                self.warnings.append(PageWarning(self.path, raw.line, f"broken link to {target} ({reason})"))
+
+
+def _stem(path: str) -> str:
+    return posixpath.splitext(posixpath.basename(path))[0] or path
+
+
+def _parse(
+    source: bytes | str,
+    path: str,
+    known_pages: Collection[str],
+    chunk_depth: int,
+    heading_ids: Sequence[str] | None,
+) -> Page:
+    text, decode_notes = decode_source(source)
+    lines = text.split("\n")
+    n_lines = len(lines) - 1 if text.endswith("\n") else (len(lines) if text else 0)
+    if text.endswith("\n"):
+        lines.pop()
+    front = parse_front_matter(lines)
+    notes: list[tuple[int, str]] = list(decode_notes) + list(front.warnings)
+
+    # Front matter lines become blank, the rest keeps its line numbers.
+    body = [""] * front.line_count + lines[front.line_count :]
+    body = flatten_blocks(body, front.line_count)
+    items = _collect(_MD.parse("\n".join(body)), notes)
+
+    headings = [item for item in items if isinstance(item, _Heading)]
+    if heading_ids is not None and len(heading_ids) == len(headings):
+        anchors = [str(anchor) for anchor in heading_ids]  # MkDocs' own toc: the HTML's ids
+    else:
+        allocator = AnchorAllocator([h.explicit_id for h in headings if h.explicit_id is not None])
+        anchors = [allocator.allocate(h.title, h.explicit_id) for h in headings]
+    anchor_of = {id(h): anchor for h, anchor in zip(headings, anchors)}
+
+    first_h1 = next((h for h in headings if h.level == 1), None)
+    title = front.title or (first_h1.title if first_h1 is not None and first_h1.title else "") or _stem(path)
+    # The page's own h1 opens the page: it is the root, not a section of it.
+    root_h1 = headings[0] if headings and headings[0].level == 1 else None
+
+    builder = _Builder(path, known_pages, front, n_lines)
+    root = Chunk(id=path, title=title, level=1, kind="page", parent=None, anchor="", text="", line=1,
+                 heading_path=[title])
+    builder.used_ids.add(path)
+    stack = [builder.add(root)]  # open sections, root first
+    current = stack[0]
+    sections: list[int] = [current]  # chunks that own lines (root and sections), in order
+
+    for item in items:
+        if isinstance(item, _Heading):
+            if item is root_h1:
+                if front.title and item.title and item.title != front.title:
+                    builder.add_text(current, item.title)  # shown on the page: keep it searchable
+                builder.add_links(current, item.links)
+                continue
+            if item.level > chunk_depth:
+                builder.add_text(current, item.title)  # deep headings fold into their section
+                builder.add_links(current, item.links)
+                continue
+            while len(stack) > 1 and builder.chunks[stack[-1]].level >= item.level:
+                stack.pop()
+            parent = builder.chunks[stack[-1]]
+            n = builder.title_counts.get(item.title, 0) + 1
+            builder.title_counts[item.title] = n
+            chunk_id = builder.claim(f"{path}::{item.title}" if n == 1 else f"{path}::{item.title}::{n}")
+            chunk = Chunk(
+                id=chunk_id, title=item.title, level=item.level, kind="section", parent=parent.id,
+                anchor=anchor_of[id(item)], text="", line=item.line,
+                heading_path=[*parent.heading_path, item.title],
+            )
+            current = builder.add(chunk)
+            stack.append(current)
+            sections.append(current)
+            builder.add_links(current, item.links)
+        elif isinstance(item, _Fence):
+            parent = builder.chunks[current]
+            n = builder.code_counts.get(parent.id, 0) + 1
+            builder.code_counts[parent.id] = n
+            language = _language(item.info)
+            code = Chunk(
+                id=builder.claim(f"{parent.id}::code-{n}"), title=parent.title, level=parent.level + 1,
+                kind="code", parent=parent.id, anchor=parent.anchor, text=item.code, line=item.line,
+                end_line=item.end_line, heading_path=list(parent.heading_path), language=language,
+                symbols=extract_symbols(language, item.code),
+            )
+            builder.add(code)
+        else:
+            builder.add_text(current, item.text)
+            builder.add_links(current, item.links)
+
+    # Spans: root and sections tile the page (root also owns the front matter); code chunks
+    # sit inside their parent's span.
+    for position, next_position in zip(sections, [*sections[1:], None]):
+        chunk = builder.chunks[position]
+        chunk.end_line = builder.chunks[next_position].line - 1 if next_position is not None else n_lines
+    for position, chunk in enumerate(builder.chunks):
+        if chunk.kind != "code":
+            chunk.text = "\n".join(builder.texts[position])
+
+    warnings = [PageWarning(path, line, message) for line, message in notes]
+    warnings.extend(builder.warnings)
+    warnings.sort(key=lambda w: w.line)
+    return Page(
+        path=path, title=title, chunks=builder.chunks, tags=list(front.tags), boost=front.boost,
+        exclude=front.exclude, broken_links=builder.broken, warnings=warnings,
+        front_matter_lines=front.line_count,
+    )
+
+
+def parse_page(
+    source: bytes | str,
+    path: str,
+    known_pages: Collection[str],
+    *,
+    chunk_depth: int = 4,
+    heading_ids: Sequence[str] | None = None,
+) -> Page:
+    """Parse one markdown page into chunks and links. Never raises.
+
+    `path` is the page's docs-relative posix path (it is the root chunk's id); `known_pages`
+    the docs' pages, for link checks; `heading_ids` the ids of all the page's headings in
+    document order as MkDocs' toc made them (used when the count matches the headings found).
+    """
+    # The cyclic GC is pure overhead here (a big page allocates millions of short-lived
+    # tokens, no cycles) and costs ~40% of the time on large pages; pause it while parsing.
+    gc_was_enabled = gc.isenabled()
+    if gc_was_enabled:
+        gc.disable()
+    try:
+        return _parse(source, path, known_pages, chunk_depth, heading_ids)
+    except Exception as exc:  # noqa: BLE001 - last resort: a page must never stop a build
+        text, _ = decode_source(source) if isinstance(source, (bytes, str)) else ("", [])
+        root = Chunk(id=path, title=_stem(path), level=1, kind="page", parent=None, anchor="",
+                     text=text, line=1, heading_path=[_stem(path)])
+        root.end_line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
+        message = f"internal parser error ({type(exc).__name__}: {exc}); page indexed as plain text"
+        return Page(path=path, title=root.title, chunks=[root], warnings=[PageWarning(path, 1, message)])
+    finally:
+        if gc_was_enabled:
+            gc.enable()

@@ -1,0 +1,113 @@
+"""The parsed shape of a documentation page: chunks (page, sections, code blocks) and links.
+
+Parsing knows nothing of MkDocs: the plugin and the CLI both build these from markdown text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+ChunkKind = Literal["page", "section", "code"]
+LinkKind = Literal["markdown", "wiki"]
+
+
+@dataclass
+class Link:
+    """A resolved internal link: `target` is a docs-relative `.md` path, `anchor` may be empty."""
+
+    target: str
+    anchor: str
+    kind: LinkKind
+    line: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"target": self.target, "anchor": self.anchor, "kind": self.kind}
+
+
+@dataclass
+class BrokenLink:
+    """A link whose target page does not exist (reported as a warning with file and line)."""
+
+    target: str
+    line: int
+    kind: LinkKind
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"target": self.target, "line": self.line, "kind": self.kind, "reason": self.reason}
+
+
+@dataclass
+class Chunk:
+    """One searchable unit: a page root, a heading section or a fenced code block.
+
+    `text` is the chunk's own text (a section's text stops at the next heading that starts a
+    chunk; deeper headings fold in). `heading_path` is the titles from the page root down.
+    `line`..`end_line` (1-based, inclusive) are the source lines the chunk owns: the root and
+    sections tile the page (the root also owns the front matter), a code chunk's span lies
+    inside its parent's. `end_line < line` when a chunk owns no line (a page that opens with a
+    section heading leaves its root none).
+    """
+
+    id: str
+    title: str
+    level: int
+    kind: ChunkKind
+    parent: str | None
+    anchor: str
+    text: str
+    line: int
+    end_line: int = 0
+    heading_path: list[str] = field(default_factory=list)
+    language: str | None = None
+    symbols: list[str] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "level": self.level,
+            "kind": self.kind,
+            "parent": self.parent,
+            "anchor": self.anchor,
+            "language": self.language,
+            "symbols": list(self.symbols),
+            "text": self.text,
+            "links": [link.to_json() for link in self.links],
+        }
+
+
+@dataclass
+class PageWarning:
+    """A user-fixable problem in a page, with the file and 1-based line it concerns."""
+
+    path: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+@dataclass
+class Page:
+    """A parsed page: its chunks in document order, its links and what was wrong with it."""
+
+    path: str
+    title: str
+    chunks: list[Chunk]
+    tags: list[str] = field(default_factory=list)
+    boost: float = 1.0
+    exclude: bool = False
+    broken_links: list[BrokenLink] = field(default_factory=list)
+    warnings: list[PageWarning] = field(default_factory=list)
+    front_matter_lines: int = 0  # lines 1..n are YAML front matter (0: none)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "page": self.path,
+            "chunks": [chunk.to_json() for chunk in self.chunks],
+            "broken_links": [link.to_json() for link in self.broken_links],
+        }

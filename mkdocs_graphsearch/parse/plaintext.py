@@ -1,0 +1,157 @@
+"""Plain text from markdown-it inline tokens and raw HTML, collecting links on the way.
+
+Why plain text: chunk text feeds the tokenizer, the embedder and result snippets; markup
+characters there are noise. Why collect links here: this is the one pass that knows which
+text is code (wiki links inside code never count) and which source line each link is on.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markdown_it.token import Token
+
+from .links import WikiMatch, find_wiki_links
+
+__all__ = ["RawLink", "clean_template_tags", "html_text", "inline_text"]
+
+
+@dataclass
+class RawLink:
+    """A link as written: a markdown `href` or a wiki match, with its 1-based source line."""
+
+    line: int
+    href: str | None = None
+    wiki: WikiMatch | None = None
+
+
+class _InlineWriter:
+    """Accumulates one inline run; plain text runs are buffered so `[[wiki]]` can span tokens."""
+
+    def __init__(self, first_line: int) -> None:
+        self.parts: list[str] = []
+        self.links: list[RawLink] = []
+        self.line = first_line
+        self._buffer: list[str] = []
+        self._buffer_line = first_line
+
+    def text(self, content: str) -> None:
+        if not self._buffer:
+            self._buffer_line = self.line
+        self._buffer.append(content)
+        self.line += content.count("\n")
+
+    def verbatim(self, content: str) -> None:
+        """Text that is not scanned for wiki links (inline code, image alt)."""
+        self.flush()
+        self.parts.append(content)
+        self.line += content.count("\n")
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        run = "".join(self._buffer)
+        self._buffer = []
+        if "[[" not in run:
+            self.parts.append(run)
+            return
+        pieces: list[str] = []
+        last = 0
+        for match in find_wiki_links(run):
+            pieces.append(run[last : match.start])
+            pieces.append(match.display)
+            line = self._buffer_line + run.count("\n", 0, match.start)
+            self.links.append(RawLink(line=line, wiki=match))
+            last = match.end
+        pieces.append(run[last:])
+        self.parts.append("".join(pieces))
+
+
+def inline_text(children: Sequence[Token] | None, first_line: int, *, heading: bool = False) -> tuple[str, list[RawLink]]:
+    """Render inline tokens to plain text; return it with the links found (in order).
+
+    Breaks become newlines (spaces in headings). Images give their alt text, except in
+    headings where Python-Markdown's toc (and so the anchor) ignores them.
+    """
+    writer = _InlineWriter(first_line)
+    for token in children or ():
+        kind = token.type
+        if kind == "text" or kind == "text_special":
+            writer.text(token.content)
+        elif kind == "softbreak" or kind == "hardbreak":
+            writer.text(" " if heading else "\n")
+            if heading:
+                writer.line += 1
+        elif kind == "code_inline":
+            writer.verbatim(token.content)
+        elif kind == "link_open":
+            writer.flush()
+            href = token.attrs.get("href")
+            if isinstance(href, str):
+                writer.links.append(RawLink(line=writer.line, href=href))
+        elif kind == "link_close":
+            writer.flush()
+        elif kind == "image":
+            if not heading:
+                writer.verbatim(token.content)
+        elif kind == "html_inline":
+            writer.flush()  # a tag is dropped, its inner text stays (separate tokens)
+    writer.flush()
+    return "".join(writer.parts), writer.links
+
+
+_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>|<![A-Za-z][^<>]*>|<\?[^<>]*\?>")
+
+
+def _drop_between(text: str, lowered: str, start_tag: str, end_tag: str) -> tuple[str, str]:
+    """Remove every `start_tag ... end_tag` span (an unclosed one runs to the end). Linear."""
+    if start_tag not in lowered:
+        return text, lowered
+    kept: list[str] = []
+    kept_lower: list[str] = []
+    pos = 0
+    while True:
+        begin = lowered.find(start_tag, pos)
+        if begin == -1:
+            break
+        kept.append(text[pos:begin])
+        kept_lower.append(lowered[pos:begin])
+        end = lowered.find(end_tag, begin + len(start_tag))
+        if end == -1:
+            pos = len(text)
+            break
+        pos = end + len(end_tag)
+    kept.append(text[pos:])
+    kept_lower.append(lowered[pos:])
+    return "".join(kept), "".join(kept_lower)
+
+
+def html_text(raw: str) -> str:
+    """Visible text of an HTML block: comments, scripts and styles dropped, tags stripped."""
+    lowered = raw.lower()
+    raw, lowered = _drop_between(raw, lowered, "<!--", "-->")
+    raw, lowered = _drop_between(raw, lowered, "<script", "</script>")
+    raw, lowered = _drop_between(raw, lowered, "<style", "</style>")
+    text = html.unescape(_TAG_RE.sub("", raw))
+    return "\n".join(line.strip() for line in text.split("\n") if line.strip())
+
+
+# Hugo shortcodes (`{{< note >}}`, `{{% tab %}}`) appear in docs ported from Hugo; they are
+# template markup, not text. `text="..."` (e.g. glossary tooltips) is what the reader sees.
+_SHORTCODE_RE = re.compile(r"\{\{[<%][^{}\n]{0,1000}?[%>]\}\}")
+_SHORTCODE_TEXT_RE = re.compile(r"\btext=\"([^\"]*)\"")
+
+
+def _shortcode_sub(match: re.Match[str]) -> str:
+    inner = _SHORTCODE_TEXT_RE.search(match.group(0))
+    return inner.group(1) if inner else ""
+
+
+def clean_template_tags(text: str) -> str:
+    """Replace Hugo shortcodes by the text they show (usually none)."""
+    if "{{" not in text:
+        return text
+    return _SHORTCODE_RE.sub(_shortcode_sub, text)

@@ -1,0 +1,193 @@
+"""Names a code block defines at its top level (functions, classes, variables, types).
+
+Why: a reader searching `HTTPException` or `use_directory_urls` wants the block that defines
+it. Python is read with `ast` (exact); JS/TS and other languages with line-anchored regexes
+(best effort). Documentation code is often partial, so nothing here may ever raise.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+import warnings
+
+__all__ = ["extract_symbols"]
+
+# Past this size `ast` is skipped (regexes stay linear); real doc snippets are far smaller.
+_AST_LIMIT = 200_000
+# Past this size only the head of a block is scanned at all.
+_SCAN_LIMIT = 2_000_000
+
+_PYTHON = {"python", "py", "python3", "py3", "pycon", "pyi", "ipython", "ipython3", "sage", "pyodide"}
+_JS = {
+    "js", "javascript", "jsx", "mjs", "cjs", "node", "ts", "typescript", "tsx", "mts", "cts",
+    "vue", "svelte", "es6", "ecmascript",
+}
+
+_ID = r"[A-Za-z_$][\w$]*"
+_PY_ID = r"[^\W\d]\w*"
+
+# JS/TS at column 0 (after dedent), so methods and nested declarations are not top level.
+_JS_PATTERNS = [
+    re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*({_ID})", re.M),
+    re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+({_ID})", re.M),
+    # `const x =` / `let x: T =`; `const {a} =` and `const [a] =` (destructuring) never match.
+    re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+({_ID})\s*(?::[^=;\n]*)?=(?![=>])", re.M),
+    re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?interface\s+({_ID})", re.M),
+    re.compile(rf"^(?:export\s+)?(?:declare\s+)?type\s+({_ID})\s*(?:<[^=\n]*>)?\s*=", re.M),
+    re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+({_ID})", re.M),
+    re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+({_ID})\s*\{{", re.M),
+]
+
+_PY_FALLBACK = [
+    re.compile(rf"^(?:async\s+)?def\s+({_PY_ID})", re.M),
+    re.compile(rf"^class\s+({_PY_ID})", re.M),
+    re.compile(rf"^({_PY_ID})\s*(?::[^=\n]*)?=(?!=)", re.M),
+]
+
+# Other languages: keyword-led declarations at column 0. Keywords are specific enough that
+# prose, YAML or shell output rarely trips them.
+_GENERIC = [
+    # Go: `func Name(`, `func (r *T) Name(`, `type Name struct`
+    re.compile(r"^func\s+(?:\([^)\n]*\)\s*)?([A-Za-z_]\w*)\s*[(\[]", re.M),
+    re.compile(r"^type\s+([A-Za-z_]\w*)\s+(?:struct|interface|func|map|chan|\[|\*|[A-Za-z_])", re.M),
+    # Rust
+    re.compile(
+        r"^(?:pub(?:\([^)\n]*\))?\s+)?(?:const\s+|async\s+|unsafe\s+|extern\s+\"[^\"\n]*\"\s+)*"
+        r"fn\s+([A-Za-z_]\w*)", re.M),
+    re.compile(r"^(?:pub(?:\([^)\n]*\))?\s+)?(?:struct|enum|trait|union|mod|type)\s+([A-Za-z_]\w*)", re.M),
+    re.compile(r"^macro_rules!\s*([A-Za-z_]\w*)", re.M),
+    # Java, C#, Kotlin, Scala, Swift, C++, PHP: type declarations with optional modifiers
+    re.compile(
+        r"^(?:(?:public|private|protected|internal|static|final|abstract|sealed|partial|open|data|"
+        r"inline|value|annotation|export|readonly|unsafe)\s+)*"
+        r"(?:class|interface|enum|record|struct|object|trait|protocol|extension)\s+([A-Za-z_]\w*)", re.M),
+    # Kotlin / Scala / Swift functions: `fun name(`, `def name`, `func name(`
+    re.compile(r"^(?:(?:public|private|internal|override|suspend|inline|open)\s+)*fun\s+(?:<[^>\n]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)\s*\(", re.M),
+    re.compile(r"^(?:(?:public|private|static|async)\s+)*def\s+([A-Za-z_]\w*)", re.M),
+    # Shell: `name() {` and `function name` (a bare `name()` line is more often a call)
+    re.compile(r"^(?:function\s+)?([A-Za-z_][\w-]*)[ \t]*\(\)[ \t]*\{", re.M),
+    re.compile(r"^function[ \t]+([A-Za-z_][\w-]*)", re.M),
+    # Ruby / Elixir modules
+    re.compile(r"^(?:module|defmodule)\s+([A-Z][\w.:]*)", re.M),
+    # C / C++ function definitions: `type name(args) {` on one line, at column 0
+    re.compile(
+        r"^(?!(?:if|for|while|switch|return|else|do|try|catch)\b)[A-Za-z_][\w:<>*& \t]*?\b([A-Za-z_]\w*)[ \t]*"
+        r"\([^;\n]*\)[ \t]*(?:const[ \t]*)?\{", re.M),
+]
+
+
+# Words a generic pattern can capture that are never a defined name.
+_NOT_NAMES = frozenset({
+    "if", "for", "while", "switch", "return", "else", "do", "try", "catch", "new", "func",
+    "function", "fn", "def", "sizeof", "typeof", "await", "async", "yield", "delete", "throw",
+})
+
+
+def _python_symbols(code: str) -> list[str] | None:
+    """Top-level names via `ast`; None when the code does not parse."""
+    if len(code) > _AST_LIMIT:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning on odd escapes in doc snippets
+            tree = ast.parse(code)
+    except Exception:  # noqa: BLE001 - SyntaxError, RecursionError, MemoryError, ValueError (NUL)
+        return None
+    names: list[str] = []
+
+    def add_target(target: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            names.append(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                add_target(element)
+        elif isinstance(target, ast.Starred):
+            add_target(target.value)
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.append(node.name)
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    add_target(target)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                add_target(node.target)
+            elif hasattr(ast, "TypeAlias") and isinstance(node, ast.TypeAlias):  # 3.12+
+                add_target(node.name)
+            elif isinstance(node, ast.If):
+                visit(node.body)  # `if TYPE_CHECKING:` / version checks stay module level
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+            elif isinstance(node, ast.With):
+                visit(node.body)
+
+    visit(tree.body)
+    return names
+
+
+_PROMPT_RE = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
+
+
+def _strip_prompts(code: str) -> str:
+    """`>>> x = 1` sessions (pycon): keep the input lines, drop the printed output."""
+    lines = code.split("\n")
+    if not any(line.startswith(">>>") for line in lines[:50]):
+        return code
+    return "\n".join(line[4:] for line in lines if _PROMPT_RE.match(line))
+
+
+def _regex_symbols(patterns: list[re.Pattern[str]], code: str) -> list[str]:
+    found: list[tuple[int, str]] = []
+    for pattern in patterns:
+        for m in pattern.finditer(code):
+            found.append((m.start(1), m.group(1)))
+    found.sort(key=lambda item: item[0])
+    return [name for _, name in found]
+
+
+def _dedupe(names: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        if name and name not in seen:
+            seen.add(name)
+            out.append(name)
+    return out
+
+
+def _normalise_language(language: str | None) -> str:
+    if not language:
+        return ""
+    return language.strip().lower().lstrip(".")
+
+
+def extract_symbols(language: str | None, code: str) -> list[str]:
+    """Names defined at the top level of `code`, in order of first appearance, no duplicates.
+
+    Never raises: on anything unexpected the answer is simply fewer (or no) symbols.
+    """
+    try:
+        if not code or not code.strip():
+            return []
+        code = code[:_SCAN_LIMIT].replace("\r\n", "\n").replace("\r", "\n")
+        lang = _normalise_language(language)
+        if lang in _PYTHON:
+            source = textwrap.dedent(_strip_prompts(code))
+            names = _python_symbols(source)
+            if names is None:
+                names = _regex_symbols(_PY_FALLBACK, source)
+            return _dedupe(names)
+        source = textwrap.dedent(code)
+        if lang in _JS:
+            return _dedupe(_regex_symbols(_JS_PATTERNS, source))
+        return _dedupe([n for n in _regex_symbols(_GENERIC, source) if n not in _NOT_NAMES])
+    except Exception:  # noqa: BLE001 - symbols are a bonus, never a failure
+        return []

@@ -1,0 +1,187 @@
+"""The shared tokenizer: the one specification both engines implement (js/src/tokenize.js).
+
+Specification (pinned by tests/vectors/tokenizer.json, run by pytest and node --test):
+
+1. Normalise the text to Unicode NFKC.
+2. Walk code points. CJK code points (the CJK_RANGES below) form CJK runs; letters, marks and
+   numbers (general categories L*, M*, N*) form words; `_`, `-` and `.` join two words into one
+   compound (`use_directory_urls`, `mkdocs.yml`, `kebab-case`); everything else separates.
+3. A compound emits, in order: the whole compound (when it has more than one part), then each
+   part. Parts are the pieces between connectors, each split further at lower->Upper (camelCase),
+   Upper->Upper+lower (acronyms: `HTTPException` -> `HTTP`, `Exception`) and letter<->number
+   boundaries. Marks stay with the code point before them.
+4. Every token is lowercased (full Unicode lowercase), with final sigma folded to sigma.
+5. A CJK run emits its overlapping bigrams, or the single code point for a one-character run.
+6. Tokens in STOP_WORDS are dropped, except a whole compound; tokens longer than
+   MAX_TOKEN_LENGTH code points are dropped.
+
+Case is read from the general category (Lu, Lt upper; Ll lower), never from str.isupper(),
+so that Python and JavaScript agree.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_TOKEN_LENGTH = 64
+CONNECTORS = frozenset("_-.")
+
+# Articles, conjunctions, common prepositions and pronouns, modals and question words. Programming
+# words (for, do, if, not, is, has, can, on, in, to, with) are kept: they are parts of identifiers
+# and carry meaning in code ("for loop", "on_page_markdown", "is not").
+STOP_WORDS = frozenset(
+    """a an the and or but nor of at by from as into about than
+    i me my we our you your he him his she her it its they them their this that these those
+    would should could might must shall will may how what which who whom whose where when why""".split()
+)
+
+# Inclusive code point ranges treated as CJK (bigram-tokenised).
+CJK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3130, 0x318F),  # Hangul Compatibility Jamo
+    (0x31F0, 0x31FF),  # Katakana Phonetic Extensions
+    (0x3400, 0x4DBF),  # CJK Extension A
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
+    (0xAC00, 0xD7AF),  # Hangul Syllables
+    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
+    (0x20000, 0x3134F),  # CJK Extensions B-G
+)
+
+_LETTER, _NUMBER, _MARK, _CONNECTOR, _CJK, _OTHER = range(6)
+
+
+def _is_cjk(code: int) -> bool:
+    return any(lo <= code <= hi for lo, hi in CJK_RANGES)
+
+
+def _char_class(ch: str) -> int:
+    code = ord(ch)
+    if _is_cjk(code):
+        return _CJK
+    if ch in CONNECTORS:
+        return _CONNECTOR
+    category = unicodedata.category(ch)[0]
+    if category == "L":
+        return _LETTER
+    if category == "N":
+        return _NUMBER
+    if category == "M":
+        return _MARK
+    return _OTHER
+
+
+def _is_upper(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Lu", "Lt")
+
+
+def _is_lower(ch: str) -> bool:
+    return unicodedata.category(ch) == "Ll"
+
+
+def _lower(token: str) -> str:
+    return token.lower().replace("\u03c2", "\u03c3")
+
+
+def _split_word(word: list[str], classes: list[int]) -> list[str]:
+    """Split one connector-free word at case and letter/number boundaries."""
+    pieces: list[str] = []
+    start = 0
+    for i in range(1, len(word)):
+        if classes[i] == _MARK:
+            continue
+        prev = i - 1
+        while prev > start and classes[prev] == _MARK:
+            prev -= 1
+        a, b = classes[prev], classes[i]
+        boundary = (a == _LETTER and b == _NUMBER) or (a == _NUMBER and b == _LETTER)
+        if not boundary and a == _LETTER and b == _LETTER:
+            if _is_lower(word[prev]) and _is_upper(word[i]):
+                boundary = True
+            elif (
+                _is_upper(word[prev])
+                and _is_upper(word[i])
+                and i + 1 < len(word)
+                and _is_lower(word[i + 1])
+            ):
+                boundary = True
+        if boundary:
+            pieces.append("".join(word[start:i]))
+            start = i
+    pieces.append("".join(word[start:]))
+    return pieces
+
+
+def _compound_tokens(chars: list[str], classes: list[int]) -> list[str]:
+    """Tokens of one compound: whole (if several parts) then the parts."""
+    parts: list[str] = []
+    word: list[str] = []
+    word_classes: list[int] = []
+    for ch, cls in zip(chars, classes):
+        if cls == _CONNECTOR:
+            if word:
+                parts.extend(_split_word(word, word_classes))
+                word, word_classes = [], []
+        else:
+            word.append(ch)
+            word_classes.append(cls)
+    if word:
+        parts.extend(_split_word(word, word_classes))
+    tokens: list[str] = []
+    if len(parts) > 1:
+        tokens.append(_keep(_lower("".join(chars)), whole_compound=True))
+    tokens.extend(_keep(_lower(part), whole_compound=False) for part in parts)
+    return [token for token in tokens if token]
+
+
+def _keep(token: str, whole_compound: bool) -> str:
+    if len(token) > MAX_TOKEN_LENGTH:
+        return ""
+    if not whole_compound and token in STOP_WORDS:
+        return ""
+    return token
+
+
+def _cjk_tokens(run: list[str]) -> list[str]:
+    if len(run) == 1:
+        return [run[0]]
+    return [run[i] + run[i + 1] for i in range(len(run) - 1)]
+
+
+def tokenize(text: str) -> list[str]:
+    """Split text into search tokens (see the module docstring for the exact rules)."""
+    text = unicodedata.normalize("NFKC", text)
+    chars = list(text)
+    classes = [_char_class(ch) for ch in chars]
+    tokens: list[str] = []
+    i, n = 0, len(chars)
+    while i < n:
+        cls = classes[i]
+        if cls == _CJK:
+            j = i
+            while j < n and classes[j] == _CJK:
+                j += 1
+            tokens.extend(_cjk_tokens(chars[i:j]))
+            i = j
+        elif cls in (_LETTER, _NUMBER):
+            j = i + 1
+            while j < n:
+                c = classes[j]
+                if c in (_LETTER, _NUMBER, _MARK):
+                    j += 1
+                elif c == _CONNECTOR:
+                    # A connector joins only when a letter or number follows the connector run.
+                    k = j
+                    while k < n and classes[k] == _CONNECTOR:
+                        k += 1
+                    if k < n and classes[k] in (_LETTER, _NUMBER):
+                        j = k
+                    else:
+                        break
+                else:
+                    break
+            tokens.extend(_compound_tokens(chars[i:j], classes[i:j]))
+            i = j
+        else:
+            i += 1  # separators, and marks with no letter or number before them
+    return tokens

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets up everything (venv, chromium) and runs the whole suite: pytest (Python, parity,
+# real-browser) and node --test (JS runtime).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --browser
+.venv/bin/python -m pytest "$@"
+(cd js && node --test test/)

@@ -1,0 +1,73 @@
+"""The shared tokenizer: pinned vectors and a Python <-> JavaScript property test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import unicodedata
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT, VECTORS
+from mkdocs_graphsearch.text.tokenize import tokenize
+
+CASES = orjson.loads((VECTORS / "tokenizer.json").read_bytes())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[repr(c["input"])[:40] for c in CASES])
+def test_vectors(case: dict) -> None:
+    assert tokenize(case["input"]) == case["tokens"]
+
+
+def test_identifier_kept_whole_and_split() -> None:
+    assert tokenize("use_directory_urls")[0] == "use_directory_urls"
+    assert tokenize("HTTPException") == ["httpexception", "http", "exception"]
+
+
+def test_programming_words_are_not_stop_words() -> None:
+    assert tokenize("if not for") == ["if", "not", "for"]
+
+
+def run_js_tokenizer(node: str, texts: list[str]) -> list[list[str]]:
+    out = subprocess.run(
+        [node, str(ROOT / "js" / "drivers" / "tokenize.mjs")],
+        input=orjson.dumps(texts),
+        capture_output=True,
+        check=True,
+    )
+    return orjson.loads(out.stdout)
+
+
+# Code points assigned in Python's Unicode database (node's ICU is newer; characters it
+# knows and Python does not are outside the shared spec). No lone surrogates: JSON can't carry them.
+_ASSIGNED = st.characters(
+    blacklist_categories=("Cs", "Cn"),
+).filter(lambda ch: unicodedata.category(ch) != "Cn")
+_PIECES = st.sampled_from(
+    ["_", "-", ".", " ", "A", "a", "Z", "1", "\u0301", "ß", "Σ", "ς", "İ", "日本", "ｶ", "Ab", "HTTP"]
+)
+_TEXT = st.lists(st.one_of(_ASSIGNED, _PIECES), max_size=40).map("".join)
+
+
+def test_random_strings_match_javascript(node: str) -> None:
+    """10,000 random strings, tokenized by both implementations in one node process."""
+    texts: list[str] = []
+
+    @settings(max_examples=10_000, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(_TEXT)
+    def collect(text: str) -> None:
+        texts.append(text)
+
+    collect()
+    js = run_js_tokenizer(node, texts)
+    for text, js_tokens in zip(texts, js):
+        assert tokenize(text) == js_tokens, f"first differing input: {text!r}"
+    assert len(js) == len(texts) >= 5_000, len(texts)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__]))
