@@ -111,6 +111,28 @@ def cmd_query(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from mkdocs_graphsearch.evaluate import evaluate
+
+    judged = [orjson.loads(line) for line in Path(args.queries).read_bytes().splitlines() if line.strip()]
+    args.queries, args.query, args.json = None, None, True
+    if args.engine == "js":
+        from mkdocs_graphsearch.js_engine import run_js_queries
+
+        outputs = run_js_queries(Path(args.path), judged, mode=args.mode, limit=args.limit)
+    else:
+        from mkdocs_graphsearch.bundle.read import load_bundle
+        from mkdocs_graphsearch.engine.search import search
+
+        bundle = load_bundle(Path(args.path))
+        outputs = [search(bundle, item["query"], mode=args.mode, limit=args.limit) for item in judged]
+    report = evaluate(judged, outputs)
+    report["mode"] = outputs[0]["mode"] if outputs else args.mode
+    if args.json:
+        _print_json(report)
+    return 0
+
+
 def _print_human(output: dict) -> None:
     print(f"{output['query']!r} ({output['mode']}): {len(output['results'])} pages")
     for result in output["results"]:
@@ -152,6 +174,15 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("--explain", action="store_true")
     query.add_argument("--json", action="store_true")
     query.set_defaults(func=cmd_query)
+
+    ev = sub.add_parser("eval", help="score judged queries: nDCG@10, MRR@10, hit@5 per type")
+    ev.add_argument("path", help="a built site (with search/) or a bundle folder")
+    ev.add_argument("queries", help="judged queries (.jsonl with id, query, type, relevant)")
+    ev.add_argument("--limit", type=int)
+    ev.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
+    ev.add_argument("--engine", choices=["python", "js"], default="python")
+    ev.add_argument("--json", action="store_true")
+    ev.set_defaults(func=cmd_eval)
     return parser
 
 

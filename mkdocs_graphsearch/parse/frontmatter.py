@@ -62,7 +62,8 @@ def parse_front_matter(lines: list[str]) -> FrontMatter:
         data = _load("\n".join(block) + "\n")
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = mark.line + 2 if mark is not None else 1
+        # The mark is where YAML noticed the problem, at worst the end: keep it inside the block.
+        line = min(mark.line + 2, close) if mark is not None else 1
         problem = getattr(exc, "problem", None) or "invalid YAML"
         return FrontMatter(
             warnings=[(line, f"front matter is not valid YAML ({problem}); kept as page text")]

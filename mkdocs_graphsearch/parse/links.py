@@ -55,8 +55,9 @@ def _page_candidates(path: str) -> list[str]:
     """Pages a folder-ish or extension-less target may mean: `dir/` -> `dir/index.md`, `x` -> `x.md`."""
     base = path.rstrip("/")
     found = [posixpath.join(base, name) if base else name for name in _DIR_INDEXES]
-    if base and not path.endswith("/"):
-        found.insert(0, base + ".md")
+    if base:
+        # `x/` is also the URL of `x.md` under use_directory_urls; `x` is first of all `x.md`.
+        found.insert(len(found) if path.endswith("/") else 0, base + ".md")
     return found
 
 
@@ -105,7 +106,9 @@ def resolve_markdown_link(href: str, page_path: str, known_pages: Collection[str
                 return Resolution(candidate, anchor)
     if absolute:
         return None
-    return Resolution(None, anchor, joined if joined is not None else path)
+    if joined is None:
+        return Resolution(None, anchor, path)
+    return Resolution(None, anchor, joined + "/" if path.endswith("/") and joined else joined or path)
 
 
 # `[[target]]`, `[[target|alias]]`, `[[target#heading]]`: no brackets or newlines inside.

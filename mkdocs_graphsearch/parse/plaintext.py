@@ -60,10 +60,11 @@ class _InlineWriter:
             return
         pieces: list[str] = []
         last = 0
+        line = self._buffer_line
         for match in find_wiki_links(run):
             pieces.append(run[last : match.start])
             pieces.append(match.display)
-            line = self._buffer_line + run.count("\n", 0, match.start)
+            line += run.count("\n", last, match.start)  # counted incrementally: stays linear
             self.links.append(RawLink(line=line, wiki=match))
             last = match.end
         pieces.append(run[last:])
@@ -154,4 +155,7 @@ def clean_template_tags(text: str) -> str:
     """Replace Hugo shortcodes by the text they show (usually none)."""
     if "{{" not in text:
         return text
-    return _SHORTCODE_RE.sub(_shortcode_sub, text)
+    cleaned = _SHORTCODE_RE.sub(_shortcode_sub, text)
+    if cleaned == text:
+        return text
+    return "\n".join(line for line in cleaned.split("\n") if line.strip())  # lines left empty

@@ -1,0 +1,28 @@
+"""Insert the search runtime's tags into a rendered page (no theme override needed)."""
+
+from __future__ import annotations
+
+import html
+
+from mkdocs.utils import get_relative_url
+
+
+def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str) -> str:
+    """<link> and <script> tags with URLs relative to the page, so any base path works."""
+    css = get_relative_url(f"{assets_dir}/ui.css", page_url)
+    script = get_relative_url(f"{assets_dir}/ui.js", page_url)
+    bundle = get_relative_url(f"{bundle_dir}/", page_url)
+    return (
+        f'<link rel="stylesheet" href="{html.escape(css)}">'
+        f'<script type="module" src="{html.escape(script)}" '
+        f'data-graphsearch-bundle="{html.escape(bundle)}"></script>'
+    )
+
+
+def inject(output: str, tags: str) -> str:
+    """Put the tags before </head> (or </body>, or at the end for fragments)."""
+    for closing in ("</head>", "</body>"):
+        at = output.rfind(closing)
+        if at >= 0:
+            return output[:at] + tags + output[at:]
+    return output + tags

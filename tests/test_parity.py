@@ -1,0 +1,66 @@
+"""Python reference engine vs JS runtime: same pages, sections, order; scores within 1e-6."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from conftest import CORPORA, EVAL, EXAMPLE_SITE, require_shared
+from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.write import write_bundle
+from mkdocs_graphsearch.index.builder import build_files
+from mkdocs_graphsearch.parse.folder import parse_folder
+from parity import assert_parity, generated_queries
+
+MODES = ["keyword"]
+
+EXAMPLE_QUERIES = [
+    "visibility_timeout", "max_attempts", "TidewaterClient", "HTTPTransportError", "--concurrency",
+    "TIDEWATER_BROKER_URL", "what happens when a job fails", "put it on a server", "retr",
+    "dead leter queue", "marmalade", "", " ", "a", "ab", ":", "--", '"quoted"', "(brackets) [x]",
+    "+plus -minus *star ~tilde", "日本語", "enqueue_many(", "RetryPolicy.delay_for",
+]
+
+
+def _bundle(tmp_path_factory: pytest.TempPathFactory, docs: Path, name: str) -> Path:
+    out = tmp_path_factory.mktemp(name)
+    write_bundle(out, build_files(parse_folder(docs)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def example_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _bundle(tmp_path_factory, EXAMPLE_SITE / "docs", "example-bundle")
+
+
+@pytest.fixture(scope="module")
+def mkdocs_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _bundle(tmp_path_factory, require_shared(CORPORA / "mkdocs-docs"), "mkdocs-bundle")
+
+
+def test_example_site_parity(node: str, example_bundle: Path) -> None:
+    queries = EXAMPLE_QUERIES + generated_queries(load_bundle(example_bundle), 200)
+    assert assert_parity(example_bundle, queries, MODES) == len(queries) * len(MODES)
+
+
+@pytest.mark.corpus
+def test_mkdocs_docs_parity(node: str, mkdocs_bundle: Path) -> None:
+    judged = [
+        orjson.loads(line)["query"]
+        for line in require_shared(EVAL / "mkdocs-docs.queries.jsonl").read_bytes().splitlines()
+        if line.strip()
+    ]
+    queries = judged + generated_queries(load_bundle(mkdocs_bundle), 500)
+    assert assert_parity(mkdocs_bundle, queries, MODES) == len(queries) * len(MODES)
+
+
+def test_parity_check_can_fail(node: str, example_bundle: Path, tmp_path: Path) -> None:
+    """A bundle whose settings differ between the engines' views must be caught."""
+    from parity import first_difference
+
+    python = {"mode": "keyword", "results": [{"page": "a.md", "score": 1.0, "sections": []}]}
+    js = {"mode": "keyword", "results": [{"page": "a.md", "score": 1.0 + 2e-6, "sections": []}]}
+    assert first_difference(python, js) is not None
+    assert first_difference(python, python) is None
