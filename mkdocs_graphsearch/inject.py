@@ -12,10 +12,11 @@ def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str) -> str:
     css = get_relative_url(f"{assets_dir}/ui.css", page_url)
     script = get_relative_url(f"{assets_dir}/ui.js", page_url)
     bundle = get_relative_url(f"{bundle_dir}/", page_url)
+    root = get_relative_url(".", page_url).rstrip("/") + "/"  # result URLs are relative to the site root
     return (
         f'<link rel="stylesheet" href="{html.escape(css)}">'
         f'<script type="module" src="{html.escape(script)}" '
-        f'data-graphsearch-bundle="{html.escape(bundle)}"></script>'
+        f'data-graphsearch-bundle="{html.escape(bundle)}" data-graphsearch-root="{html.escape(root)}"></script>'
     )
 
 

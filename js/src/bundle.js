@@ -22,7 +22,10 @@ export class BundleError extends Error {
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
  *            anchor: string[], title: string[], language: string[]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
- *   texts: string[] | null, nChunks: number, impactScale: number
+ *   texts: string[] | null, nChunks: number, impactScale: number,
+ *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]},
+ *   vectors: {values: Int8Array, scales: Float64Array, dim: number} | null,
+ *   encoder: any
  * }} Bundle
  */
 
@@ -149,10 +152,15 @@ function codePointLength(text) {
  */
 export async function loadKeywordBundle(fetchFile) {
   const manifest = await loadManifest(fetchFile);
-  const [keywordBytes, postingsBytes] = await Promise.all([
+  const [keywordBytes, postingsBytes, graphBytes] = await Promise.all([
     readFile(fetchFile, manifest, "keyword.json"),
     readFile(fetchFile, manifest, "postings.bin"),
+    readFile(fetchFile, manifest, "graph.json"),
   ]);
+  const graph = parseJson("graph.json", graphBytes);
+  if (!graph.offsets || graph.offsets.length !== manifest.counts.chunks + 1) {
+    throw new BundleError("graph.json does not match the manifest's chunk count (corrupted)");
+  }
   const keyword = parseJson("keyword.json", keywordBytes);
   const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
   const values = decodeVarints(postingsBytes);
@@ -191,6 +199,9 @@ export async function loadKeywordBundle(fetchFile) {
     postChunk,
     postImpact,
     texts: null,
+    graph,
+    vectors: null,
+    encoder: null,
     nChunks,
     impactScale: manifest.impact_scale,
   };
@@ -210,12 +221,35 @@ export async function loadTexts(bundle, fetchFile) {
 }
 
 /**
+ * Load the semantic part (passage vectors and the query encoder), when the bundle has one.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ */
+export async function loadSemantic(bundle, fetchFile) {
+  const info = bundle.manifest.vectors;
+  if (!info) return bundle;
+  const bytes = await readFile(fetchFile, bundle.manifest, "vectors.bin");
+  const n = bundle.nChunks, dim = info.dim;
+  if (bytes.length !== n * dim + 4 * n) {
+    throw new BundleError(`vectors.bin has ${bytes.length} bytes, expected ${n * (dim + 4)} (corrupted)`);
+  }
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset, n * dim);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + n * dim, 4 * n);
+  const scales = new Float64Array(n);
+  for (let c = 0; c < n; c++) scales[c] = view.getFloat32(4 * c, true);
+  const { loadEncoder } = await import("./encoder.js");
+  bundle.encoder = await loadEncoder(bundle, fetchFile);
+  bundle.vectors = { values, scales, dim };
+  return bundle;
+}
+
+/**
  * Load every part a query can use.
  * @param {FetchFile} fetchFile
  */
 export async function loadBundle(fetchFile) {
   const bundle = await loadKeywordBundle(fetchFile);
-  return loadTexts(bundle, fetchFile);
+  await loadTexts(bundle, fetchFile);
+  return loadSemantic(bundle, fetchFile);
 }
 
 /**

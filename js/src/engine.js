@@ -2,20 +2,31 @@
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
 import { keywordScores } from "./keyword.js";
 import { groupByPage, rankChunks } from "./results.js";
+import { queryVector } from "./encoder.js";
+import { cosines } from "./vector.js";
+import { rrf } from "./fuse.js";
+import { expand } from "./expand.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
 export const MODES = ["keyword", "vector", "hybrid"];
 
-/** The mode a query really runs in: without vectors in the bundle, only keyword.
+/** The mode a query really runs in: without vectors loaded, only keyword.
  * @param {Bundle} bundle @param {string | null | undefined} mode */
 export function availableMode(bundle, mode) {
   const requested = mode || bundle.settings.default_mode;
   if (!MODES.includes(requested)) {
     throw new Error(`unknown mode ${JSON.stringify(requested)} (choose from ${MODES.join(", ")})`);
   }
-  if (requested !== "keyword" && !("vectors" in bundle.manifest)) return "keyword";
+  if (requested !== "keyword" && !bundle.vectors) return "keyword";
   return requested;
+}
+
+/** @param {Map<number, number>} scores @param {number} size */
+function dense(scores, size) {
+  const out = new Float64Array(size);
+  for (const [chunk, score] of scores) out[chunk] = score;
+  return out;
 }
 
 /**
@@ -24,14 +35,70 @@ export function availableMode(bundle, mode) {
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
-  const limit = options.limit ?? bundle.settings.default_limit;
+  const settings = bundle.settings;
+  const limit = options.limit ?? settings.default_limit;
   const keyword = keywordScores(bundle, query);
-  const scores = keyword.scores;
-  const ranked = rankChunks(scores);
-  let details = null;
-  if (options.explain) {
-    details = new Map(ranked.map((chunk, rank) => [chunk, { bm25: { rank: rank + 1, score: scores[chunk] } }]));
+  const keywordRanked = mode !== "vector" ? rankChunks(keyword.scores) : [];
+  /** @type {number[]} */
+  let vectorRanked = [];
+  /** @type {Float64Array | null} */
+  let cos = null;
+  if (mode !== "keyword" && bundle.vectors) {
+    const vector = queryVector(bundle, query);
+    if (vector !== null) {
+      cos = cosines(bundle.vectors.values, bundle.vectors.scales, bundle.vectors.dim, vector);
+      for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold) cos[c] = 0;
+      vectorRanked = rankChunks(cos);
+    }
   }
-  const results = groupByPage(bundle, ranked, scores, keyword.matchedTerms, limit, details);
+
+  /** @type {Map<number, import("./expand.js").Origin>} */
+  let origins = new Map();
+  let scores;
+  if (mode === "keyword") {
+    scores = keyword.scores;
+  } else {
+    /** @type {Map<number, number>} */
+    let fused;
+    let floor;
+    if (mode === "vector") {
+      const c = /** @type {Float64Array} */ (cos);
+      fused = new Map(vectorRanked.map((chunk) => [chunk, c[chunk]]));
+      floor = settings.vector_threshold;
+    } else {
+      fused = rrf(keywordRanked, vectorRanked, settings);
+      floor = settings.min_score;
+    }
+    const seeds = [...fused.keys()].sort((a, b) => /** @type {number} */ (fused.get(b)) - /** @type {number} */ (fused.get(a)) || a - b);
+    origins = expand(fused, seeds, bundle.graph, settings, floor);
+    scores = dense(new Map([...fused].filter(([, s]) => s >= floor)), bundle.nChunks);
+  }
+  const ranked = rankChunks(scores);
+
+  const keywordRank = new Map(keywordRanked.map((chunk, i) => [chunk, i + 1]));
+  const vectorRank = new Map(vectorRanked.map((chunk, i) => [chunk, i + 1]));
+  /** @type {Map<number, any>} */
+  const details = new Map();
+  for (const chunk of ranked) {
+    const via = [];
+    /** @type {any} */
+    const info = {};
+    if (keywordRank.has(chunk)) {
+      via.push("keyword");
+      info.bm25 = { rank: keywordRank.get(chunk), score: keyword.scores[chunk] };
+    }
+    if (vectorRank.has(chunk)) {
+      via.push("vector");
+      info.vector = { rank: vectorRank.get(chunk), cosine: /** @type {Float64Array} */ (cos)[chunk] };
+    }
+    const origin = origins.get(chunk);
+    if (origin) {
+      via.push("graph");
+      info.graph = { from: bundle.chunks.id[origin.seed], edge: origin.edge, depth: origin.depth };
+    }
+    info.via = via;
+    details.set(chunk, info);
+  }
+  const results = groupByPage(bundle, ranked, scores, keyword.matchedTerms, limit, details, Boolean(options.explain));
   return { query, mode, results };
 }

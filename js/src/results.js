@@ -23,9 +23,10 @@ export function pageScore(sectionScores, settings) {
 /**
  * @param {Bundle} bundle @param {number[]} ranked @param {Float64Array} scores
  * @param {Set<string>} matched @param {number} limit
- * @param {Map<number, any> | null} explain
+ * @param {Map<number, any>} details per chunk: `via` and the explain parts
+ * @param {boolean} explain
  */
-export function groupByPage(bundle, ranked, scores, matched, limit, explain = null) {
+export function groupByPage(bundle, ranked, scores, matched, limit, details, explain = false) {
   const { settings, chunks, pages } = bundle;
   /** @type {Map<number, number[]>} */
   const byPage = new Map();
@@ -60,7 +61,9 @@ export function groupByPage(bundle, ranked, scores, matched, limit, explain = nu
         score: scores[chunk],
         snippet: bundle.texts ? snippet(bundle.texts[chunk], matched, settings.snippet_words) : "",
       };
-      if (explain) section.explain = explain.get(chunk) ?? {};
+      const { via, ...parts } = details.get(chunk);
+      section.via = via;
+      if (explain) section.explain = parts;
       sections.push(section);
     }
     return { page: pages.path[page], url, title: pages.title[page], score, sections };

@@ -4,8 +4,15 @@
     keyword.json    terms (sorted by code point), pages and chunks (columnar)   -- first keystroke
     postings.bin    varints: T per-term posting counts, then P chunk-index deltas
                     (restarting at each term), then P quantized impacts           -- first keystroke
+    graph.json      typed chunk -> chunk edges in CSR form (index/graph.py)      -- first keystroke
     text.json       per chunk, the plain text snippets are cut from             -- after
-Later parts (vectors, query encoder, graph) are listed in manifest.files when present.
+    vectors.bin     int8 passage vectors (chunks x dim, row-major), then one float32
+                    little-endian scale per chunk                                -- semantic part
+    encoder.json    the static query encoder's token list and shapes            -- semantic part
+    encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
+    vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
+The semantic files are present only when the bundle was built with embeddings
+(manifest.vectors / manifest.encoder describe them).
 
 Every file is written deterministically (sorted keys, no floats beyond fixed rounding), so the
 same docs give byte-identical bundles. A reader checks `format`, each file's size and CRC-32
@@ -26,6 +33,11 @@ MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"
 POSTINGS = "postings.bin"
 TEXT = "text.json"
+GRAPH = "graph.json"
+VECTORS = "vectors.bin"
+ENCODER = "encoder.json"
+ENCODER_BIN = "encoder.bin"
+VOCAB = "vocab.txt"
 
 
 class BundleError(Exception):

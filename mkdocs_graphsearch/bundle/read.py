@@ -12,10 +12,12 @@ import orjson
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
     FORMAT_VERSION,
+    GRAPH,
     KEYWORD,
     MANIFEST,
     POSTINGS,
     TEXT,
+    VECTORS,
     BundleError,
     checksum,
     decode_varints,
@@ -36,7 +38,10 @@ class Bundle:
     post_chunk: np.ndarray
     post_impact: np.ndarray
     texts: list[str]
+    graph: dict[str, Any]
     files: dict[str, bytes]
+    vectors: np.ndarray | None = None
+    vector_scales: np.ndarray | None = None
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -119,7 +124,12 @@ def load_bundle(path: Path) -> Bundle:
     post_chunk = running - np.repeat(before, per_term)
     if post_chunk.size and (post_chunk.min() < 0 or post_chunk.max() >= counts["chunks"]):
         raise BundleError(f"{POSTINGS} points at chunks that do not exist (corrupted)")
-    return Bundle(
+    if not isinstance(texts, list) or len(texts) != counts["chunks"]:
+        raise BundleError(f"{TEXT} does not match the manifest's chunk count (corrupted)")
+    graph = parse_json(GRAPH, files[GRAPH])
+    if len(graph.get("offsets", [])) != counts["chunks"] + 1:
+        raise BundleError(f"{GRAPH} does not match the manifest's chunk count (corrupted)")
+    bundle = Bundle(
         path=folder,
         manifest=manifest,
         terms=keyword["terms"],
@@ -130,5 +140,18 @@ def load_bundle(path: Path) -> Bundle:
         post_chunk=post_chunk,
         post_impact=values[n_terms + n_postings :],
         texts=texts,
+        graph=graph,
         files=files,
     )
+    if "vectors" in manifest:
+        bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], manifest["vectors"]["dim"])
+    return bundle
+
+
+def read_vectors(data: bytes, n_chunks: int, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """int8 rows (n_chunks x dim), then float32 little-endian scales (one per chunk)."""
+    if len(data) != n_chunks * dim + 4 * n_chunks:
+        raise BundleError(f"{VECTORS} has {len(data)} bytes, expected {n_chunks * (dim + 4)} (corrupted)")
+    vectors = np.frombuffer(data, dtype=np.int8, count=n_chunks * dim).reshape(n_chunks, dim)
+    scales = np.frombuffer(data, dtype="<f4", offset=n_chunks * dim).astype(np.float64)
+    return vectors, scales

@@ -33,6 +33,20 @@ class SearchSettings:
     default_limit: int = 10
     #: Mode used when the caller names none ("hybrid" needs vectors in the bundle).
     default_mode: str = "hybrid"
+    #: Reciprocal rank fusion: weight / (rrf_k + rank) from each ranking.
+    rrf_k: int = 60
+    keyword_weight: float = 1.5
+    vector_weight: float = 1.0
+    #: Cosine a chunk needs to enter the vector ranking (absolute: off-topic queries get nothing).
+    vector_threshold: float = 0.35
+    #: Fused score below which a chunk is dropped (and an expansion is not followed).
+    min_score: float = 0.004
+    #: Graph expansion: from the best `seeds` chunks, `graph_depth` hops, score * decay per edge type.
+    seeds: int = 10
+    graph_depth: int = 1
+    graph_decay: dict[str, float] = field(
+        default_factory=lambda: {"child": 0.7, "parent": 0.8, "sibling": 0.5, "link": 0.4}
+    )
     extra: dict[str, object] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:

@@ -9,6 +9,7 @@ import orjson
 from mkdocs_graphsearch import __version__
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
+    GRAPH,
     KEYWORD,
     MANIFEST,
     POSTINGS,
@@ -19,6 +20,7 @@ from mkdocs_graphsearch.bundle.format import (
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.index.bm25 import IMPACT_SCALE, KeywordIndex
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.index.graph import Graph
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
 
@@ -97,12 +99,18 @@ def manifest(
 def build_bundle(
     corpus: Corpus,
     index: KeywordIndex,
+    graph: Graph,
     settings: SearchSettings,
     extra_files: dict[str, bytes] | None = None,
     extra_manifest: dict[str, object] | None = None,
 ) -> dict[str, bytes]:
     """All bundle files by name, manifest included."""
-    files = {**keyword_part(corpus, index), **text_part(corpus, settings), **(extra_files or {})}
+    files = {
+        **keyword_part(corpus, index),
+        GRAPH: dumps(graph.to_json()),
+        **text_part(corpus, settings),
+        **(extra_files or {}),
+    }
     files[MANIFEST] = manifest(corpus, index, settings, files, extra_manifest)
     return files
 

@@ -39,8 +39,10 @@ def group_by_page(
     scores: np.ndarray,
     matched: Set[str],
     limit: int,
-    explain: dict[int, dict[str, Any]] | None = None,
+    details: dict[int, dict[str, Any]],
+    explain: bool = False,
 ) -> list[dict[str, Any]]:
+    """Pages with their best sections; `details[chunk]` holds `via` and the explain parts."""
     settings = bundle.settings
     chunks, pages = bundle.chunks, bundle.pages
     by_page: dict[int, list[int]] = {}
@@ -72,8 +74,9 @@ def group_by_page(
                 "score": float(scores[chunk]),
                 "snippet": snippet(bundle.texts[chunk], matched, settings["snippet_words"]),
             }
-            if explain is not None:
-                section["explain"] = explain.get(chunk, {})
+            section["via"] = details[chunk]["via"]
+            if explain:
+                section["explain"] = {k: v for k, v in details[chunk].items() if k != "via"}
             sections.append(section)
         results.append(
             {

@@ -1,12 +1,25 @@
-"""The reference engine's entry point: query -> grouped results (mirrored by js/src/engine.js)."""
+"""The reference engine's entry point: query -> grouped results (mirrored by js/src/engine.js).
+
+keyword: BM25F scores rank the chunks.
+vector:  cosines at or above `vector_threshold` rank the chunks; graph expansion (floor: the
+         threshold).
+hybrid:  RRF of both rankings (fuse.py), then graph expansion (floor: `min_score`).
+Every section says `via`: which of keyword, vector and graph put it in the results.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.engine.encoder import query_vector
+from mkdocs_graphsearch.engine.expand import Origin, expand
+from mkdocs_graphsearch.engine.fuse import rrf
 from mkdocs_graphsearch.engine.keyword import keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
+from mkdocs_graphsearch.engine.vector import cosines
 
 MODES = ("keyword", "vector", "hybrid")
 
@@ -16,9 +29,16 @@ def available_mode(bundle: Bundle, mode: str | None) -> str:
     requested = mode or bundle.settings["default_mode"]
     if requested not in MODES:
         raise ValueError(f"unknown mode {requested!r} (choose from {', '.join(MODES)})")
-    if requested != "keyword" and "vectors" not in bundle.manifest:
+    if requested != "keyword" and bundle.vectors is None:
         return "keyword"
     return requested
+
+
+def _dense(scores: dict[int, float], size: int) -> np.ndarray:
+    dense = np.zeros(size, dtype=np.float64)
+    for chunk, score in scores.items():
+        dense[chunk] = score
+    return dense
 
 
 def search(
@@ -30,15 +50,51 @@ def search(
     explain: bool = False,
 ) -> dict[str, Any]:
     mode = available_mode(bundle, mode)
-    limit = bundle.settings["default_limit"] if limit is None else limit
+    settings = bundle.settings
+    limit = settings["default_limit"] if limit is None else limit
     keyword = keyword_scores(bundle, query)
-    scores = keyword.scores
+    keyword_ranked = rank_chunks(keyword.scores) if mode != "vector" else []
+    vector_ranked: list[int] = []
+    cos = None
+    if mode != "keyword":
+        vector = query_vector(bundle, query)
+        if vector is not None:
+            cos = cosines(bundle.vectors, bundle.vector_scales, vector)
+            cos[cos < settings["vector_threshold"]] = 0.0
+            vector_ranked = rank_chunks(cos)
+
+    origins: dict[int, Origin] = {}
+    if mode == "keyword":
+        scores = keyword.scores
+    else:
+        if mode == "vector":
+            fused = {chunk: float(cos[chunk]) for chunk in vector_ranked} if cos is not None else {}
+            floor = settings["vector_threshold"]
+        else:
+            fused = rrf(keyword_ranked, vector_ranked, settings)
+            floor = settings["min_score"]
+        seeds = sorted(fused, key=lambda c: (-fused[c], c))
+        origins = expand(fused, seeds, bundle.graph, settings, floor)
+        scores = _dense({c: s for c, s in fused.items() if s >= floor}, bundle.n_chunks)
     ranked = rank_chunks(scores)
-    details = None
-    if explain:
-        details = {
-            chunk: {"bm25": {"rank": rank + 1, "score": float(scores[chunk])}}
-            for rank, chunk in enumerate(ranked)
-        }
-    results = group_by_page(bundle, ranked, scores, keyword.matched_terms, limit, details)
+
+    keyword_rank = {chunk: rank for rank, chunk in enumerate(keyword_ranked, 1)}
+    vector_rank = {chunk: rank for rank, chunk in enumerate(vector_ranked, 1)}
+    details: dict[int, dict[str, Any]] = {}
+    for chunk in ranked:
+        via: list[str] = []
+        info: dict[str, Any] = {}
+        if chunk in keyword_rank:
+            via.append("keyword")
+            info["bm25"] = {"rank": keyword_rank[chunk], "score": float(keyword.scores[chunk])}
+        if chunk in vector_rank:
+            via.append("vector")
+            info["vector"] = {"rank": vector_rank[chunk], "cosine": float(cos[chunk])}
+        if chunk in origins:
+            via.append("graph")
+            origin = origins[chunk]
+            info["graph"] = {"from": bundle.chunks["id"][origin.seed], "edge": origin.edge, "depth": origin.depth}
+        info["via"] = via
+        details[chunk] = info
+    results = group_by_page(bundle, ranked, scores, keyword.matched_terms, limit, details, explain)
     return {"query": query, "mode": mode, "results": results}

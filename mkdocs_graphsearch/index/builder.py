@@ -8,6 +8,7 @@ from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
+from mkdocs_graphsearch.index.graph import build_graph
 from mkdocs_graphsearch.parse.model import Page
 
 
@@ -20,4 +21,4 @@ def build_files(
     """All bundle files by name for these pages (excluded pages are left out)."""
     corpus = Corpus.from_pages(pages, url_for)
     index = build_keyword_index(corpus)
-    return build_bundle(corpus, index, settings)
+    return build_bundle(corpus, index, build_graph(corpus), settings)

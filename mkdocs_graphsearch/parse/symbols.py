@@ -34,6 +34,7 @@ _JS_PATTERNS = [
     re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+({_ID})", re.M),
     # `const x =` / `let x: T =`; `const {a} =` and `const [a] =` (destructuring) never match.
     re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+({_ID})\s*(?::[^=;\n]*)?=(?![=>])", re.M),
+    re.compile(rf"^(?:export\s+)?declare\s+(?:const|let|var)\s+({_ID})", re.M),  # ambient: no `=`
     re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?interface\s+({_ID})", re.M),
     re.compile(rf"^(?:export\s+)?(?:declare\s+)?type\s+({_ID})\s*(?:<[^=\n]*>)?\s*=", re.M),
     re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+({_ID})", re.M),

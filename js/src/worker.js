@@ -1,0 +1,206 @@
+// @ts-check
+/**
+ * The search service: loads the bundle part by part and answers queries.
+ *
+ * Runs as a module Web Worker (started by ui.js); when workers are unavailable, ui.js imports
+ * this module and runs the same service in the page (createService).
+ *
+ * Protocol (plain objects through postMessage):
+ *   in:  {type: "init", bundleUrl}
+ *        {type: "query", channel, id, query, mode?, limit?}
+ *   out: {type: "status", state: "loading" | "ready" | "error", parts, message?, warnings}
+ *        {type: "results", channel, id, query, mode, results, parts, complete}
+ *
+ * Queries are answered as soon as every required part is in; each optional part that arrives
+ * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
+ * can update the list in place (adding a semantic part = one more entry in PARTS).
+ */
+import { BundleError, httpFetcher, loadKeywordBundle, loadTexts } from "./bundle.js";
+import { search } from "./engine.js";
+
+/** @typedef {import("./bundle.js").Bundle} Bundle */
+/** @typedef {import("./bundle.js").FetchFile} FetchFile */
+/**
+ * @typedef {{fetchFile: FetchFile, bundle: Bundle | null}} LoadContext
+ * @typedef {{
+ *   name: string, required: boolean, prefetch: string[],
+ *   load: (context: LoadContext) => Promise<void>
+ * }} Part
+ * @typedef {{type: "query", channel: string, id: number, query: string,
+ *            mode?: string | null, limit?: number | null}} QueryMessage
+ */
+
+/**
+ * Parts of the bundle, loaded in this order. `prefetch` files start downloading at init,
+ * alongside the required part, so they are often already there when their turn comes.
+ * @type {Part[]}
+ */
+export const PARTS = [
+  {
+    name: "keyword",
+    required: true,
+    prefetch: [],
+    load: async (context) => {
+      context.bundle = await loadKeywordBundle(context.fetchFile);
+    },
+  },
+  {
+    name: "texts",
+    required: false,
+    prefetch: ["text.json"],
+    load: async (context) => {
+      await loadTexts(/** @type {Bundle} */ (context.bundle), context.fetchFile);
+    },
+  },
+  // The semantic part goes here: {name: "vectors", required: false, prefetch: [], load: ...}.
+];
+
+/**
+ * A FetchFile that fetches each file once (so prefetching warms the cache).
+ * @param {FetchFile} fetchFile @returns {FetchFile}
+ */
+export function cachingFetcher(fetchFile) {
+  /** @type {Map<string, Promise<ArrayBuffer | Uint8Array>>} */
+  const cache = new Map();
+  return (name) => {
+    let pending = cache.get(name);
+    if (!pending) {
+      pending = fetchFile(name);
+      cache.set(name, pending);
+    }
+    return pending;
+  };
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  if (error instanceof BundleError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `the search index could not be loaded (${message})`;
+}
+
+/**
+ * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
+ * @param {{parts?: Part[], fetcher?: (bundleUrl: string) => FetchFile}} [options]
+ */
+export function createService(post, options = {}) {
+  const parts = options.parts ?? PARTS;
+  const makeFetcher = options.fetcher ?? httpFetcher;
+  /** @type {LoadContext | null} */
+  let context = null;
+  /** @type {string[]} */
+  const loaded = [];
+  /** @type {string[]} */
+  const warnings = [];
+  let state = "loading";
+  let errorMessage = "";
+  /** Latest query of each channel (re-run when a part arrives). @type {Map<string, QueryMessage>} */
+  const latest = new Map();
+  /** Channels whose latest query has not been answered yet. @type {Set<string>} */
+  const waiting = new Set();
+  let scheduled = false;
+
+  function postStatus() {
+    post({ type: "status", state, parts: [...loaded], message: errorMessage, warnings: [...warnings] });
+  }
+
+  /** @param {QueryMessage} message */
+  function answer(message) {
+    if (!context || !context.bundle) return;
+    let output;
+    try {
+      output = search(context.bundle, message.query, { mode: message.mode, limit: message.limit });
+    } catch (error) {
+      post({ type: "results", channel: message.channel, id: message.id, query: message.query,
+             error: describe(error), results: [], parts: [...loaded], complete: true });
+      return;
+    }
+    post({
+      type: "results",
+      channel: message.channel,
+      id: message.id,
+      query: message.query,
+      mode: output.mode,
+      results: output.results,
+      parts: [...loaded],
+      complete: loaded.length === parts.length,
+    });
+  }
+
+  /** Answer only the newest query of each channel (keystrokes coalesce here). */
+  function flush() {
+    scheduled = false;
+    if (state !== "ready") return;
+    for (const channel of waiting) {
+      const message = latest.get(channel);
+      if (message) answer(message);
+    }
+    waiting.clear();
+  }
+
+  function schedule() {
+    if (!scheduled) {
+      scheduled = true;
+      setTimeout(flush, 0);
+    }
+  }
+
+  /** Re-answer every channel's latest query (more of the bundle is in). */
+  function rerun() {
+    for (const channel of latest.keys()) waiting.add(channel);
+    schedule();
+  }
+
+  /** @param {string} bundleUrl */
+  async function init(bundleUrl) {
+    if (context) return;
+    const fetchFile = cachingFetcher(makeFetcher(bundleUrl));
+    context = { fetchFile, bundle: null };
+    postStatus();
+    for (const part of parts) {
+      for (const name of part.prefetch) fetchFile(name).catch(() => {}); // errors surface in load
+    }
+    for (const part of parts) {
+      try {
+        await part.load(context);
+      } catch (error) {
+        if (part.required) {
+          state = "error";
+          errorMessage = describe(error);
+          postStatus();
+          return;
+        }
+        warnings.push(`${part.name}: ${describe(error)}`);
+        postStatus();
+        continue;
+      }
+      loaded.push(part.name);
+      if (parts.every((p) => !p.required || loaded.includes(p.name))) state = "ready";
+      postStatus();
+      if (state === "ready") rerun();
+    }
+  }
+
+  return {
+    /** @param {any} message */
+    handle(message) {
+      if (!message || typeof message !== "object") return;
+      if (message.type === "init") {
+        init(String(message.bundleUrl));
+      } else if (message.type === "query") {
+        const query = /** @type {QueryMessage} */ (message);
+        latest.set(query.channel, query);
+        waiting.add(query.channel);
+        if (state === "ready") schedule();
+        else if (state === "error") postStatus();
+      }
+    },
+  };
+}
+
+// Wire the service to the worker's messages (not when imported by the page as a fallback).
+const scope = /** @type {any} */ (globalThis);
+if (typeof scope.WorkerGlobalScope !== "undefined" && scope instanceof scope.WorkerGlobalScope) {
+  const service = createService((message) => scope.postMessage(message));
+  scope.addEventListener("message", (/** @type {MessageEvent} */ event) => service.handle(event.data));
+}

@@ -1,0 +1,49 @@
+"""Graph expansion from the best chunks (mirrored by js/src/expand.js).
+
+From each of the top `seeds` chunks (best first), breadth-first up to `graph_depth` hops over
+the bundle's typed edges: a neighbour reached over an edge of type t scores
+(score of the chunk it was reached from) * graph_decay[t]. A chunk keeps its best score; an
+expansion below `min_score` is pruned (and not followed further). Updates happen in seed order,
+then edge order, so both engines find the same scores and origins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Origin:
+    seed: int
+    edge: str
+    depth: int
+
+
+def expand(
+    scores: dict[int, float],
+    ranked: list[int],
+    graph: dict[str, Any],
+    settings: dict[str, Any],
+    min_score: float,
+) -> dict[int, Origin]:
+    """Raise `scores` in place with expansions; returns where each raised score came from."""
+    offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
+    decay = [settings["graph_decay"][name] for name in graph["edge_types"]]
+    names = graph["edge_types"]
+    origins: dict[int, Origin] = {}
+    for seed in ranked[: settings["seeds"]]:
+        frontier = [(seed, scores[seed])]
+        for depth in range(1, settings["graph_depth"] + 1):
+            following: list[tuple[int, float]] = []
+            for node, score in frontier:
+                for e in range(offsets[node], offsets[node + 1]):
+                    target = targets[e]
+                    value = score * decay[types[e]]
+                    if value < min_score or value <= scores.get(target, 0.0):
+                        continue
+                    scores[target] = value
+                    origins[target] = Origin(seed, names[types[e]], depth)
+                    following.append((target, value))
+            frontier = following
+    return origins
