@@ -19,6 +19,9 @@ from mkdocs_graphsearch.parse.model import Page, PageWarning
 #: Where the browser runtime is written inside the site.
 ASSETS_DIR = "assets/graphsearch"
 
+#: Files other search plugins (MkDocs' and Material's `search`) write into the same folder.
+FOREIGN_FILES = frozenset({"search_index.json"})
+
 
 @dataclass
 class SiteIndex:
@@ -42,7 +45,12 @@ class SiteIndex:
         target = site_dir / bundle_dir
         if target.exists():
             for old in target.glob("*"):
-                if old.is_file() and old.name not in files and old.suffix in {".json", ".bin"}:
+                if (
+                    old.is_file()
+                    and old.name not in files
+                    and old.suffix in {".json", ".bin"}
+                    and old.name not in FOREIGN_FILES
+                ):
                     old.unlink()  # parts of an older bundle (the built-in search's files stay)
         write_bundle(target, files)
         copy_runtime(site_dir / ASSETS_DIR)

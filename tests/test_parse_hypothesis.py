@@ -37,6 +37,7 @@ SOURCE = st.one_of(
 def test_parse_never_raises_and_spans_partition_lines(source: str | bytes, depth: int) -> None:
     page = parse_page(source, "a/b.md", KNOWN, chunk_depth=depth)
     assert not [w for w in page.warnings if "internal parser error" in w.message]
+    assert parse_page(source, "a/b.md", sorted(KNOWN), chunk_depth=depth).to_json() == page.to_json()
 
     chunks = page.chunks
     ids = [c.id for c in chunks]

@@ -1,12 +1,92 @@
 // @ts-check
-/** The static query encoder (spec: mkdocs_graphsearch/engine/encoder.py). */
+/** The static query encoder (spec, with the exact order of operations: engine/encoder.py). */
+import { createWordPiece } from "./wordpiece.js";
+import { BundleError, readFile } from "./bundle.js";
 
-/** @param {import("./bundle.js").Bundle} bundle @param {string} query @returns {number[] | null} */
-export function queryVector(bundle, query) {
-  return null;
+const MAX_QUERY_PIECES = 64;
+
+/**
+ * @typedef {{rowOf: Map<number, number>, rows: Float64Array, weights: Float64Array,
+ *   components: Float64Array, k: number, dim: number,
+ *   wordpiece: import("./wordpiece.js").WordPiece}} StaticEncoder
+ */
+
+/** @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
+ * @returns {Promise<StaticEncoder>} */
+export async function loadEncoder(bundle, fetchFile) {
+  const manifest = bundle.manifest;
+  const [metaBytes, data, vocabBytes] = await Promise.all([
+    readFile(fetchFile, manifest, "encoder.json"),
+    readFile(fetchFile, manifest, "encoder.bin"),
+    readFile(fetchFile, manifest, "vocab.txt"),
+  ]);
+  const meta = JSON.parse(new TextDecoder().decode(metaBytes));
+  const tokens = /** @type {number[]} */ (meta.tokens);
+  const k = meta.pca_dim, dim = meta.dim, n = tokens.length;
+  const expected = n * k + 4 * k + 4 * n + k * dim + 4 * k;
+  if (data.length !== expected) {
+    throw new BundleError(`encoder.bin has ${data.length} bytes, expected ${expected} (corrupted)`);
+  }
+  const view = new DataView(data.buffer, data.byteOffset, data.length);
+  let offset = 0;
+  /** @param {number} count */
+  const int8s = (count) => {
+    const out = new Int8Array(data.buffer, data.byteOffset + offset, count);
+    offset += count;
+    return out;
+  };
+  /** @param {number} count */
+  const float32s = (count) => {
+    const out = new Float64Array(count);
+    for (let i = 0; i < count; i++) out[i] = view.getFloat32(offset + 4 * i, true);
+    offset += 4 * count;
+    return out;
+  };
+  const rowsQ = int8s(n * k);
+  const rowScales = float32s(k);
+  const weights = float32s(n);
+  const compQ = int8s(k * dim);
+  const compScales = float32s(k);
+  const rows = new Float64Array(n * k);
+  for (let r = 0; r < n; r++) for (let d = 0; d < k; d++) rows[r * k + d] = rowsQ[r * k + d] * rowScales[d];
+  const components = new Float64Array(k * dim);
+  for (let d = 0; d < k; d++) for (let j = 0; j < dim; j++) components[d * dim + j] = compQ[d * dim + j] * compScales[d];
+  return {
+    rowOf: new Map(tokens.map((token, i) => [token, i])),
+    rows, weights, components, k, dim,
+    wordpiece: createWordPiece(new TextDecoder().decode(vocabBytes)),
+  };
 }
 
-/** @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile */
-export async function loadEncoder(bundle, fetchFile) {
-  return null;
+/** @param {StaticEncoder} encoder @param {number[]} pieces @returns {number[] | null} */
+export function encodeQuery(encoder, pieces) {
+  const { k, dim, rows, weights, components } = encoder;
+  const acc = new Float64Array(k);
+  let wsum = 0;
+  for (const piece of pieces.slice(0, MAX_QUERY_PIECES)) {
+    const r = encoder.rowOf.get(piece);
+    if (r === undefined) continue;
+    const w = weights[r];
+    for (let d = 0; d < k; d++) acc[d] += w * rows[r * k + d];
+    wsum += w;
+  }
+  if (wsum === 0) return null;
+  for (let d = 0; d < k; d++) acc[d] = acc[d] / wsum;
+  const q = new Float64Array(dim);
+  for (let d = 0; d < k; d++) {
+    const a = acc[d];
+    for (let j = 0; j < dim; j++) q[j] += a * components[d * dim + j];
+  }
+  let total = 0;
+  for (let j = 0; j < dim; j++) total += q[j] * q[j];
+  const norm = Math.sqrt(total);
+  if (norm === 0) return null;
+  return Array.from(q, (value) => value / norm);
+}
+
+/** The unit query vector, or null when no query piece is known to the encoder.
+ * @param {import("./bundle.js").Bundle} bundle @param {string} query @returns {number[] | null} */
+export function queryVector(bundle, query) {
+  if (!bundle.encoder) return null;
+  return encodeQuery(bundle.encoder, bundle.encoder.wordpiece.pieces(query));
 }

@@ -200,6 +200,12 @@ class SearchClient {
     }
   }
 
+  /** The box of this channel is empty again. @param {string} channel */
+  clear(channel) {
+    this.latest.delete(channel);
+    this.send({ type: "clear", channel });
+  }
+
   /**
    * Ask for results; the answer (and later, better answers for the same query) come to the
    * channel's handler with the returned id.
@@ -290,7 +296,7 @@ class SearchBox {
     const query = this.input.value;
     if (!query.trim()) {
       this.sentId = this.client.nextId++; // answers to older queries are now stale
-      this.client.latest.delete(this.channel);
+      this.client.clear(this.channel);
       this.clear();
       return;
     }
@@ -626,7 +632,8 @@ function takeOverTheme(dialog) {
         const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("mkdocs-search-query"));
         dialog.open(typed && typed.value ? typed.value : undefined);
       });
-      disableBuiltinSearch();
+      // The built-in script still sees its (never shown) modal, so the theme's own script,
+      // which expects those elements, keeps working; it never gets a keystroke to answer.
     }
     return;
   }
@@ -669,27 +676,19 @@ function takeOverTheme(dialog) {
   }
 }
 
-/** Keep the built-in search plugin's script from answering: it looks its elements up by id. */
-function disableBuiltinSearch() {
-  for (const id of ["mkdocs-search-query", "mkdocs-search-results"]) {
-    const element = document.getElementById(id);
-    if (element) element.removeAttribute("id");
-  }
-}
-
 // ------------------------------------------------------------------------------------ start
 
 /** @param {SearchClient} client @param {URL} root @param {SearchDialog} dialog */
 function mountInline(client, root, dialog) {
   const query = new URLSearchParams(location.search).get("q");
-  // The built-in search plugin's results page (readthedocs' search.html) becomes ours too.
+  // The built-in search plugin's results page (readthedocs' search.html) becomes ours too:
+  // its form and results are hidden (not removed: its script expects them) and ours go after.
   const builtinResults = document.getElementById("mkdocs-search-results");
   if (builtinResults && !builtinResults.closest(".modal")) {
-    const form = builtinResults.ownerDocument.getElementById("content_search");
+    const form = document.getElementById("content_search");
     if (form) form.hidden = true;
-    builtinResults.replaceChildren();
-    builtinResults.setAttribute("data-graphsearch", "");
-    disableBuiltinSearch();
+    builtinResults.hidden = true;
+    builtinResults.after(h("div", { "data-graphsearch": "" }));
   }
   const mounts = document.querySelectorAll("#graphsearch, [data-graphsearch]");
   for (const mount of mounts) {

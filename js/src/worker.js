@@ -8,14 +8,15 @@
  * Protocol (plain objects through postMessage):
  *   in:  {type: "init", bundleUrl}
  *        {type: "query", channel, id, query, mode?, limit?}
+ *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, message?, warnings}
  *        {type: "results", channel, id, query, mode, results, parts, complete}
  *
  * Queries are answered as soon as every required part is in; each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
- * can update the list in place (adding a semantic part = one more entry in PARTS).
+ * can update the list in place (a new part of the bundle = one more entry in PARTS).
  */
-import { BundleError, httpFetcher, loadKeywordBundle, loadTexts } from "./bundle.js";
+import { BundleError, httpFetcher, loadKeywordBundle, loadSemantic, loadTexts } from "./bundle.js";
 import { search } from "./engine.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
@@ -24,7 +25,7 @@ import { search } from "./engine.js";
  * @typedef {{fetchFile: FetchFile, bundle: Bundle | null}} LoadContext
  * @typedef {{
  *   name: string, required: boolean, prefetch: string[],
- *   load: (context: LoadContext) => Promise<void>
+ *   load: (context: LoadContext) => Promise<boolean | void>
  * }} Part
  * @typedef {{type: "query", channel: string, id: number, query: string,
  *            mode?: string | null, limit?: number | null}} QueryMessage
@@ -33,6 +34,7 @@ import { search } from "./engine.js";
 /**
  * Parts of the bundle, loaded in this order. `prefetch` files start downloading at init,
  * alongside the required part, so they are often already there when their turn comes.
+ * `load` may return false when it added nothing (then queries are not re-run).
  * @type {Part[]}
  */
 export const PARTS = [
@@ -52,7 +54,18 @@ export const PARTS = [
       await loadTexts(/** @type {Bundle} */ (context.bundle), context.fetchFile);
     },
   },
-  // The semantic part goes here: {name: "vectors", required: false, prefetch: [], load: ...}.
+  {
+    // Passage vectors + query encoder (a no-op for keyword-only bundles). Loaded last, in the
+    // background: results already on screen are re-posted when it arrives.
+    name: "semantic",
+    required: false,
+    prefetch: [],
+    load: async (context) => {
+      const bundle = /** @type {Bundle} */ (context.bundle);
+      await loadSemantic(bundle, context.fetchFile);
+      return bundle.vectors !== null; // false: nothing new, no need to re-run queries
+    },
+  },
 ];
 
 /**
@@ -161,8 +174,9 @@ export function createService(post, options = {}) {
       for (const name of part.prefetch) fetchFile(name).catch(() => {}); // errors surface in load
     }
     for (const part of parts) {
+      let changed;
       try {
-        await part.load(context);
+        changed = await part.load(context);
       } catch (error) {
         if (part.required) {
           state = "error";
@@ -177,7 +191,7 @@ export function createService(post, options = {}) {
       loaded.push(part.name);
       if (parts.every((p) => !p.required || loaded.includes(p.name))) state = "ready";
       postStatus();
-      if (state === "ready") rerun();
+      if (state === "ready" && changed !== false) rerun();
     }
   }
 
@@ -193,6 +207,9 @@ export function createService(post, options = {}) {
         waiting.add(query.channel);
         if (state === "ready") schedule();
         else if (state === "error") postStatus();
+      } else if (message.type === "clear") {
+        latest.delete(message.channel);
+        waiting.delete(message.channel);
       }
     },
   };

@@ -42,6 +42,7 @@ class Bundle:
     files: dict[str, bytes]
     vectors: np.ndarray | None = None
     vector_scales: np.ndarray | None = None
+    encoder: Any = None  # the query encoder, loaded on first use by engine/encoder.py
 
     @property
     def settings(self) -> dict[str, Any]:

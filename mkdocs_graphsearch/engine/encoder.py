@@ -1,10 +1,108 @@
-"""The static query encoder: query text -> query vector without a model (mirrored by js/src/encoder.js)."""
+"""The static query encoder at query time (mirrored by js/src/encoder.js; fitted by index/encoder.py).
+
+encoder.bin layout (little-endian): int8 rows (n_tokens x pca_dim) | float32 row_scales (pca_dim)
+| float32 weights (n_tokens) | int8 components (pca_dim x dim) | float32 component_scales (pca_dim).
+
+Query vector, with float64 operations in exactly this order (so both engines agree bit for bit):
+    pieces = WordPiece(query) without [CLS]/[SEP], at most `max_query_pieces`
+    acc[d] = 0; wsum = 0
+    for each piece with a row r (others are skipped), in query order:
+        acc[d] += w_r * (rows[r][d] * row_scales[d])   for d ascending;  wsum += w_r
+    none known -> no vector
+    acc[d] = acc[d] / wsum
+    q[j] = 0; for d ascending: q[j] += acc[d] * (components[d][j] * component_scales[d])
+    norm = sqrt(sum of q[j] * q[j], j ascending); q[j] = q[j] / norm
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import orjson
+
+from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VOCAB, BundleError
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.text.wordpiece import WordPiece
+
+MAX_QUERY_PIECES = 64
+
+
+@dataclass
+class StaticEncoder:
+    row_of: dict[int, int]
+    rows: np.ndarray  # float64 (n_tokens, pca_dim): rows * row_scales, exact products
+    weights: np.ndarray  # float64
+    components: np.ndarray  # float64 (pca_dim, dim): components * component_scales
+    vocab_path: Path
+
+
+def load_encoder(bundle: Bundle) -> StaticEncoder:
+    meta = orjson.loads(bundle.files[ENCODER])
+    data = bundle.files[ENCODER_BIN]
+    tokens, k, dim = meta["tokens"], meta["pca_dim"], meta["dim"]
+    n = len(tokens)
+    expected = n * k + 4 * k + 4 * n + k * dim + 4 * k
+    if len(data) != expected:
+        raise BundleError(f"{ENCODER_BIN} has {len(data)} bytes, expected {expected} (corrupted)")
+    offset = 0
+
+    def take(dtype: str, count: int) -> np.ndarray:
+        nonlocal offset
+        array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+        offset += array.nbytes
+        return array
+
+    rows = take("i1", n * k).reshape(n, k).astype(np.float64)
+    row_scales = take("<f4", k).astype(np.float64)
+    weights = take("<f4", n).astype(np.float64)
+    components = take("i1", k * dim).reshape(k, dim).astype(np.float64)
+    component_scales = take("<f4", k).astype(np.float64)
+    return StaticEncoder(
+        row_of={token: i for i, token in enumerate(tokens)},
+        rows=rows * row_scales[None, :],
+        weights=weights,
+        components=components * component_scales[:, None],
+        vocab_path=bundle.path / VOCAB,
+    )
+
+
+@lru_cache(maxsize=4)
+def _wordpiece(vocab_path: Path) -> WordPiece:
+    return WordPiece(vocab_path)
+
+
+def encode_query(encoder: StaticEncoder, pieces: list[int]) -> list[float] | None:
+    acc = np.zeros(encoder.rows.shape[1], dtype=np.float64)
+    wsum = 0.0
+    for piece in pieces[:MAX_QUERY_PIECES]:
+        r = encoder.row_of.get(piece)
+        if r is None:
+            continue
+        w = encoder.weights[r]
+        acc += w * encoder.rows[r]
+        wsum += w
+    if wsum == 0.0:
+        return None
+    acc = acc / wsum
+    q = np.zeros(encoder.components.shape[1], dtype=np.float64)
+    for d in range(acc.shape[0]):
+        q += acc[d] * encoder.components[d]
+    total = 0.0
+    for value in q.tolist():
+        total += value * value
+    norm = math.sqrt(total)
+    if norm == 0.0:
+        return None
+    return (q / norm).tolist()
 
 
 def query_vector(bundle: Bundle, query: str) -> list[float] | None:
-    """The unit query vector, or None when no query token is known to the encoder."""
-    return None
+    """The unit query vector, or None when no query piece is known to the encoder."""
+    if bundle.encoder is None:
+        bundle.encoder = load_encoder(bundle)
+    encoder: StaticEncoder = bundle.encoder
+    return encode_query(encoder, _wordpiece(encoder.vocab_path).pieces(query))

@@ -16,6 +16,9 @@ __all__ = ["flatten_blocks"]
 _ADMONITION_RE = re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]*([\w-]+(?:[ \t]+[\w-]+)*)(?:[ \t]+\"(.*)\")?[ \t]*$")
 # pymdownx.tabbed: `=== "Tab"`, `===! "Tab"`, `===+ "Tab"`.
 _TAB_RE = re.compile(r"^===[!+]{0,2}[ \t]+\"(.*)\"[ \t]*$")
+# pymdownx.blocks: `/// type | title`, closed by a bare `///`.
+_SLASH_BLOCK_RE = re.compile(r"^/{3,}[ \t]*([\w-]+)?[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$")
+_UNTITLED_BLOCKS = frozenset({"admonition", "details", "tab", "html", "define", "caption", "figure-caption"})
 _BLOCK_STARTERS = frozenset("#>-+*=|`~")
 _FENCE_OPEN_RE = re.compile(r"^(`{3,}|~{3,})(.*)$")
 
@@ -45,8 +48,24 @@ def _remove_columns(line: str, columns: int) -> str:
     return " " * max(0, width - columns) + line[index:]
 
 
+def _blocks_title(stripped: str) -> str | None:
+    """pymdownx.blocks fences (`/// tip | Title` ... `///`): their visible text, else None.
+
+    These bodies are not indented, so only the marker lines need replacing.
+    """
+    m = _SLASH_BLOCK_RE.match(stripped)
+    if m is None:
+        return None
+    kind, title = (m.group(1) or "").lower(), (m.group(2) or "").strip()
+    if title:
+        return "" if kind == "html" else title
+    return "" if not kind or kind in _UNTITLED_BLOCKS else kind.capitalize()
+
+
 def _block_title(stripped: str) -> str | None:
     """The visible title of a block marker line, or None if the line is not a marker."""
+    if stripped.startswith("///"):
+        return _blocks_title(stripped)
     if stripped.startswith(("!!!", "???")):
         m = _ADMONITION_RE.match(stripped)
         if m is None:
@@ -79,7 +98,7 @@ def flatten_blocks(lines: list[str], start: int = 0) -> list[str]:
             stack.pop()
         if fence is not None and fence[2] > len(stack):
             fence = None  # the block holding the fence ended, so did the fence
-        if not stack and fence is None and not line.lstrip().startswith(("!!!", "???", "===", "`", "~")):
+        if not stack and fence is None and not line.lstrip().startswith(("!!!", "???", "===", "///", "`", "~")):
             continue  # the common case: nothing to do for this line
         flat = _remove_columns(line, 4 * len(stack))
         stripped = flat.lstrip(" \t")
@@ -98,7 +117,8 @@ def flatten_blocks(lines: list[str], start: int = 0) -> list[str]:
             if title[:1] in _BLOCK_STARTERS:
                 title = "\\" + title  # a title is plain text, never a heading, quote or list
             out[index] = flat[: len(flat) - len(stripped)] + title
-            stack.append(indent + 4)
+            if not stripped.startswith("///"):  # `///` blocks do not indent their bodies
+                stack.append(indent + 4)
             continue
         out[index] = flat
     return out

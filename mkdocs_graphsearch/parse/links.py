@@ -37,6 +37,7 @@ class Resolution:
     target: str | None
     anchor: str
     missing: str | None = None
+    reason: str = "no such page"
 
 
 def _is_markdown(path: str) -> bool:
@@ -59,6 +60,10 @@ def _page_candidates(path: str) -> list[str]:
         # `x/` is also the URL of `x.md` under use_directory_urls; `x` is first of all `x.md`.
         found.insert(len(found) if path.endswith("/") else 0, base + ".md")
     return found
+
+
+def _outside(path: str, anchor: str) -> Resolution:
+    return Resolution(None, anchor, path, "outside the docs folder")
 
 
 def resolve_markdown_link(href: str, page_path: str, known_pages: Collection[str]) -> Resolution | None:
@@ -88,7 +93,9 @@ def resolve_markdown_link(href: str, page_path: str, known_pages: Collection[str
     if _is_markdown(path):
         if joined is not None and joined in known_pages:
             return Resolution(joined, anchor)
-        return None if absolute else Resolution(None, anchor, joined or path)
+        if absolute:
+            return None
+        return Resolution(None, anchor, joined, "no such page") if joined else _outside(path, anchor)
     if ext and not path.endswith("/"):
         return None  # an asset: image, stylesheet, download...
 
@@ -107,7 +114,7 @@ def resolve_markdown_link(href: str, page_path: str, known_pages: Collection[str
     if absolute:
         return None
     if joined is None:
-        return Resolution(None, anchor, path)
+        return _outside(path, anchor)
     return Resolution(None, anchor, joined + "/" if path.endswith("/") and joined else joined or path)
 
 

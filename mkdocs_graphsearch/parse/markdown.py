@@ -20,9 +20,9 @@ from markdown_it.token import Token
 
 from .anchors import AnchorAllocator, parse_heading_attrs
 from .blocks import flatten_blocks
-from .frontmatter import FrontMatter, parse_front_matter
+from .frontmatter import parse_front_matter
 from .links import Resolution, WikiIndex, resolve_markdown_link
-from .model import BrokenLink, Chunk, Link, Page, PageWarning
+from .model import BrokenLink, Chunk, Link, LinkKind, Page, PageWarning
 from .plaintext import RawLink, clean_template_tags, html_text, inline_text
 from .symbols import extract_symbols
 
@@ -141,6 +141,8 @@ def _language(info: str) -> str | None:
         m = re.search(r"(?:^|[\s{])\.([\w+#-]+)", info)
         return m.group(1).lower() if m else None
     word = info.split()[0].split("{")[0].strip(".,;:")
+    if "=" in word or word.startswith(("(", "[")):
+        return None  # only options (`hl_lines="4"`): no language given
     return word.lower() or None
 
 
@@ -197,12 +199,11 @@ def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
 class _Builder:
     """Turns collected items into chunks, links and warnings for one page."""
 
-    def __init__(self, path: str, known_pages: Collection[str], front: FrontMatter, n_lines: int) -> None:
+    def __init__(self, path: str, known_pages: Collection[str]) -> None:
         self.path = path
         self.known_pages = known_pages
-        self.front = front
-        self.n_lines = n_lines
         self.wiki = WikiIndex(known_pages)
+        self.resolved: dict[tuple[str, str, str], Resolution | None] = {}  # pages repeat links
         self.chunks: list[Chunk] = []
         self.texts: dict[int, list[str]] = {}  # by chunk position in self.chunks
         self.used_ids: set[str] = set()
@@ -234,24 +235,29 @@ class _Builder:
     def add_links(self, position: int, raw_links: list[RawLink]) -> None:
         chunk = self.chunks[position]
         for raw in raw_links:
-            resolution: Resolution | None
+            kind: LinkKind
             if raw.wiki is not None:
-                resolution = self.wiki.resolve(raw.wiki.target, raw.wiki.heading, self.path)
-                kind = "wiki"
+                kind, key = "wiki", ("wiki", raw.wiki.target, raw.wiki.heading)
                 written = raw.wiki.target or f"#{raw.wiki.heading}"
             else:
-                resolution = resolve_markdown_link(raw.href or "", self.path, self.known_pages)
-                kind = "markdown"
+                kind, key = "markdown", ("markdown", raw.href or "", "")
                 written = raw.href or ""
+            if key in self.resolved:
+                resolution = self.resolved[key]
+            elif raw.wiki is not None:
+                resolution = self.resolved[key] = self.wiki.resolve(raw.wiki.target, raw.wiki.heading, self.path)
+            else:
+                resolution = self.resolved[key] = resolve_markdown_link(written, self.path, self.known_pages)
             if resolution is None:
                 continue
             if resolution.target is not None:
-                chunk.links.append(Link(resolution.target, resolution.anchor, kind, raw.line))  # type: ignore[arg-type]
+                chunk.links.append(Link(resolution.target, resolution.anchor, kind, raw.line))
             else:
                 target = resolution.missing or written
-                reason = "outside the docs folder" if target.startswith("..") else "no such page"
-                self.broken.append(BrokenLink(target, raw.line, kind, reason))  # type: ignore[arg-type]
-                self.warnings.append(PageWarning(self.path, raw.line, f"broken link to {target} ({reason})"))
+                self.broken.append(BrokenLink(target, raw.line, kind, resolution.reason))
+                self.warnings.append(
+                    PageWarning(self.path, raw.line, f"broken link to {target} ({resolution.reason})")
+                )
 
 
 def _stem(path: str) -> str:
@@ -291,7 +297,7 @@ def _parse(
     # The page's own h1 opens the page: it is the root, not a section of it.
     root_h1 = headings[0] if headings and headings[0].level == 1 else None
 
-    builder = _Builder(path, known_pages, front, n_lines)
+    builder = _Builder(path, known_pages)
     root = Chunk(id=path, title=title, level=1, kind="page", parent=None, anchor="", text="", line=1,
                  heading_path=[title])
     builder.used_ids.add(path)

@@ -1,0 +1,453 @@
+"""The reader's search UI in a real browser (Debian chromium driven by Playwright).
+
+Sites are built on demand into one temporary folder and served by one local HTTP server, so
+every test can check that nothing is fetched from anywhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+import zlib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from conftest import EXAMPLE_SITE
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+DIALOG = "dialog.gs-dialog"
+OPTIONS = f"{DIALOG} .gs-option"
+STATUS = f"{DIALOG} .gs-status"
+
+# ------------------------------------------------------------------------------ site builds
+
+
+def _build(config_file: Path, site_dir: Path) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=str(config_file), site_dir=str(site_dir))
+    build(config)
+
+
+def _write_config(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _example_config(folder: Path, name: str, body: str, base: str = "mkdocs.yml") -> Path:
+    return _write_config(
+        folder / f"{name}.yml",
+        f"INHERIT: {EXAMPLE_SITE / base}\ndocs_dir: {EXAMPLE_SITE / 'docs'}\n{body}",
+    )
+
+
+# The mkdocs theme loads highlight.js from a CDN unless told not to: off, so the only
+# requests left are the site's own.
+MKDOCS_THEME = "theme:\n  name: mkdocs\n  highlightjs: false\n"
+BUILTIN_SEARCH = "plugins:\n  - search\n  - graphsearch\n"
+
+XSS_TITLE = "<img src=x onerror=alert(1)>"
+XSS_PAGES = {
+    "index.md": "# Home\n\nWelcome, zebrafish lovers.\n",
+    "evil.md": (
+        f"---\ntitle: {XSS_TITLE}\n---\n\n# Zebrafish page\n\nZebrafish intro paragraph.\n\n"
+        "## The `<script>alert(2)</script>` zebrafish heading\n\n"
+        "Zebrafish snippet bait &lt;img src=x onerror=alert(3)&gt; and a [x](javascript:alert(1)) link.\n"
+    ),
+    "find.md": '# Find\n\n<div id="graphsearch"></div>\n',
+}
+
+
+def _rewrite_bundle_file(bundle: Path, name: str, data: bytes) -> None:
+    """Replace one bundle file and fix the manifest so the tampered file still loads."""
+    (bundle / name).write_bytes(data)
+    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"][name] = {"bytes": len(data), "crc32": zlib.crc32(data)}
+    (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+class Sites:
+    """Builds each test site once, on first use, under one served folder."""
+
+    def __init__(self, root: Path, base_url: str) -> None:
+        self.root = root
+        self.base_url = base_url
+        self.configs = root.parent / "configs"
+        self.configs.mkdir()
+        self.built: set[str] = set()
+        self.lock = threading.Lock()
+
+    def url(self, name: str, path: str = "") -> str:
+        with self.lock:
+            if name not in self.built:
+                getattr(self, f"_build_{name.replace('-', '_')}")(self.root / name)
+                self.built.add(name)
+        return f"{self.base_url}{name}/{path}"
+
+    def _build_mkdocs(self, out: Path) -> None:
+        _build(_example_config(self.configs, "mkdocs", MKDOCS_THEME), out)
+
+    def _build_material(self, out: Path) -> None:
+        pytest.importorskip("material", reason="mkdocs-material is not installed")
+        _build(EXAMPLE_SITE / "mkdocs-material.yml", out)
+
+    def _build_mkdocs_builtin(self, out: Path) -> None:
+        _build(_example_config(self.configs, "mkdocs-builtin", MKDOCS_THEME + BUILTIN_SEARCH), out)
+
+    def _build_material_builtin(self, out: Path) -> None:
+        pytest.importorskip("material", reason="mkdocs-material is not installed")
+        config = _example_config(self.configs, "material-builtin", BUILTIN_SEARCH, base="mkdocs-material.yml")
+        _build(config, out)
+
+    def _build_corrupt(self, out: Path) -> None:
+        self.url("mkdocs")
+        shutil.copytree(self.root / "mkdocs", out)
+        postings = out / "search" / "postings.bin"
+        postings.write_bytes(postings.read_bytes()[: postings.stat().st_size // 2])
+
+    def _build_missing(self, out: Path) -> None:
+        self.url("mkdocs")
+        shutil.copytree(self.root / "mkdocs", out)
+        shutil.rmtree(out / "search")
+
+    def _build_xss(self, out: Path) -> None:
+        """A readthedocs site with hostile titles, plus a bundle tampered with to point
+        results at `javascript:` and another origin (what a broken or malicious build could do)."""
+        docs = self.configs / "xss-docs"
+        docs.mkdir()
+        for name, text in XSS_PAGES.items():
+            (docs / name).write_text(text, encoding="utf-8")
+        # evil.md stays out of the nav: MkDocs puts page titles into the theme's nav as HTML,
+        # which would fire before any search happens.
+        config = _write_config(
+            self.configs / "xss.yml",
+            f"site_name: XSS probe\ndocs_dir: {docs}\ntheme:\n  name: readthedocs\n  highlightjs: false\n"
+            "plugins:\n  - graphsearch\nnav:\n  - index.md\n  - find.md\n",
+        )
+        _build(config, out)
+        bundle = out / "search"
+        keyword = json.loads((bundle / "keyword.json").read_text(encoding="utf-8"))
+        urls = keyword["pages"]["url"]
+        urls[keyword["pages"]["path"].index("evil.md")] = "javascript:alert(1)//"
+        urls[keyword["pages"]["path"].index("index.md")] = "//evil.example/"
+        _rewrite_bundle_file(bundle, "keyword.json", json.dumps(keyword).encode())
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="session")
+def sites(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("browser") / "www"
+    root.mkdir()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Sites(root, f"http://127.0.0.1:{server.server_port}/")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; CI installs it)")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, sites):
+    """A fresh page that records requests, dialogs (alert) and errors from our scripts."""
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.requests = []
+    page.dialogs = []
+    errors = []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    page.on("pageerror", lambda error: errors.append(error))
+    yield page
+    context.close()
+    ours = [error for error in errors if "graphsearch" in (error.stack or "")]
+    assert not ours, f"errors from the search runtime: {ours}"
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def open_search(page, key: str = "/") -> None:
+    page.keyboard.press(key)
+    expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    expect(page.locator(f"{DIALOG} .gs-input")).to_be_focused()
+
+
+def search_for(page, text: str) -> None:
+    page.keyboard.type(text)
+    expect(page.locator(STATUS)).to_have_class("gs-status gs-state-count")
+
+
+def option_state(page) -> dict:
+    return page.evaluate(
+        """() => {
+          const input = document.querySelector('dialog.gs-dialog .gs-input');
+          const options = [...document.querySelectorAll('dialog.gs-dialog .gs-option')];
+          return {
+            active: input.getAttribute('aria-activedescendant'),
+            selected: options.filter((o) => o.getAttribute('aria-selected') === 'true').map((o) => o.id),
+            ids: options.map((o) => o.id),
+            hrefs: options.map((o) => o.href),
+            expanded: input.getAttribute('aria-expanded'),
+          };
+        }"""
+    )
+
+
+def assert_same_origin(page, sites) -> None:
+    origin = urlsplit(sites.base_url)
+    foreign = [
+        url for url in page.requests
+        if not url.startswith("data:") and urlsplit(url)[:2] != origin[:2]
+    ]
+    assert not foreign, f"requests beyond the site: {foreign}"
+
+
+# -------------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_type_enter_lands_on_the_anchor(page, sites, theme):
+    page.goto(sites.url(theme, "user-guide/jobs/"))
+    open_search(page)
+    search_for(page, "visibility_timeout")
+    first = page.locator(OPTIONS).first
+    expect(first.locator(".gs-section-title")).to_have_text("visibility_timeout")
+    expect(first.locator(".gs-snippet mark").first).to_be_visible()
+    expect(page.locator(f"{DIALOG} .gs-page-title").first).to_have_text("Configuration reference")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/reference/configuration/#visibility_timeout")
+    assert page.evaluate("location.hash") == "#visibility_timeout"
+    assert page.evaluate("document.getElementById('visibility_timeout') !== null")
+    assert not page.locator(DIALOG).evaluate("d => d.open")
+    assert_same_origin(page, sites)
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_theme_gets_a_search_button(page, sites, theme):
+    page.goto(sites.url(theme, ""))
+    button = page.locator(".gs-trigger")
+    expect(button).to_have_count(1)
+    button.click()
+    expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    expect(page.locator(f"{DIALOG} .gs-input")).to_be_focused()
+    expect(page.locator(STATUS)).to_have_text("Type to search the documentation.")
+
+
+def test_keyboard_navigation(page, sites):
+    page.goto(sites.url("mkdocs", "user-guide/jobs/"))
+    open_search(page, "/")
+    search_for(page, "retry")
+    state = option_state(page)
+    assert state["expanded"] == "true"
+    assert len(state["ids"]) >= 3
+    assert state["active"] == state["ids"][0] and state["selected"] == [state["ids"][0]]
+    for key in ("ArrowDown", "ArrowDown", "ArrowUp"):
+        page.keyboard.press(key)
+    state = option_state(page)
+    assert state["active"] == state["ids"][1] and state["selected"] == [state["ids"][1]]
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # wraps to the last option
+    assert option_state(page)["active"] == state["ids"][-1]
+    page.keyboard.press("ArrowDown")  # and back to the first
+    assert option_state(page)["active"] == state["ids"][0]
+    page.keyboard.press("ArrowDown")
+    target = state["hrefs"][1]
+    page.keyboard.press("Enter")
+    page.wait_for_url(target)
+    anchor = urlsplit(target).fragment
+    assert page.evaluate("location.hash") == f"#{anchor}"
+    assert page.evaluate("(id) => document.getElementById(id) !== null", anchor)
+
+
+def test_hover_selects_without_moving_the_list(page, sites):
+    page.goto(sites.url("mkdocs", "user-guide/jobs/"))
+    open_search(page)
+    search_for(page, "worker")
+    options = page.locator(OPTIONS)
+    before = page.locator(f"{DIALOG} .gs-list").evaluate("l => l.scrollTop")
+    box = options.nth(2).bounding_box()
+    options.nth(2).hover()
+    assert option_state(page)["active"] == options.nth(2).get_attribute("id")
+    assert page.locator(f"{DIALOG} .gs-list").evaluate("l => l.scrollTop") == before
+    assert options.nth(2).bounding_box() == box
+    expect(page.locator(f"{DIALOG} .gs-input")).to_be_focused()
+
+
+def test_shortcuts_and_escape(page, sites):
+    page.goto(sites.url("mkdocs", "user-guide/jobs/"))
+    open_search(page, "s")
+    page.keyboard.type("sss")  # typing `s` in the box is just text
+    expect(page.locator(f"{DIALOG} .gs-input")).to_have_value("sss")
+    page.keyboard.press("Escape")
+    expect(page.locator(DIALOG)).not_to_have_attribute("open", "")
+    open_search(page, "/")
+    expect(page.locator(f"{DIALOG} .gs-input")).to_have_value("sss")  # the query is kept
+    page.keyboard.press("Escape")
+    expect(page.locator(DIALOG)).not_to_have_attribute("open", "")
+    # A shortcut key typed into another field stays there.
+    page.evaluate("document.body.append(Object.assign(document.createElement('input'), {id: 'other'}))")
+    page.locator("#other").type("/s")
+    expect(page.locator("#other")).to_have_value("/s")
+    expect(page.locator(DIALOG)).not_to_have_attribute("open", "")
+
+
+def test_no_results_echoes_the_query(page, sites):
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    query = "qqzxv <b>bold</b>"
+    page.keyboard.type(query)
+    status = page.locator(STATUS)
+    expect(status).to_have_class("gs-status gs-state-empty")
+    expect(status).to_have_text(f"No results for “{query}”")
+    assert status.locator("b").count() == 0
+    assert page.locator(OPTIONS).count() == 0
+    assert page.locator(f"{DIALOG} .gs-input").get_attribute("aria-expanded") == "false"
+    assert status.get_attribute("aria-live") == "polite" and status.get_attribute("role") == "status"
+
+
+def test_loading_state_then_results(page, sites):
+    held = []
+    page.route("**/search/postings.bin", held.append)
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    page.keyboard.type("heartbeat")
+    expect(page.locator(STATUS)).to_have_text("Loading the search index…")
+    page.wait_for_function("() => true")  # let the route handler run
+    assert held, "the bundle was not requested"
+    held[0].continue_()
+    expect(page.locator(STATUS)).to_have_class("gs-status gs-state-count")
+    expect(page.locator(OPTIONS).first).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    ("site", "message"),
+    [
+        ("corrupt", "postings.bin is"),  # "... N bytes, the manifest says M (truncated or stale)"
+        ("missing", "cannot read manifest.json: HTTP 404"),
+    ],
+)
+def test_broken_bundle_shows_an_error_and_the_page_works(page, sites, site, message):
+    page.goto(sites.url(site, "user-guide/jobs/"))
+    open_search(page)
+    page.keyboard.type("retry")
+    status = page.locator(STATUS)
+    expect(status).to_have_class("gs-status gs-state-error")
+    expect(status).to_contain_text("Search is unavailable: ")
+    expect(status).to_contain_text(message)
+    assert page.locator(OPTIONS).count() == 0
+    page.keyboard.press("Escape")
+    expect(page.locator("h1").first).to_have_text("Jobs and tasks")
+    page.locator(".navbar a", has_text="Next").click()
+    page.wait_for_url("**/user-guide/queues-and-workers/")
+
+
+def test_hostile_titles_and_urls_stay_inert(page, sites):
+    page.goto(sites.url("xss", ""))
+    open_search(page)
+    page.keyboard.type("zebrafish")
+    expect(page.locator(STATUS)).to_have_class("gs-status gs-state-count")
+    ui = page.locator(DIALOG)
+    expect(ui.locator(".gs-page-title", has_text=XSS_TITLE)).to_have_count(1)
+    expect(ui.locator(".gs-section-title", has_text="The <script>alert(2)</script> zebrafish heading")).to_have_count(1)
+    expect(ui.locator(".gs-snippet", has_text="<img src=x onerror=alert(3)>")).to_have_count(1)
+    assert ui.locator("img, script, [onerror], iframe, object").count() == 0
+    hrefs = page.evaluate("[...document.querySelectorAll('.gs-dialog a')].map((a) => a.getAttribute('href'))")
+    assert hrefs, "no result links"
+    for href in hrefs:
+        assert href is None or (href.startswith(sites.base_url) and "evil.example" not in href), href
+    # The tampered results have no link at all, and Enter on them does nothing.
+    disabled = ui.locator('.gs-option[aria-disabled="true"]')
+    assert disabled.count() >= 2
+    url = page.url
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    assert page.url == url
+    assert page.dialogs == []
+    assert page.evaluate("document.querySelectorAll('img[src=\"x\"]').length") == 0
+    assert_same_origin(page, sites)
+
+
+def test_inline_mount_and_query_parameter(page, sites):
+    page.goto(sites.url("xss", "find/?q=welcome"))
+    box = page.locator("#graphsearch .gs-box.gs-inline")
+    expect(box).to_have_count(1)
+    expect(box.locator(".gs-input")).to_have_value("welcome")
+    expect(box.locator(".gs-status")).to_have_class("gs-status gs-state-count")
+    expect(box.locator(".gs-option")).to_have_count(1)
+    assert page.dialogs == []
+    # readthedocs without its search plugin: our box in the side bar opens the dialog.
+    page.locator(".wy-side-nav-search .gs-trigger").click()
+    expect(page.locator(DIALOG)).to_have_attribute("open", "")
+
+
+def test_builtin_mkdocs_search_is_taken_over(page, sites):
+    page.goto(sites.url("mkdocs-builtin", "user-guide/jobs/"))
+    page.locator('a[data-bs-target="#mkdocs_search_modal"]').click()
+    expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    search_for(page, "visibility_timeout")
+    assert "show" not in (page.locator("#mkdocs_search_modal").get_attribute("class") or "")
+    page.keyboard.press("Escape")
+    page.keyboard.press("s")  # the theme's own shortcut for its modal
+    expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    assert "show" not in (page.locator("#mkdocs_search_modal").get_attribute("class") or "")
+
+
+def test_builtin_material_search_is_taken_over(page, sites):
+    page.goto(sites.url("material-builtin", "user-guide/jobs/"))
+    page.locator(".md-search__input").click()
+    expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    assert not page.locator("#__search").is_checked()
+    search_for(page, "visibility_timeout")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/reference/configuration/#visibility_timeout")
+
+
+def test_runs_without_web_workers(page, sites):
+    page.add_init_script("delete window.Worker")
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    search_for(page, "heartbeat")
+    expect(page.locator(OPTIONS).first).to_be_visible()
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_no_request_leaves_the_site(page, sites, theme):
+    page.goto(sites.url(theme, "user-guide/retries/"))
+    open_search(page)
+    search_for(page, "dead letter")
+    page.keyboard.press("Enter")
+    page.wait_for_load_state("load")
+    open_search(page)
+    search_for(page, "cron schedule")
+    assert any(url.endswith("/search/text.json") for url in page.requests)
+    assert_same_origin(page, sites)
