@@ -3,16 +3,17 @@
 
 /**
  * The OSA distance (insert, delete, substitute, swap two neighbours) if <= budget, else null.
- * @param {string[]} a code points @param {string[]} b code points @param {number} budget
+ * @param {ArrayLike<number>} a code points @param {ArrayLike<number>} b code points @param {number} budget
  * @returns {number | null}
  */
 export function osaWithin(a, b, budget) {
   if (Math.abs(a.length - b.length) > budget) return null;
-  /** @type {number[]} */
-  let previous2 = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Three reusable rows (the distance only needs the last two plus the one being filled).
+  let previous2 = new Int32Array(b.length + 1);
+  let previous = new Int32Array(b.length + 1);
+  let current = new Int32Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = new Array(b.length + 1).fill(0);
     current[0] = i;
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
@@ -25,8 +26,10 @@ export function osaWithin(a, b, budget) {
       rowMin = Math.min(rowMin, value);
     }
     if (rowMin > budget) return null;
+    const spare = previous2;
     previous2 = previous;
     previous = current;
+    current = spare;
   }
   return previous[b.length] <= budget ? previous[b.length] : null;
 }

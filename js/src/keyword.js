@@ -28,6 +28,14 @@ export function compareCodePoints(a, b) {
   return a.length - b.length;
 }
 
+/** @type {WeakMap<string[], Int32Array[]> | undefined} code points of terms, made on first use */
+let termCodePoints;
+
+/** @param {string} text */
+function codePoints(text) {
+  return Int32Array.from(text, (ch) => /** @type {number} */ (ch.codePointAt(0)));
+}
+
 /** @param {Bundle} bundle @param {number} term */
 function postingsCount(bundle, term) {
   return bundle.termStart[term + 1] - bundle.termStart[term];
@@ -61,14 +69,17 @@ export function prefixTerms(bundle, token) {
  * @param {Bundle} bundle @param {string} token @returns {[number, number][]} */
 export function fuzzyTerms(bundle, token) {
   const settings = bundle.settings;
-  const chars = Array.from(token);
+  const chars = codePoints(token);
   const budget = chars.length >= settings.fuzzy_long_length ? 2 : 1;
   /** @type {[number, number][]} */
   const found = [];
   const { terms, termLengths } = bundle;
+  termCodePoints ??= new WeakMap();
+  let cached = termCodePoints.get(terms);
+  if (!cached) termCodePoints.set(terms, (cached = new Array(terms.length)));
   for (let i = 0; i < terms.length; i++) {
     if (Math.abs(termLengths[i] - chars.length) > budget) continue;
-    const distance = osaWithin(chars, Array.from(terms[i]), budget);
+    const distance = osaWithin(chars, (cached[i] ??= codePoints(terms[i])), budget);
     if (distance !== null) found.push([i, distance]);
   }
   found.sort(

@@ -18,7 +18,21 @@ export function escapeHtml(text) {
 export function snippet(text, matched, window) {
   const words = text.split(/[ \t\n\r\f\v]+/).filter(Boolean);
   if (!words.length) return "";
-  const marked = words.map((word) => matched.size > 0 && tokenize(word).some((t) => matched.has(t)) ? 1 : 0);
+  const terms = [...matched];
+  /** @type {Map<string, number>} */
+  const memo = new Map();
+  /** @param {string} word */
+  const isMarked = (word) => {
+    let mark = memo.get(word);
+    if (mark === undefined) {
+      // Every token of a word is a substring of its folded form: tokenize only likely words.
+      const folded = word.normalize("NFKC").toLowerCase().replaceAll("\u03c2", "\u03c3");
+      mark = terms.some((t) => folded.includes(t)) && tokenize(word).some((t) => matched.has(t)) ? 1 : 0;
+      memo.set(word, mark);
+    }
+    return mark;
+  };
+  const marked = words.map((word) => (terms.length ? isMarked(word) : 0));
   // Sliding window: the first start with the most marked words wins.
   let count = 0;
   for (let i = 0; i < Math.min(window, words.length); i++) count += marked[i];

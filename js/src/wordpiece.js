@@ -17,10 +17,12 @@
  * 7. `[CLS]` + the first maxTokens - 2 pieces + `[SEP]`.
  *
  * The character classes of steps 1, 3 and 5 come from the Unicode tables compiled into
- * `tokenizers` (older than the browser's), so they are embedded below rather than read from
- * `\p{...}`; tests/test_wordpiece.py regenerates and checks them against the installed
- * `tokenizers` on every code point. NFD and lowercasing use the engine's own Unicode data, which
- * agrees with `tokenizers` on every code point that both versions assign.
+ * `tokenizers` (older than any browser's), so they are embedded below rather than read from
+ * `\p{...}`. NFD and lowercasing use the engine's own Unicode data, except around the characters
+ * of TABLE_NFD_BARRIER (newer than `tokenizers`' data: it neither decomposes nor reorders them).
+ * tests/test_wordpiece.py regenerates the tables and checks this file against the installed
+ * `tokenizers` on every code point (alone, and in runs of assigned code points) under node.
+ * Special-token strings in the text (`[SEP]`) are plain text.
  */
 
 /* BEGIN GENERATED TABLES (python tests/test_wordpiece.py --write-js-tables) */

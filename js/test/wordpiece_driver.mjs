@@ -14,6 +14,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createWordPiece, normalize, preTokenize } from "../src/wordpiece.js";
 
+// `node --test js/test/` runs every file under test/: as a test file, this driver has nothing to do.
+if (process.env.NODE_TEST_CONTEXT) process.exit(0);
+
 const vocabPath =
   process.argv[2] ??
   fileURLToPath(new URL("../../mkdocs_graphsearch/text/vocab.txt", import.meta.url));

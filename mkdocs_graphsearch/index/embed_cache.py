@@ -1,0 +1,250 @@
+"""On-disk cache of passage embeddings, so a rebuild embeds only the passages that changed.
+
+Key: sha256(model fingerprint + "\\n" + passage text), hex (`cache_key`). Value: a float32 vector.
+
+Format: in the cache directory, one append-only file per vector dimension,
+`vectors-f32-<dim>.bin`: a 16-byte header (`GSEMBC1\\n`, uint32 dim, uint32 0), then fixed-size
+records of 32 key bytes, dim little-endian float32 and a CRC-32 (uint32) of those two. Fixed sizes
+keep records aligned whatever happens to one of them: a record whose checksum fails, a torn last
+record or a file with a bad header is ignored (and so recomputed by the caller), never fatal.
+A later record for the same key wins. `compact()` rewrites the files with only the live records,
+sorted by key, atomically. Appends hold an exclusive lock where the platform has `fcntl`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import time
+import zlib
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Protocol, Sequence
+
+import numpy as np
+
+__all__ = ["EmbeddingCache", "ProgressCallback", "cache_key", "embed_with_cache"]
+
+_MAGIC = b"GSEMBC1\n"
+_HEADER = struct.Struct("<8sII")
+_KEY = 32
+
+#: progress(done, total, rate): passages embedded so far, passages to embed, passages per second.
+ProgressCallback = Callable[[int, int, float], None]
+
+
+def cache_key(fingerprint: str, text: str) -> str:
+    """sha256(fingerprint + "\\n" + text) as hex."""
+    return hashlib.sha256(f"{fingerprint}\n{text}".encode("utf-8")).hexdigest()
+
+
+def _lock(fh) -> None:
+    try:
+        import fcntl
+
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+    except (ImportError, OSError):  # pragma: no cover - no fcntl, or a filesystem without locks
+        pass
+
+
+class EmbeddingCache:
+    """Vectors by key, read lazily from `directory`, written by `flush()`."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        self._store: dict[bytes, np.ndarray] | None = None
+        self._pending: dict[bytes, np.ndarray] = {}
+        #: Records ignored while reading (bad checksum, torn tail, bad header): recomputed.
+        self.corrupt_records = 0
+
+    # --- reading --------------------------------------------------------------------------
+
+    def _path(self, dim: int) -> Path:
+        return self.directory / f"vectors-f32-{dim}.bin"
+
+    def _load(self) -> dict[bytes, np.ndarray]:
+        if self._store is None:
+            self._store = {}
+            if self.directory.is_dir():
+                for path in sorted(self.directory.glob("vectors-f32-*.bin")):
+                    self._read_file(path)
+        return self._store
+
+    def _read_file(self, path: Path) -> None:
+        assert self._store is not None
+        try:
+            data = path.read_bytes()
+        except OSError:
+            self.corrupt_records += 1
+            return
+        if len(data) < _HEADER.size:
+            self.corrupt_records += 1 if data else 0
+            return
+        magic, dim, _ = _HEADER.unpack_from(data)
+        if magic != _MAGIC or dim <= 0 or path.name != f"vectors-f32-{dim}.bin":
+            self.corrupt_records += 1
+            return
+        size = _KEY + 4 * dim + 4
+        body = memoryview(data)[_HEADER.size :]
+        count, torn = divmod(len(body), size)
+        self.corrupt_records += 1 if torn else 0
+        for i in range(count):
+            rec = body[i * size : (i + 1) * size]
+            (crc,) = struct.unpack_from("<I", rec, size - 4)
+            if zlib.crc32(rec[: size - 4]) != crc:
+                self.corrupt_records += 1
+                continue
+            vec = np.frombuffer(rec, dtype="<f4", count=dim, offset=_KEY)
+            if not np.all(np.isfinite(vec)):
+                self.corrupt_records += 1
+                continue
+            self._store[bytes(rec[:_KEY])] = vec.astype(np.float32)
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, np.ndarray]:
+        """The cached vectors of those keys that are present (hex key -> float32 vector)."""
+        store = self._load()
+        out: dict[str, np.ndarray] = {}
+        for key in keys:
+            raw = bytes.fromhex(key)
+            vec = self._pending.get(raw)
+            if vec is None:
+                vec = store.get(raw)
+            if vec is not None:
+                out[key] = vec
+        return out
+
+    def __contains__(self, key: str) -> bool:
+        return bool(self.get_many([key]))
+
+    def __len__(self) -> int:
+        return len(self._load().keys() | self._pending.keys())
+
+    # --- writing --------------------------------------------------------------------------
+
+    def put_many(self, items: Mapping[str, np.ndarray]) -> None:
+        """Remember vectors (written by the next `flush()`)."""
+        for key, vec in items.items():
+            raw = bytes.fromhex(key)
+            if len(raw) != _KEY:
+                raise ValueError(f"cache keys are sha256 hex digests, not {key!r}")
+            arr = np.ascontiguousarray(vec, dtype="<f4")
+            if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
+                raise ValueError(f"not a finite 1-d vector for {key}: shape {arr.shape}")
+            self._pending[raw] = arr
+
+    def flush(self) -> None:
+        """Append the pending vectors to disk (sorted by key, so the same puts write the same bytes)."""
+        if not self._pending:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        by_dim: dict[int, list[bytes]] = {}
+        for raw in sorted(self._pending):
+            by_dim.setdefault(self._pending[raw].size, []).append(raw)
+        for dim, keys in by_dim.items():
+            self._append(dim, keys)
+        store = self._load()
+        store.update(self._pending)
+        self._pending.clear()
+
+    def _append(self, dim: int, keys: Sequence[bytes]) -> None:
+        size = _KEY + 4 * dim + 4
+        buf = bytearray()
+        for raw in keys:
+            rec = raw + self._pending[raw].tobytes()
+            buf += rec + struct.pack("<I", zlib.crc32(rec))
+        path = self._path(dim)
+        with open(path, "a+b") as fh:
+            _lock(fh)
+            fh.seek(0, os.SEEK_END)
+            end = fh.tell()
+            fh.seek(0)
+            head = fh.read(_HEADER.size)
+            if end < _HEADER.size or head != _HEADER.pack(_MAGIC, dim, 0):
+                fh.truncate(0)  # empty or unreadable: start over (its records were ignored anyway)
+                end = 0
+            elif (end - _HEADER.size) % size:
+                end -= (end - _HEADER.size) % size  # drop a torn last record
+                fh.truncate(end)
+            fh.seek(end)
+            fh.write((b"" if end else _HEADER.pack(_MAGIC, dim, 0)) + bytes(buf))
+            fh.flush()
+
+    def compact(self, keep: Iterable[str] | None = None) -> None:
+        """Rewrite the cache with only the given keys (default: every valid record), atomically."""
+        self.flush()
+        store = self._load()
+        if keep is not None:
+            wanted = {bytes.fromhex(k) for k in keep}
+            for raw in [r for r in store if r not in wanted]:
+                del store[raw]
+        self.directory.mkdir(parents=True, exist_ok=True)
+        by_dim: dict[int, list[bytes]] = {}
+        for raw in sorted(store):
+            by_dim.setdefault(store[raw].size, []).append(raw)
+        for path in self.directory.glob("vectors-f32-*.bin"):
+            if path.name not in {self._path(d).name for d in by_dim}:
+                path.unlink(missing_ok=True)
+        for dim, keys in by_dim.items():
+            tmp = self._path(dim).with_suffix(".tmp")
+            with open(tmp, "wb") as fh:
+                fh.write(_HEADER.pack(_MAGIC, dim, 0))
+                for raw in keys:
+                    rec = raw + store[raw].astype("<f4").tobytes()
+                    fh.write(rec + struct.pack("<I", zlib.crc32(rec)))
+            os.replace(tmp, self._path(dim))
+        self.corrupt_records = 0
+
+    def __enter__(self) -> "EmbeddingCache":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.flush()
+
+
+class _Embeds(Protocol):
+    fingerprint: str
+    dim: int
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def embed_with_cache(
+    embedder: _Embeds,
+    texts: Sequence[str],
+    cache: EmbeddingCache,
+    progress: ProgressCallback | None = None,
+    *,
+    interval: float = 2.0,
+    flush_every: float = 30.0,
+) -> np.ndarray:
+    """Vectors (len(texts), dim) float32 for `texts`, embedding only what the cache lacks.
+
+    Repeated texts are embedded once. `progress(done, total, rate)` is called at most every
+    `interval` seconds while embedding and once at the end (never when nothing was missing);
+    what has been embedded is flushed every `flush_every` seconds, so an interrupted build
+    keeps it.
+    """
+    fingerprint = embedder.fingerprint
+    keys = [cache_key(fingerprint, t) for t in texts]
+    found = {k: v for k, v in cache.get_many(dict.fromkeys(keys)).items() if v.size == embedder.dim}
+    todo = {k: t for k, t in zip(keys, texts) if k not in found}
+    total, done = len(todo), 0
+    start = last_report = last_flush = time.monotonic()
+    for key, text in todo.items():
+        vec = np.asarray(embedder.embed_passages([text])[0], dtype=np.float32)
+        cache.put_many({key: vec})
+        found[key] = vec
+        done += 1
+        now = time.monotonic()
+        if progress is not None and now - last_report >= interval and done < total:
+            progress(done, total, done / max(now - start, 1e-9))
+            last_report = now
+        if now - last_flush >= flush_every:
+            cache.flush()
+            last_flush = now
+    cache.flush()
+    if progress is not None and total:
+        progress(done, total, done / max(time.monotonic() - start, 1e-9))
+    if not keys:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)

