@@ -12,7 +12,7 @@ import orjson
 from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
-from mkdocs_graphsearch.parse.markdown import parse_page
+from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
 from mkdocs_graphsearch.text.tokenize import tokenize
 
 
@@ -69,11 +69,31 @@ def cmd_index(args: argparse.Namespace) -> int:
     for page in pages:
         for warning in page.warnings:
             _warn(str(warning))
-    files = build_files(pages)
+    semantic = None
+    if not args.no_embeddings:
+        semantic = _semantic_options(Path(args.cache_dir) if args.cache_dir else None)
+    files = build_files(pages, semantic=semantic, warn=_warn)
     write_bundle(Path(args.out), files)
     total = sum(len(data) for data in files.values())
     print(f"wrote {len(files)} files ({total} bytes) for {len(pages)} pages to {args.out}", file=sys.stderr)
     return 0
+
+
+def _semantic_options(cache_dir: Path | None):  # type: ignore[no-untyped-def]
+    """The default model with a progress line on stderr; None (warned) when it cannot load."""
+    from mkdocs_graphsearch.index.embed import Embedder, ModelUnavailable
+    from mkdocs_graphsearch.index.semantic import SemanticOptions
+
+    try:
+        embedder = Embedder()
+    except ModelUnavailable as error:
+        _warn(f"semantic search is off, the embedding model cannot load ({error}); keyword search only")
+        return None
+
+    def progress(done: int, total: int, rate: float) -> None:
+        print(f"embedding: {done}/{total} chunks, {rate:.0f}/s", file=sys.stderr)
+
+    return SemanticOptions(embedder, cache_dir, progress)
 
 
 def _queries(args: argparse.Namespace) -> list[dict[str, object]]:
@@ -148,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     chunks = sub.add_parser("chunks", help="parse one markdown file into chunks and links")
     chunks.add_argument("file")
     chunks.add_argument("--root", required=True, help="the docs folder the file belongs to")
-    chunks.add_argument("--chunk-depth", type=int, default=4)
+    chunks.add_argument("--chunk-depth", type=int, default=DEFAULT_CHUNK_DEPTH)
     chunks.add_argument("--json", action="store_true")
     chunks.set_defaults(func=cmd_chunks)
 
@@ -160,8 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     index = sub.add_parser("index", help="build a search bundle from a folder of markdown")
     index.add_argument("docs_dir")
     index.add_argument("--out", required=True)
-    index.add_argument("--chunk-depth", type=int, default=4)
+    index.add_argument("--chunk-depth", type=int, default=DEFAULT_CHUNK_DEPTH)
     index.add_argument("--no-embeddings", action="store_true", help="keyword search only")
+    index.add_argument("--cache-dir", default=".cache/graphsearch", help="embedding cache ('' for none)")
     index.set_defaults(func=cmd_index)
 
     query = sub.add_parser("query", help="search a built site or bundle folder offline")

@@ -5,11 +5,13 @@ from __future__ import annotations
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
+from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH
+
 
 class GraphSearchConfig(base.Config):
     """Options of the graphsearch plugin; defaults suit a typical MkDocs site."""
 
-    chunk_depth = c.Type(int, default=4)
+    chunk_depth = c.Type(int, default=DEFAULT_CHUNK_DEPTH)
     """Headings up to this level start their own search result; deeper ones fold into their parent."""
 
     mode = c.Choice(("hybrid", "keyword", "vector"), default="hybrid")

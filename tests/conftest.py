@@ -28,3 +28,27 @@ def node() -> str:
     if exe is None:
         pytest.skip("node is not installed")
     return exe
+
+
+#: Embeddings cache shared by the test session (and kept between local runs: .cache is ignored).
+EMBED_CACHE = ROOT / ".cache" / "test-embeddings"
+
+
+def build_bundle_dir(out: Path, docs: Path, *, embeddings: bool) -> Path:
+    """Parse a docs folder and write its bundle (with the default model when embeddings)."""
+    from mkdocs_graphsearch.bundle.write import write_bundle
+    from mkdocs_graphsearch.index.builder import build_files
+    from mkdocs_graphsearch.parse.folder import parse_folder
+
+    semantic = None
+    if embeddings:
+        from mkdocs_graphsearch.index.embed import Embedder
+        from mkdocs_graphsearch.index.semantic import SemanticOptions
+
+        semantic = SemanticOptions(Embedder(), EMBED_CACHE)
+
+    def fail(message: str) -> None:
+        raise AssertionError(message)
+
+    write_bundle(out, build_files(parse_folder(docs), semantic=semantic, warn=fail))
+    return out

@@ -41,6 +41,15 @@ def generated_queries(bundle: Bundle, count: int, seed: int = 7) -> list[str]:
     return queries
 
 
+def _close(a: Any, b: Any) -> bool:
+    """Equal, with floats compared within SCORE_TOLERANCE (for explain parts)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) <= SCORE_TOLERANCE
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    return a == b
+
+
 def first_difference(python: dict[str, Any], js: dict[str, Any]) -> str | None:
     """A description of the first way two outputs differ, or None when they agree."""
     if python["mode"] != js["mode"]:
@@ -57,9 +66,11 @@ def first_difference(python: dict[str, Any], js: dict[str, Any]) -> str | None:
         for ps, js_ in zip(p["sections"], j["sections"]):
             if abs(ps["score"] - js_["score"]) > SCORE_TOLERANCE:
                 return f"section {ps['id']} score {ps['score']} != {js_['score']}"
-            for key in ("snippet", "url", "anchor", "title", "explain", "via"):
-                if ps.get(key) != js_.get(key) and key != "explain":
+            for key in ("snippet", "url", "anchor", "title", "via"):
+                if ps.get(key) != js_.get(key):
                     return f"section {ps['id']} {key}: {ps.get(key)!r} != {js_.get(key)!r}"
+            if not _close(ps.get("explain"), js_.get("explain")):
+                return f"section {ps['id']} explain: {ps.get('explain')!r} != {js_.get('explain')!r}"
     return None
 
 
@@ -73,6 +84,7 @@ def assert_parity(bundle_dir: Path, queries: list[str], modes: list[str | None])
         assert len(js_outputs) == len(queries)
         for query, js in zip(queries, js_outputs):
             python = search(bundle, query, mode=mode, explain=True)
+            assert mode is None or python["mode"] == mode, f"{mode} fell back to {python['mode']}"
             difference = first_difference(python, js)
             assert difference is None, f"first differing query ({mode}): {query!r}: {difference}"
             checked += 1

@@ -166,6 +166,21 @@ def test_garbage_cache_file_never_crashes(tmp_path: Path) -> None:
     assert len(EmbeddingCache(tmp_path).get_many(cache_key(fake.fingerprint, t) for t in "xy")) == 2
 
 
+def test_putting_known_vectors_again_writes_nothing(tmp_path: Path) -> None:
+    vecs = {cache_key("m", t): np.full(3, 0.5, np.float32) for t in "abc"}
+    cache = EmbeddingCache(tmp_path)
+    cache.put_many(vecs)
+    cache.flush()
+    size = (tmp_path / "vectors-f32-3.bin").stat().st_size
+    again = EmbeddingCache(tmp_path)
+    again.put_many(vecs)
+    again.flush()
+    assert (tmp_path / "vectors-f32-3.bin").stat().st_size == size
+    again.put_many({cache_key("m", "a"): np.full(3, 0.25, np.float32)})  # a changed vector: appended
+    again.flush()
+    assert EmbeddingCache(tmp_path).get_many([cache_key("m", "a")])[cache_key("m", "a")][0] == 0.25
+
+
 def test_compact_keeps_only_given_keys(tmp_path: Path) -> None:
     cache = EmbeddingCache(tmp_path)
     cache.put_many({cache_key("m", t): np.ones(2, np.float32) for t in "abc"})

@@ -7,14 +7,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from conftest import CORPORA, EVAL, EXAMPLE_SITE, require_shared
+from conftest import CORPORA, EVAL, EXAMPLE_SITE, build_bundle_dir, require_shared
 from mkdocs_graphsearch.bundle.read import load_bundle
-from mkdocs_graphsearch.bundle.write import write_bundle
-from mkdocs_graphsearch.index.builder import build_files
-from mkdocs_graphsearch.parse.folder import parse_folder
 from parity import assert_parity, generated_queries
 
-MODES = ["keyword"]
+MODES = ["keyword", "vector", "hybrid"]
 
 EXAMPLE_QUERIES = [
     "visibility_timeout", "max_attempts", "TidewaterClient", "HTTPTransportError", "--concurrency",
@@ -25,9 +22,7 @@ EXAMPLE_QUERIES = [
 
 
 def _bundle(tmp_path_factory: pytest.TempPathFactory, docs: Path, name: str) -> Path:
-    out = tmp_path_factory.mktemp(name)
-    write_bundle(out, build_files(parse_folder(docs)))
-    return out
+    return build_bundle_dir(tmp_path_factory.mktemp(name), docs, embeddings=True)
 
 
 @pytest.fixture(scope="module")

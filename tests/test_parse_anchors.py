@@ -151,8 +151,8 @@ def test_attr_list_parsing() -> None:
 
 def test_heading_ids_from_mkdocs_win_when_the_count_matches() -> None:
     source = "# Page\n\n## One\n\n##### Deep\n\n## Two\n"
-    page = parse_page(source, "p.md", set(), heading_ids=["page", "from-toc-1", "deep", "from-toc-2"])
+    page = parse_page(source, "p.md", set(), heading_ids=["page", "from-toc-1", "deep", "from-toc-2"], chunk_depth=4)
     assert [c.anchor for c in page.chunks if c.kind == "section"] == ["from-toc-1", "from-toc-2"]
     # A different count means the toc saw other headings: fall back to computing them.
-    page = parse_page(source, "p.md", set(), heading_ids=["x", "y"])
+    page = parse_page(source, "p.md", set(), heading_ids=["x", "y"], chunk_depth=4)
     assert [c.anchor for c in page.chunks if c.kind == "section"] == ["one", "two"]

@@ -217,7 +217,9 @@ def test_random_strings_match_javascript(node: str) -> None:
     requests = [{"op": "encode", "texts": texts, "max_tokens": m} for m, texts in by_max.items()]
     for (m, texts), answer in zip(by_max.items(), run_driver(node, requests)):
         for text, js in zip(texts, answer["ids"]):
-            assert js == reference_ids(text, m), f"differs for {text!r} (max_tokens={m})"
+            expected = reference_ids(text, m)
+            assert js == expected, f"JS differs for {text!r} (max_tokens={m})"
+            assert encode(text, m) == expected, f"the wrapper differs for {text!r} (max_tokens={m})"
 
 
 # --- generators (run this file as a script) --------------------------------------------------

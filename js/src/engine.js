@@ -1,6 +1,6 @@
 // @ts-check
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
-import { keywordScores } from "./keyword.js";
+import { completedQuery, keywordScores } from "./keyword.js";
 import { groupByPage, rankChunks } from "./results.js";
 import { queryVector } from "./encoder.js";
 import { cosines } from "./vector.js";
@@ -44,7 +44,7 @@ export function search(bundle, query, options = {}) {
   /** @type {Float64Array | null} */
   let cos = null;
   if (mode !== "keyword" && bundle.vectors) {
-    const vector = queryVector(bundle, query);
+    const vector = queryVector(bundle, completedQuery(bundle, query, keyword.expansions));
     if (vector !== null) {
       cos = cosines(bundle.vectors.values, bundle.vectors.scales, bundle.vectors.dim, vector);
       for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold) cos[c] = 0;

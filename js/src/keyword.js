@@ -105,6 +105,31 @@ export function expand(bundle, token, isLast) {
   return expansions;
 }
 
+/**
+ * The text the query encoder reads: the query plus, for each token with no exact match, its
+ * best stand-in term (highest weight, then most postings, then term order).
+ * @param {Bundle} bundle @param {string} query @param {Expansion[][]} expansions
+ */
+export function completedQuery(bundle, query, expansions) {
+  const tokens = queryTokens(query);
+  const extra = [];
+  tokens.forEach((token, i) => {
+    const options = expansions[i];
+    if (!options || !options.length || bundle.termIndex.has(token)) return;
+    let best = options[0];
+    for (const e of options.slice(1)) {
+      const better =
+        e.weight > best.weight ||
+        (e.weight === best.weight &&
+          (postingsCount(bundle, e.term) > postingsCount(bundle, best.term) ||
+            (postingsCount(bundle, e.term) === postingsCount(bundle, best.term) && e.term < best.term)));
+      if (better) best = e;
+    }
+    extra.push(bundle.terms[best.term]);
+  });
+  return extra.length ? [query, ...extra].join(" ") : query;
+}
+
 /** @param {Bundle} bundle @param {string} query @returns {KeywordScores} */
 export function keywordScores(bundle, query) {
   const tokens = queryTokens(query);

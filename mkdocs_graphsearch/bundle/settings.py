@@ -35,7 +35,7 @@ class SearchSettings:
     default_mode: str = "hybrid"
     #: Reciprocal rank fusion: weight / (rrf_k + rank) from each ranking.
     rrf_k: int = 60
-    keyword_weight: float = 1.5
+    keyword_weight: float = 1.0
     vector_weight: float = 1.0
     #: Cosine a chunk needs to enter the vector ranking (absolute: off-topic queries get nothing).
     vector_threshold: float = 0.35
@@ -45,7 +45,7 @@ class SearchSettings:
     seeds: int = 10
     graph_depth: int = 1
     graph_decay: dict[str, float] = field(
-        default_factory=lambda: {"child": 0.7, "parent": 0.8, "sibling": 0.5, "link": 0.4}
+        default_factory=lambda: {"child": 0.3, "parent": 0.5, "sibling": 0.2, "link": 0.2}
     )
     extra: dict[str, object] = field(default_factory=dict)
 

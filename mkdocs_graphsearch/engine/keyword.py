@@ -94,6 +94,20 @@ def expand(bundle: Bundle, token: str, is_last: bool) -> list[Expansion]:
     return expansions
 
 
+def completed_query(bundle: Bundle, query: str, expansions: list[list[Expansion]]) -> str:
+    """The text the query encoder reads: the query, plus for each token with no exact match
+    its best stand-in term (highest weight, then most postings, then term order), so a
+    half-typed or misspelt word still means something to the encoder."""
+    tokens = query_tokens(query)
+    extra: list[str] = []
+    for token, options in zip(tokens, expansions):
+        if not options or token in bundle.term_index:
+            continue
+        best = min(options, key=lambda e: (-e.weight, -_postings_count(bundle, e.term), e.term))
+        extra.append(bundle.terms[best.term])
+    return " ".join([query, *extra]) if extra else query
+
+
 def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
     tokens = query_tokens(query)
     total = np.zeros(bundle.n_chunks, dtype=np.float64)

@@ -17,7 +17,7 @@ from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
 from mkdocs_graphsearch.engine.fuse import rrf
-from mkdocs_graphsearch.engine.keyword import keyword_scores
+from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.vector import cosines
 
@@ -48,7 +48,10 @@ def search(
     mode: str | None = None,
     limit: int | None = None,
     explain: bool = False,
+    vector: list[float] | None = None,
 ) -> dict[str, Any]:
+    """Grouped results for a query. `vector` replaces the static encoder's query vector
+    (`graphsearch query --query-encoder model` passes the full model's)."""
     mode = available_mode(bundle, mode)
     settings = bundle.settings
     limit = settings["default_limit"] if limit is None else limit
@@ -57,7 +60,8 @@ def search(
     vector_ranked: list[int] = []
     cos = None
     if mode != "keyword":
-        vector = query_vector(bundle, query)
+        if vector is None:
+            vector = query_vector(bundle, completed_query(bundle, query, keyword.expansions))
         if vector is not None:
             cos = cosines(bundle.vectors, bundle.vector_scales, vector)
             cos[cos < settings["vector_threshold"]] = 0.0

@@ -122,7 +122,8 @@ class EmbeddingCache:
     # --- writing --------------------------------------------------------------------------
 
     def put_many(self, items: Mapping[str, np.ndarray]) -> None:
-        """Remember vectors (written by the next `flush()`)."""
+        """Remember vectors (written by the next `flush()`; one already stored as is is skipped)."""
+        store = self._load()
         for key, vec in items.items():
             raw = bytes.fromhex(key)
             if len(raw) != _KEY:
@@ -130,6 +131,10 @@ class EmbeddingCache:
             arr = np.ascontiguousarray(vec, dtype="<f4")
             if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
                 raise ValueError(f"not a finite 1-d vector for {key}: shape {arr.shape}")
+            known = store.get(raw)
+            if known is not None and known.shape == arr.shape and np.array_equal(known, arr):
+                self._pending.pop(raw, None)
+                continue
             self._pending[raw] = arr
 
     def flush(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs_graphsearch.parse.markdown import parse_page
+from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
 from mkdocs_graphsearch.parse.model import Page
 
 
@@ -17,7 +17,7 @@ def markdown_files(docs_dir: Path) -> list[str]:
     )
 
 
-def parse_folder(docs_dir: Path, *, chunk_depth: int = 4) -> list[Page]:
+def parse_folder(docs_dir: Path, *, chunk_depth: int = DEFAULT_CHUNK_DEPTH) -> list[Page]:
     paths = markdown_files(docs_dir)
     known = set(paths)
     return [
