@@ -13,7 +13,7 @@ from mkdocs.structure.toc import AnchorLink
 
 from mkdocs_graphsearch.config import GraphSearchConfig
 from mkdocs_graphsearch.inject import inject, runtime_tags
-from mkdocs_graphsearch.site import ASSETS_DIR, SiteIndex, search_settings
+from mkdocs_graphsearch.site import ASSETS_DIR, SiteIndex, search_settings, semantic_options
 
 log = get_plugin_logger(__name__)
 
@@ -51,9 +51,17 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)
+        semantic = None
+        if self.config.embeddings:
+            cache_dir = Path(config.config_file_path).parent / self.config.cache_dir if self.config.cache_dir else None
+            semantic = semantic_options(self.config.model, cache_dir, log.warning, _log_progress)
         try:
-            files = self.index.write(Path(config.site_dir), self.config.bundle_dir, settings)
+            files = self.index.write(Path(config.site_dir), self.config.bundle_dir, settings, semantic, log.warning)
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
         size = sum(len(data) for data in files.values())
-        log.info(f"search bundle: {len(self.index.pages)} pages, {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
+        log.info(f"search bundle: {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
+
+
+def _log_progress(done: int, total: int, rate: float) -> None:
+    log.info(f"embedding: {done}/{total} chunks ({rate:.0f}/s)")

@@ -95,7 +95,7 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
         cache.put_many(fresh)
         cache.flush()
 
-    files = {VECTORS: quantize_vectors(vectors), VOCAB: embedder.spec.vocab.read_bytes()}
+    files = {VECTORS: quantize_vectors(vectors), VOCAB: embedder.wordpiece.vocab_text()}
     manifest: dict[str, object] = {"vectors": {"dim": int(embedder.dim), "model": fingerprint}}
     if encoder_files is not None:
         files[ENCODER], files[ENCODER_BIN] = encoder_files

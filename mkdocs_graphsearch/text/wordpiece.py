@@ -120,6 +120,15 @@ class WordPiece:
         """
         return self.wrap(self.pieces(text), max_tokens)
 
+    def vocab_text(self) -> bytes:
+        """The vocabulary as vocab.txt bytes (one token a line, line number = id): what the
+        browser's WordPiece reads, whichever file (vocab.txt or tokenizer.json) it came from."""
+        vocab = self.tokenizer.get_vocab(with_added_tokens=False)
+        by_id = sorted(vocab.items(), key=lambda item: item[1])
+        if [i for _, i in by_id] != list(range(len(by_id))):
+            raise ValueError(f"{self.path}: token ids are not 0..n-1, not a WordPiece vocabulary")
+        return "".join(f"{token}\n" for token, _ in by_id).encode("utf-8")
+
     def tokens(self, ids: Sequence[int]) -> list[str]:
         """The vocabulary strings of `ids` (for debugging and explanations)."""
         return [self.tokenizer.id_to_token(i) or UNK for i in ids]
