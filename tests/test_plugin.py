@@ -1,0 +1,134 @@
+"""The MkDocs plugin on real builds of example-site/ (keyword-only unless a test needs vectors)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+from conftest import EXAMPLE_SITE, ROOT
+from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.engine.search import search
+
+
+def build_site(site_dir: Path, plugins: list[object] | None = None, **options: object) -> Path:
+    """Build example-site/ into site_dir with graphsearch options (embeddings off by default)."""
+    graphsearch = {"graphsearch": {"embeddings": False, **options}}
+    config = load_config(
+        config_file=str(EXAMPLE_SITE / "mkdocs.yml"),
+        site_dir=str(site_dir),
+        plugins=[*(plugins or []), graphsearch],
+    )
+    build(config)
+    return site_dir
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_site(tmp_path_factory.mktemp("site"))
+
+
+def _ids(html: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', html))
+
+
+def test_every_result_anchor_is_a_real_element_id(site: Path) -> None:
+    bundle = load_bundle(site)
+    checked = 0
+    for chunk, anchor in enumerate(bundle.chunks["anchor"]):
+        if not anchor:
+            continue
+        url = bundle.pages["url"][bundle.chunks["page"][chunk]]
+        page = site / url / "index.html" if url.endswith("/") or not url else site / url
+        assert anchor in _ids(page.read_text("utf-8")), f"#{anchor} is not an id on {url}"
+        checked += 1
+    assert checked > 100
+
+
+def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
+    for name in ("ui.js", "engine.js", "bundle.js", "tokenize.js", "ui.css"):
+        assert (site / "assets" / "graphsearch" / name).is_file(), name
+    html = (site / "reference" / "configuration" / "index.html").read_text("utf-8")
+    assert 'src="../../assets/graphsearch/ui.js"' in html
+    assert 'data-graphsearch-bundle="../../search/"' in html
+    foreign = re.findall(r'<(?:script|img)[^>]+src="(?:https?:)?//|<link[^>]+rel="stylesheet"[^>]+href="(?:https?:)?//', html)
+    assert not foreign, f"assets from another origin: {foreign}"
+
+
+def test_excluded_page_is_built_but_not_searchable(site: Path) -> None:
+    assert (site / "drafts" / "notes" / "index.html").is_file()
+    bundle = load_bundle(site)
+    assert "drafts/notes.md" not in bundle.pages["path"]
+    assert search(bundle, "marmalade")["results"] == []
+
+
+def test_broken_link_is_a_warning_with_file_and_line(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        build_site(tmp_path / "site")
+    ours = [r.getMessage() for r in caplog.records if "mkdocs_graphsearch" in r.name]
+    assert any("about/contributing.md:44: broken link" in m for m in ours), ours
+
+
+def test_works_beside_the_builtin_search_plugin(tmp_path: Path) -> None:
+    site = build_site(tmp_path / "site", plugins=["search"])
+    assert (site / "search" / "search_index.json").is_file()
+    results = search(load_bundle(site), "visibility_timeout")["results"]
+    assert results[0]["sections"][0]["anchor"] == "visibility_timeout"
+
+
+def test_model_that_cannot_load_falls_back_to_keyword(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not an onnx file")
+    with caplog.at_level(logging.WARNING):
+        site = build_site(tmp_path / "site", embeddings=True, model={"path": str(broken)})
+    warnings = [r.getMessage() for r in caplog.records if "semantic search is off" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    bundle = load_bundle(site)
+    assert bundle.vectors is None
+    assert search(bundle, "retry policy")["mode"] == "keyword"
+
+
+@pytest.mark.slow
+def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
+    """The wheel, not the checkout, must carry the runtime and the vocabulary."""
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+        check=True, capture_output=True,
+    )
+    wheel = next(dist.glob("mkdocs_graphsearch-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in ("mkdocs_graphsearch/js/src/engine.js", "mkdocs_graphsearch/js/src/ui.js",
+                   "mkdocs_graphsearch/js/drivers/query.mjs", "mkdocs_graphsearch/text/vocab.txt"):
+        assert needed in names, needed
+    assert not any("/test/" in n for n in names)
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(wheel).extractall(unpacked)
+    script = (
+        "import mkdocs_graphsearch, mkdocs_graphsearch.assets as a, sys;"
+        f"assert mkdocs_graphsearch.__file__.startswith({str(unpacked)!r}), mkdocs_graphsearch.__file__;"
+        "print(a.js_dir())"
+    )
+    env = {"PYTHONPATH": str(unpacked), "PATH": str(Path(sys.executable).parent)}
+    where = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert where.stdout.strip().startswith(str(unpacked))
+    site = tmp_path / "site"
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        f"site_name: Wheel\ndocs_dir: {EXAMPLE_SITE / 'docs'}\nsite_dir: {site}\n"
+        "plugins:\n  - graphsearch:\n      embeddings: false\n"
+    )
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], env=env, cwd=tmp_path, check=True
+    )
+    assert (site / "assets" / "graphsearch" / "ui.js").is_file()
+    assert search(load_bundle(site), "visibility_timeout")["results"]
