@@ -29,7 +29,7 @@ from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB, WordPiece, build_to
 
 VECTOR_FILE = VECTORS / "wordpiece.json"
 JS_SOURCE = ROOT / "js" / "src" / "wordpiece.js"
-DRIVER = ROOT / "js" / "test" / "wordpiece_driver.mjs"
+DRIVER = ROOT / "js" / "drivers" / "wordpiece.mjs"
 REGENERATE = "python tests/test_wordpiece.py --write-js-tables"
 
 
@@ -53,7 +53,7 @@ def reference_ids(text: str, max_tokens: int | None) -> list[int]:
 
 
 def run_driver(node: str, requests: list[dict]) -> list[dict]:
-    """Send requests to one node process running js/test/wordpiece_driver.mjs."""
+    """Send requests to one node process running js/drivers/wordpiece.mjs."""
     payload = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests)
     out = subprocess.run(
         [node, str(DRIVER)], input=payload.encode("utf-8"), capture_output=True, check=True

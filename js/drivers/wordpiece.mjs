@@ -7,15 +7,12 @@
  *   {"op": "normalize", "texts": [...]}                        -> {"out": ["...", ...]}
  *   {"op": "pretokenize", "texts": [...]}                      -> {"out": [["word", ...], ...]}
  *
- * Usage: node js/test/wordpiece_driver.mjs [path/to/vocab.txt]
+ * Usage: node js/drivers/wordpiece.mjs [path/to/vocab.txt]
  */
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createWordPiece, normalize, preTokenize } from "../src/wordpiece.js";
-
-// `node --test js/test/` runs every file under test/: as a test file, this driver has nothing to do.
-if (process.env.NODE_TEST_CONTEXT) process.exit(0);
 
 const vocabPath =
   process.argv[2] ??

@@ -1,0 +1,35 @@
+"""The frozen format-1 bundle in tests/vectors/engine/ still loads and gives the pinned answers
+(js/test/engine.test.js checks the JS runtime against the same cases)."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from conftest import VECTORS
+from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.engine.search import search
+from parity import first_difference
+
+ENGINE = VECTORS / "engine"
+CASES = orjson.loads((ENGINE / "cases.json").read_bytes())
+
+
+@pytest.fixture(scope="module")
+def bundle():  # type: ignore[no-untyped-def]
+    return load_bundle(ENGINE / "bundle")
+
+
+def test_frozen_bundle_has_every_part(bundle) -> None:  # type: ignore[no-untyped-def]
+    assert bundle.manifest["format"] == 1
+    assert bundle.vectors is not None and "encoder" in bundle.manifest
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['mode']}:{c['query']}" for c in CASES])
+def test_pinned_answers(bundle, case) -> None:  # type: ignore[no-untyped-def]
+    actual = search(bundle, case["query"], mode=case["mode"], explain=True)
+    assert first_difference(case["expected"], actual) is None, first_difference(case["expected"], actual)
+
+
+def test_nonsense_query_returns_nothing(bundle) -> None:  # type: ignore[no-untyped-def]
+    assert search(bundle, "banana smoothie recipe")["results"] == []
