@@ -88,7 +88,7 @@ class Sites:
         self.configs = root.parent / "configs"
         self.configs.mkdir()
         self.built: set[str] = set()
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
 
     def url(self, name: str, path: str = "") -> str:
         with self.lock:

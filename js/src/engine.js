@@ -68,6 +68,12 @@ export function search(bundle, query, options = {}) {
     } else {
       fused = rrf(keywordRanked, vectorRanked, settings);
       floor = settings.min_score;
+      // Without a keyword match, a chunk needs a surer cosine: the vector side alone
+      // must not answer an off-topic query.
+      const alone = settings.vector_only_threshold;
+      const keywordHits = new Set(keywordRanked);
+      const c = /** @type {Float64Array | null} */ (cos);
+      fused = new Map([...fused].filter(([chunk]) => keywordHits.has(chunk) || (c !== null && c[chunk] >= alone)));
     }
     const seeds = [...fused.keys()].sort((a, b) => /** @type {number} */ (fused.get(b)) - /** @type {number} */ (fused.get(a)) || a - b);
     origins = expand(fused, seeds, bundle.graph, settings, floor);

@@ -14,8 +14,9 @@ class SearchSettings:
     prefix_weight: float = 0.8
     #: At most this many dictionary terms stand in for one query token (prefix or typo matches).
     max_expansions: int = 50
-    #: Tokens shorter than this are never typo-matched (too many neighbours).
-    fuzzy_min_length: int = 3
+    #: Tokens shorter than this are never typo-matched (4-letter words have too many neighbours:
+    #: "cake" would match make, case, care).
+    fuzzy_min_length: int = 5
     #: Tokens at least this long may be 2 edits away; shorter ones 1.
     fuzzy_long_length: int = 8
     #: Weight of a typo match at edit distance 1 and 2 (always below an exact match).
@@ -38,7 +39,9 @@ class SearchSettings:
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     #: Cosine a chunk needs to enter the vector ranking (absolute: off-topic queries get nothing).
-    vector_threshold: float = 0.35
+    vector_threshold: float = 0.2
+    #: Cosine a chunk needs to be a result on the vector side alone (no keyword match).
+    vector_only_threshold: float = 0.45
     #: Fused score below which a chunk is dropped (and an expansion is not followed).
     min_score: float = 0.004
     #: Graph expansion: from the best `seeds` chunks, `graph_depth` hops, score * decay per edge type.

@@ -77,6 +77,11 @@ def search(
         else:
             fused = rrf(keyword_ranked, vector_ranked, settings)
             floor = settings["min_score"]
+            # Without a keyword match, a chunk needs a surer cosine: the vector side alone
+            # must not answer an off-topic query.
+            alone = settings["vector_only_threshold"]
+            keyword_hits = set(keyword_ranked)
+            fused = {c: s for c, s in fused.items() if c in keyword_hits or (cos is not None and cos[c] >= alone)}
         seeds = sorted(fused, key=lambda c: (-fused[c], c))
         origins = expand(fused, seeds, bundle.graph, settings, floor)
         scores = _dense({c: s for c, s in fused.items() if s >= floor}, bundle.n_chunks)
