@@ -107,6 +107,9 @@ def cmd_query(args: argparse.Namespace) -> int:
     if args.query is None and not args.queries:
         print("error: give a QUERY or --queries FILE.jsonl", file=sys.stderr)
         return 2
+    if args.engine == "js" and args.query_encoder == "model":
+        print("error: --query-encoder model runs in the Python engine only", file=sys.stderr)
+        return 2
     queries = _queries(args)
     if args.engine == "js":
         from mkdocs_graphsearch.js_engine import run_js_queries
@@ -117,9 +120,13 @@ def cmd_query(args: argparse.Namespace) -> int:
         from mkdocs_graphsearch.engine.search import search
 
         bundle = load_bundle(Path(args.path))
+        encode = _query_encoder(args.query_encoder)
         outputs = []
         for item in queries:
-            output = search(bundle, str(item["query"]), mode=args.mode, limit=args.limit, explain=args.explain)
+            output = search(
+                bundle, str(item["query"]), mode=args.mode, limit=args.limit, explain=args.explain,
+                vector=encode(str(item["query"])),
+            )
             if "id" in item:
                 output = {"id": item["id"], **output}
             outputs.append(output)
@@ -131,11 +138,23 @@ def cmd_query(args: argparse.Namespace) -> int:
     return 0
 
 
+def _query_encoder(kind: str):  # type: ignore[no-untyped-def]
+    """query -> vector override: None for the bundle's static encoder, or the full model's."""
+    if kind != "model":
+        return lambda query: None
+    from mkdocs_graphsearch.index.embed import Embedder
+
+    embedder = Embedder()
+    return lambda query: embedder.embed_query(query).astype(float).tolist()
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from mkdocs_graphsearch.evaluate import evaluate
 
     judged = [orjson.loads(line) for line in Path(args.queries).read_bytes().splitlines() if line.strip()]
-    args.queries, args.query, args.json = None, None, True
+    if args.engine == "js" and args.query_encoder == "model":
+        print("error: --query-encoder model runs in the Python engine only", file=sys.stderr)
+        return 2
     if args.engine == "js":
         from mkdocs_graphsearch.js_engine import run_js_queries
 
@@ -145,11 +164,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from mkdocs_graphsearch.engine.search import search
 
         bundle = load_bundle(Path(args.path))
-        outputs = [search(bundle, item["query"], mode=args.mode, limit=args.limit) for item in judged]
+        encode = _query_encoder(args.query_encoder)
+        outputs = [
+            search(bundle, item["query"], mode=args.mode, limit=args.limit, vector=encode(item["query"]))
+            for item in judged
+        ]
     report = evaluate(judged, outputs)
     report["mode"] = outputs[0]["mode"] if outputs else args.mode
-    if args.json:
-        _print_json(report)
+    _print_json(report)  # always JSON: it is read by scripts (--json kept for symmetry)
     return 0
 
 
@@ -192,6 +214,10 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("--limit", type=int)
     query.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
     query.add_argument("--engine", choices=["python", "js"], default="python")
+    query.add_argument(
+        "--query-encoder", choices=["static", "model"], default="static",
+        help="model: embed queries with the full ONNX model (Python engine only), to compare",
+    )
     query.add_argument("--explain", action="store_true")
     query.add_argument("--json", action="store_true")
     query.set_defaults(func=cmd_query)
@@ -202,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--limit", type=int)
     ev.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
     ev.add_argument("--engine", choices=["python", "js"], default="python")
+    ev.add_argument(
+        "--query-encoder", choices=["static", "model"], default="static",
+        help="model: embed queries with the full ONNX model (Python engine only), to compare",
+    )
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_eval)
     return parser
