@@ -112,6 +112,7 @@ export function expand(bundle, token, isLast) {
  */
 export function completedQuery(bundle, query, expansions) {
   const tokens = queryTokens(query);
+  /** @type {string[]} */
   const extra = [];
   tokens.forEach((token, i) => {
     const options = expansions[i];
