@@ -13,6 +13,8 @@ if ! command -v node >/dev/null 2>&1; then
   echo "node is required for the JS runtime tests: install Node.js >= 18" >&2
   if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs; fi
 fi
+# The runtime has no dependencies; typescript only type-checks its JSDoc in the test suite.
+(cd js && npm install --no-audit --no-fund --silent)
 if [ "${1:-}" = "--browser" ] && ! [ -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
