@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Creates .venv (if missing) and installs the project editable with its test extras.
-# Usage: scripts/setup.sh [--browser]   (--browser also installs Debian's chromium, as root)
+# Creates .venv (if missing) and installs the project into it, editable.
+# Usage: scripts/setup.sh [--test]
+#   --test  also the test needs: Python test extras, typescript (type-checks the runtime's JSDoc)
+#           and, as root, Debian's chromium for the real-browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -8,17 +10,24 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
+if [ "${1:-}" != "--test" ]; then
+  .venv/bin/python -m pip install --quiet -e .
+  exit 0
+fi
 .venv/bin/python -m pip install --quiet -e ".[test]"
 if ! command -v node >/dev/null 2>&1; then
-  echo "node is required for the JS runtime tests: install Node.js >= 18" >&2
-  if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs; fi
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+  else
+    echo "the JS runtime tests need Node.js >= 18 and npm" >&2
+    exit 1
+  fi
 fi
-# The runtime has no dependencies; typescript only type-checks its JSDoc in the test suite.
 (cd js && npm install --no-audit --no-fund --silent)
-if [ "${1:-}" = "--browser" ] && ! [ -x /usr/bin/chromium ]; then
+if ! [ -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   else
-    echo "browser tests need Debian's chromium: sudo apt-get install -y chromium" >&2
+    echo "the browser tests need Debian's chromium: sudo apt-get install -y chromium (they skip without it)" >&2
   fi
 fi

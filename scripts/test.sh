@@ -3,6 +3,6 @@
 # real-browser) and node --test (JS runtime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --browser
+scripts/setup.sh --test
 .venv/bin/python -m pytest "$@"
 (cd js && node --test test/)

@@ -1,0 +1,84 @@
+"""Screenshots of the search dialog for README: builds example-site with the `mkdocs` theme and
+with Material, serves both locally and captures the results panel in Debian chromium.
+
+    .venv/bin/python scripts/screenshots.py [--query "exactly once delivery"] [--dark]
+
+Writes docs/screenshots/search-mkdocs.png and docs/screenshots/search-material.png
+(with --dark: search-*-dark.png, using each theme's dark scheme).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import tempfile
+import threading
+from pathlib import Path
+
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "example-site"
+OUT = ROOT / "docs" / "screenshots"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+# highlight.js comes from a CDN in the mkdocs theme: off, so the page renders offline.
+MKDOCS = "INHERIT: {site}/mkdocs.yml\ndocs_dir: {site}/docs\ntheme:\n  name: mkdocs\n  highlightjs: false\n{extra}"
+MKDOCS_DARK = "  color_mode: dark\n  user_color_mode_toggle: false\n"
+MATERIAL = "INHERIT: {site}/mkdocs-material.yml\ndocs_dir: {site}/docs\n{extra}"
+MATERIAL_DARK = "theme:\n  name: material\n  font: false\n  palette:\n    scheme: slate\n"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def _build(folder: Path, name: str, text: str) -> None:
+    config = folder / f"{name}.yml"
+    # The configs live in a temp folder: keep using example-site's embedding cache.
+    plugins = f"plugins:\n  - graphsearch:\n      cache_dir: {SITE / '.cache' / 'graphsearch'}\n"
+    config.write_text(text + plugins, encoding="utf-8")
+    build(load_config(config_file=str(config), site_dir=str(folder / "www" / name)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--query", default="exactly once delivery")
+    parser.add_argument("--dark", action="store_true")
+    args = parser.parse_args()
+    suffix = "-dark" if args.dark else ""
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        _build(folder, "mkdocs", MKDOCS.format(site=SITE, extra=MKDOCS_DARK if args.dark else ""))
+        _build(folder, "material", MATERIAL.format(site=SITE, extra=MATERIAL_DARK if args.dark else ""))
+        handler = functools.partial(_Quiet, directory=str(folder / "www"))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                for theme in ("mkdocs", "material"):
+                    page = browser.new_page(viewport={"width": 1200, "height": 760})
+                    page.goto(f"http://127.0.0.1:{server.server_port}/{theme}/user-guide/jobs/")
+                    page.keyboard.press("/")
+                    page.keyboard.type(args.query)
+                    expect(page.locator(".gs-dialog .gs-box")).to_have_attribute("data-gs-complete", "true")
+                    page.keyboard.press("ArrowDown")  # show the active option moving
+                    page.mouse.move(5, 5)
+                    path = OUT / f"search-{theme}{suffix}.png"
+                    page.screenshot(path=str(path))
+                    print(f"wrote {path.relative_to(ROOT)}")
+                    page.close()
+                browser.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+if __name__ == "__main__":
+    main()
