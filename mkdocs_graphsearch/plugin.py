@@ -10,9 +10,10 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.structure.toc import AnchorLink
+from mkdocs.utils import is_error_template
 
 from mkdocs_graphsearch.config import GraphSearchConfig
-from mkdocs_graphsearch.inject import inject, runtime_tags
+from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.site import ASSETS_DIR, SiteIndex, search_settings, semantic_options
 
 log = get_plugin_logger(__name__)
@@ -48,6 +49,16 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
         return inject(output, runtime_tags(page.url, ASSETS_DIR, self.config.bundle_dir))
+
+    def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
+        # Theme pages that are not docs pages: 404.html (served at any depth) and search.html.
+        if not template_name.endswith(".html"):
+            return output_content
+        if is_error_template(template_name):
+            tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir)
+        else:
+            tags = runtime_tags(template_name, ASSETS_DIR, self.config.bundle_dir)
+        return inject(output_content, tags)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)

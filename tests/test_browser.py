@@ -57,7 +57,10 @@ def _example_config(folder: Path, name: str, body: str, base: str = "mkdocs.yml"
 # The mkdocs theme loads highlight.js from a CDN unless told not to: off, so the only
 # requests left are the site's own.
 MKDOCS_THEME = "theme:\n  name: mkdocs\n  highlightjs: false\n"
-BUILTIN_SEARCH = "plugins:\n  - search\n  - graphsearch\n"
+# With semantic search, sharing example-site's embedding cache (as its own builds do); the
+# takeover and XSS sites don't need embeddings (keyword-only bundles, faster builds).
+SEMANTIC = f"plugins:\n  - graphsearch:\n      cache_dir: {EXAMPLE_SITE / '.cache' / 'graphsearch'}\n"
+BUILTIN_SEARCH = "plugins:\n  - search\n  - graphsearch:\n      embeddings: false\n"
 
 XSS_TITLE = "<img src=x onerror=alert(1)>"
 XSS_PAGES = {
@@ -98,7 +101,7 @@ class Sites:
         return f"{self.base_url}{name}/{path}"
 
     def _build_mkdocs(self, out: Path) -> None:
-        _build(_example_config(self.configs, "mkdocs", MKDOCS_THEME), out)
+        _build(_example_config(self.configs, "mkdocs", MKDOCS_THEME + SEMANTIC), out)
 
     def _build_material(self, out: Path) -> None:
         pytest.importorskip("material", reason="mkdocs-material is not installed")
@@ -112,11 +115,23 @@ class Sites:
         config = _example_config(self.configs, "material-builtin", BUILTIN_SEARCH, base="mkdocs-material.yml")
         _build(config, out)
 
+    def _build_rtd_builtin(self, out: Path) -> None:
+        theme = "theme:\n  name: readthedocs\n  highlightjs: false\n"
+        _build(_example_config(self.configs, "rtd-builtin", theme + BUILTIN_SEARCH), out)
+
     def _build_corrupt(self, out: Path) -> None:
         self.url("mkdocs")
         shutil.copytree(self.root / "mkdocs", out)
         postings = out / "search" / "postings.bin"
         postings.write_bytes(postings.read_bytes()[: postings.stat().st_size // 2])
+
+    def _build_bad_vectors(self, out: Path) -> None:
+        self.url("mkdocs")
+        shutil.copytree(self.root / "mkdocs", out)
+        vectors = out / "search" / "vectors.bin"
+        data = bytearray(vectors.read_bytes())
+        data[:64] = bytes(64)  # same size, wrong CRC-32
+        vectors.write_bytes(bytes(data))
 
     def _build_missing(self, out: Path) -> None:
         self.url("mkdocs")
@@ -135,7 +150,7 @@ class Sites:
         config = _write_config(
             self.configs / "xss.yml",
             f"site_name: XSS probe\ndocs_dir: {docs}\ntheme:\n  name: readthedocs\n  highlightjs: false\n"
-            "plugins:\n  - graphsearch\nnav:\n  - index.md\n  - find.md\n",
+            "plugins:\n  - graphsearch:\n      embeddings: false\nnav:\n  - index.md\n  - find.md\n",
         )
         _build(config, out)
         bundle = out / "search"
@@ -207,6 +222,11 @@ def search_for(page, text: str) -> None:
     expect(page.locator(STATUS)).to_have_class("gs-status gs-state-count")
 
 
+def wait_complete(page, scope: str = DIALOG) -> None:
+    """Wait until every part of the bundle is in (results no longer change)."""
+    expect(page.locator(f"{scope} .gs-box")).to_have_attribute("data-gs-complete", "true")
+
+
 def option_state(page) -> dict:
     return page.evaluate(
         """() => {
@@ -240,10 +260,17 @@ def test_type_enter_lands_on_the_anchor(page, sites, theme):
     page.goto(sites.url(theme, "user-guide/jobs/"))
     open_search(page)
     search_for(page, "visibility_timeout")
-    first = page.locator(OPTIONS).first
-    expect(first.locator(".gs-section-title")).to_have_text("visibility_timeout")
-    expect(first.locator(".gs-snippet mark").first).to_be_visible()
-    expect(page.locator(f"{DIALOG} .gs-page-title").first).to_have_text("Configuration reference")
+    wait_complete(page)
+    title = page.locator(".gs-section-title", has_text="visibility_timeout")
+    target = page.locator(OPTIONS, has=title)
+    expect(target).to_have_count(1)
+    expect(target.locator(".gs-snippet mark").first).to_be_visible()
+    group = page.locator(f"{DIALOG} .gs-group", has=title)
+    expect(group.locator(".gs-page-title")).to_have_text("Configuration reference")
+    assert [worker.url.rsplit("/", 1)[-1] for worker in page.workers] == ["worker.js"]  # off the main thread
+    state = option_state(page)
+    for _ in range(state["ids"].index(target.get_attribute("id"))):
+        page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     page.wait_for_url("**/reference/configuration/#visibility_timeout")
     assert page.evaluate("location.hash") == "#visibility_timeout"
@@ -267,6 +294,7 @@ def test_keyboard_navigation(page, sites):
     page.goto(sites.url("mkdocs", "user-guide/jobs/"))
     open_search(page, "/")
     search_for(page, "retry")
+    wait_complete(page)
     state = option_state(page)
     assert state["expanded"] == "true"
     assert len(state["ids"]) >= 3
@@ -293,6 +321,7 @@ def test_hover_selects_without_moving_the_list(page, sites):
     page.goto(sites.url("mkdocs", "user-guide/jobs/"))
     open_search(page)
     search_for(page, "worker")
+    wait_complete(page)
     options = page.locator(OPTIONS)
     before = page.locator(f"{DIALOG} .gs-list").evaluate("l => l.scrollTop")
     box = options.nth(2).bounding_box()
@@ -326,6 +355,7 @@ def test_no_results_echoes_the_query(page, sites):
     open_search(page)
     query = "zzqqxv <i>zzqqw</i>"
     page.keyboard.type(query)
+    wait_complete(page)
     status = page.locator(STATUS)
     expect(status).to_have_class("gs-status gs-state-empty")
     expect(status).to_have_text(f"No results for “{query}”")
@@ -371,11 +401,24 @@ def test_broken_bundle_shows_an_error_and_the_page_works(page, sites, site, mess
     page.wait_for_url("**/user-guide/queues-and-workers/")
 
 
+def test_semantic_part_failing_leaves_keyword_search(page, sites):
+    page.goto(sites.url("bad-vectors", "user-guide/jobs/"))
+    open_search(page)
+    search_for(page, "visibility_timeout")
+    wait_complete(page)
+    expect(page.locator(OPTIONS).first).to_be_visible()
+    expect(page.locator(f"{DIALOG} .gs-warning")).to_have_text(
+        "Some results may be missing: semantic: vectors.bin is corrupted (CRC-32 differs from the manifest)"
+    )
+    assert page.locator(f"{DIALOG} .gs-badge").count() == 0
+
+
 def test_hostile_titles_and_urls_stay_inert(page, sites):
     page.goto(sites.url("xss", ""))
     open_search(page)
     page.keyboard.type("zebrafish")
     expect(page.locator(STATUS)).to_have_class("gs-status gs-state-count")
+    wait_complete(page)
     ui = page.locator(DIALOG)
     expect(ui.locator(".gs-page-title", has_text=XSS_TITLE)).to_have_count(1)
     expect(ui.locator(".gs-section-title", has_text="The <script>alert(2)</script> zebrafish heading")).to_have_count(1)
@@ -398,12 +441,13 @@ def test_hostile_titles_and_urls_stay_inert(page, sites):
 
 
 def test_inline_mount_and_query_parameter(page, sites):
-    page.goto(sites.url("xss", "find/?q=welcome"))
+    page.goto(sites.url("xss", "find/?q=find"))
     box = page.locator("#graphsearch .gs-box.gs-inline")
     expect(box).to_have_count(1)
-    expect(box.locator(".gs-input")).to_have_value("welcome")
+    expect(box.locator(".gs-input")).to_have_value("find")
     expect(box.locator(".gs-status")).to_have_class("gs-status gs-state-count")
-    expect(box.locator(".gs-option")).to_have_count(1)
+    wait_complete(page, "#graphsearch")
+    expect(box.locator(f'.gs-option[href="{sites.url("xss", "find/")}"]')).to_have_count(1)
     assert page.dialogs == []
     # readthedocs without its search plugin: our box in the side bar opens the dialog.
     page.locator(".wy-side-nav-search .gs-trigger").click()
@@ -428,8 +472,27 @@ def test_builtin_material_search_is_taken_over(page, sites):
     expect(page.locator(DIALOG)).to_have_attribute("open", "")
     assert not page.locator("#__search").is_checked()
     search_for(page, "visibility_timeout")
+    wait_complete(page)
+    target = page.locator(OPTIONS).first.get_attribute("href")
     page.keyboard.press("Enter")
-    page.wait_for_url("**/reference/configuration/#visibility_timeout")
+    page.wait_for_url(target)
+
+
+def test_builtin_readthedocs_search_is_taken_over(page, sites):
+    # Its results page (search.html?q=) shows our results in place of its own.
+    page.goto(sites.url("rtd-builtin", "search.html?q=retry+policy"))
+    box = page.locator("[data-graphsearch] .gs-box.gs-inline")
+    expect(box.locator(".gs-input")).to_have_value("retry policy")
+    wait_complete(page, "[data-graphsearch]")
+    expect(box.locator(".gs-option").first).to_be_visible()
+    expect(page.locator("#mkdocs-search-results")).to_be_hidden()
+    expect(page.locator("#content_search")).to_be_hidden()
+    # Its side-bar field hands over to our dialog.
+    page.locator("#rtd-search-form input").click()
+    expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    page.keyboard.type("cron")
+    expect(page.locator(f"{DIALOG} .gs-input")).to_have_value("cron")
+    expect(page.locator("#rtd-search-form input")).to_have_value("")
 
 
 def test_runs_without_web_workers(page, sites):
@@ -438,6 +501,7 @@ def test_runs_without_web_workers(page, sites):
     open_search(page)
     search_for(page, "heartbeat")
     expect(page.locator(OPTIONS).first).to_be_visible()
+    assert page.workers == []
 
 
 @pytest.mark.parametrize("theme", ["mkdocs", "material"])

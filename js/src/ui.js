@@ -17,6 +17,8 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SHORTCUT_KEYS = new Set(["/", "s"]);
+/** Better results for the shown query wait this long after the pointer last moved over the list. */
+const HOLD_MS = 1200;
 
 // ---------------------------------------------------------------------------------- helpers
 
@@ -117,7 +119,8 @@ function plural(n, one, many) {
 // ------------------------------------------------------------------------------ the client
 
 /**
- * @typedef {{state: "loading" | "ready" | "error", parts: string[], message: string, warnings: string[]}} Status
+ * @typedef {{state: "loading" | "ready" | "error", parts: string[], done: boolean, message: string,
+ *            warnings: string[]}} Status
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
@@ -128,7 +131,7 @@ class SearchClient {
   constructor(bundleUrl) {
     this.bundleUrl = bundleUrl;
     /** @type {Status} */
-    this.status = { state: "loading", parts: [], message: "", warnings: [] };
+    this.status = { state: "loading", parts: [], done: false, message: "", warnings: [] };
     /** @type {Map<string, (message: ResultsMessage) => void>} */
     this.channels = new Map();
     /** @type {Set<(status: Status) => void>} */
@@ -177,7 +180,7 @@ class SearchClient {
         for (const message of this.latest.values()) service.handle(message);
         this.service = service;
       },
-      (error) => this.receive({ type: "status", state: "error", parts: [], warnings: [],
+      (error) => this.receive({ type: "status", state: "error", parts: [], done: true, warnings: [],
                                 message: `the search runtime could not start (${error.message})` }),
     );
   }
@@ -241,10 +244,16 @@ class SearchBox {
     /** @type {HTMLAnchorElement[]} */
     this.items = [];
     this.active = -1;
-    /** An update for the shown query, held while the pointer is over the list. @type {ResultsMessage | null} */
+    /** Has the reader moved the active option (keys or pointer) since the query changed? */
+    this.chosen = false;
+    /** An update for the shown query, held while the reader moves the pointer over the list.
+     * @type {ResultsMessage | null} */
     this.held = null;
     this.pointerInside = false;
     this.lastPointer = "";
+    this.lastPointerMove = 0;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.holdTimer = undefined;
 
     const id = `graphsearch-${uid}`;
     this.input = h("input", {
@@ -261,15 +270,19 @@ class SearchBox {
       enterkeyhint: "go",
       placeholder: options.placeholder,
     });
-    this.bar = h("div", { class: "gs-bar" }, [searchIcon("gs-icon"), this.input]);
+    // Shown while parts of the index are still loading (results may still improve).
+    this.spinner = h("span", { class: "gs-spinner", "aria-hidden": "true", title: "Loading the search index", hidden: "" });
+    this.bar = h("div", { class: "gs-bar" }, [searchIcon("gs-icon"), this.input, this.spinner]);
     this.status = h("div", { class: "gs-status", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+    this.warning = h("div", { class: "gs-warning", hidden: "" });
     this.list = h("div", { class: "gs-list", id: `${id}-list`, role: "listbox", "aria-label": "Search results" });
     this.element = h("div", { class: `gs-box ${options.inline ? "gs-inline" : "gs-modal"}` },
-                     [this.bar, this.status, this.list]);
+                     [this.bar, this.status, this.warning, this.list]);
     this.idPrefix = id;
 
     client.channels.set(this.channel, (message) => this.receive(message));
-    client.statusListeners.add(() => this.refreshState());
+    this.statusListener = () => this.refreshState();
+    client.statusListeners.add(this.statusListener);
     this.input.addEventListener("input", () => this.search());
     this.input.addEventListener("keydown", (event) => this.keydown(event));
     this.input.addEventListener("focus", () => client.start());
@@ -277,18 +290,24 @@ class SearchBox {
     this.list.addEventListener("pointerenter", () => { this.pointerInside = true; });
     this.list.addEventListener("pointerleave", () => {
       this.pointerInside = false;
-      if (this.held) {
-        const held = this.held;
-        this.held = null;
-        this.render(held);
-      }
+      this.release();
     });
     this.list.addEventListener("mousedown", (event) => event.preventDefault()); // keep focus in the input
     this.list.addEventListener("click", (event) => {
       const option = event.target instanceof Element ? event.target.closest("a.gs-option") : null;
-      if (option && option.hasAttribute("href") && this.options.onNavigate) this.options.onNavigate();
+      if (!option || !option.hasAttribute("href")) return;
+      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return; // new tab
+      if (this.options.onNavigate) this.options.onNavigate();
     });
     this.refreshState();
+  }
+
+  /** The box left the page for good (a page swapped by instant navigation). */
+  dispose() {
+    this.client.channels.delete(this.channel);
+    this.client.statusListeners.delete(this.statusListener);
+    this.client.clear(this.channel);
+    clearTimeout(this.holdTimer);
   }
 
   /** Send the current text (every keystroke; stale answers are dropped by id). */
@@ -323,10 +342,14 @@ class SearchBox {
 
   /** Loading / error / idle, shown when no results are on screen for the current text. */
   refreshState() {
-    const { state, message, warnings } = this.client.status;
+    const { state, message, warnings, done } = this.client.status;
     const query = this.input.value.trim();
+    this.spinner.hidden = done || !this.client.started;
     this.list.setAttribute("aria-busy", String(state === "loading" && query !== ""));
-    this.element.classList.toggle("gs-partial", warnings.length > 0);
+    // An optional part failed (e.g. semantic): keyword search works, say what is missing.
+    const warning = warnings.length ? `Some results may be missing: ${warnings.join("; ")}` : "";
+    if (this.warning.textContent !== warning) this.warning.textContent = warning;
+    this.warning.hidden = !warning || state === "error";
     if (state === "error") this.say("error", message, "Search is unavailable: ");
     else if (!query) this.say("hint", this.options.inline ? "" : "Type to search the documentation.");
     else if (state === "loading" && this.shownId === 0) this.say("loading", "Loading the search index…");
@@ -348,19 +371,45 @@ class SearchBox {
   /** @param {ResultsMessage} message */
   receive(message) {
     if (message.id !== this.sentId) return; // an older keystroke's answer
-    if (message.id === this.shownId && this.pointerInside) {
+    if (message.id === this.shownId && this.pointerBusy()) {
       this.held = message; // same query, better results: don't move the list under the pointer
+      this.scheduleRelease();
       return;
     }
     this.render(message);
   }
 
+  /** Is the reader using the pointer over the list right now? */
+  pointerBusy() {
+    return this.pointerInside && performance.now() - this.lastPointerMove < HOLD_MS;
+  }
+
+  scheduleRelease() {
+    clearTimeout(this.holdTimer);
+    this.holdTimer = setTimeout(() => this.release(), HOLD_MS);
+  }
+
+  /** Show a held update once the pointer has left or rested. */
+  release() {
+    if (!this.held) return;
+    if (this.pointerBusy()) {
+      this.scheduleRelease();
+      return;
+    }
+    const held = this.held;
+    this.held = null;
+    this.render(held);
+  }
+
   /** @param {ResultsMessage} message */
   render(message) {
     const sameQuery = message.id === this.shownId;
-    const keep = sameQuery && this.active >= 0 ? this.items[this.active]?.dataset.key : undefined;
+    // Better results for the same query keep the option the reader moved to (if they did).
+    const keep = sameQuery && this.chosen && this.active >= 0 ? this.items[this.active]?.dataset.key : undefined;
+    if (!sameQuery) this.chosen = false;
     this.shownId = message.id;
     this.shownQuery = message.query;
+    this.element.dataset.gsComplete = String(message.complete); // nothing better will come
     this.held = null;
     this.items = [];
     const groups = [];
@@ -391,8 +440,8 @@ class SearchBox {
       const again = this.items.findIndex((item) => item.dataset.key === keep);
       if (again >= 0) active = again;
     }
-    this.setActive(active, false);
     if (!sameQuery) this.list.scrollTop = 0;
+    this.setActive(active, sameQuery && this.chosen); // keep the reader's option in view
   }
 
   /** @param {any} section @param {any} page @returns {HTMLAnchorElement} */
@@ -412,9 +461,16 @@ class SearchBox {
     const head = h("span", { class: "gs-section" }, [
       h("span", { class: "gs-section-title" }, [String(section.title || page.title || "")]),
     ]);
-    if (Array.isArray(section.via) && !section.via.includes("keyword")) {
-      head.append(h("span", { class: "gs-badge", title: "Found by meaning: the page does not contain the words you typed" },
-                    ["semantic match"]));
+    // Why is a result here without the words typed? Say so.
+    const via = Array.isArray(section.via) ? section.via : null;
+    if (via && !via.includes("keyword")) {
+      const semantic = via.includes("vector");
+      head.append(h("span", {
+        class: `gs-badge ${semantic ? "gs-badge-semantic" : "gs-badge-related"}`,
+        title: semantic
+          ? "Found by meaning: this section does not contain the words you typed"
+          : "Related: linked from, or next to, a section that matches",
+      }, [semantic ? "semantic match" : "related"]));
     }
     option.append(head);
     if (section.snippet) {
@@ -453,9 +509,13 @@ class SearchBox {
     const where = `${event.clientX},${event.clientY}`;
     if (where === this.lastPointer) return; // layout moved, the pointer did not
     this.lastPointer = where;
+    this.lastPointerMove = performance.now();
     const option = event.target instanceof Element ? event.target.closest("a.gs-option") : null;
     const index = option ? this.items.indexOf(/** @type {HTMLAnchorElement} */ (option)) : -1;
-    if (index >= 0 && index !== this.active) this.setActive(index, false); // never scroll on hover
+    if (index >= 0 && index !== this.active) {
+      this.chosen = true;
+      this.setActive(index, false); // never scroll on hover
+    }
   }
 
   /** @param {KeyboardEvent} event */
@@ -469,6 +529,7 @@ class SearchBox {
         event.preventDefault();
         const step = event.key === "ArrowDown" ? 1 : -1;
         const next = this.active < 0 ? (step > 0 ? 0 : count - 1) : (this.active + step + count) % count;
+        this.chosen = true;
         this.setActive(next, true);
         break;
       }
@@ -476,6 +537,7 @@ class SearchBox {
       case "End":
         if (!count || !event.ctrlKey) return;
         event.preventDefault();
+        this.chosen = true;
         this.setActive(event.key === "Home" ? 0 : count - 1, true);
         break;
       case "Enter": {
@@ -678,20 +740,29 @@ function takeOverTheme(dialog) {
 
 // ------------------------------------------------------------------------------------ start
 
-/** @param {SearchClient} client @param {URL} root @param {SearchDialog} dialog */
+/** Inline boxes on the page. @type {SearchBox[]} */
+const inlineBoxes = [];
+
+/**
+ * Put a search box into every mount point (idempotent: run again after instant navigation).
+ * @param {SearchClient} client @param {URL} root @param {SearchDialog} dialog
+ */
 function mountInline(client, root, dialog) {
+  for (const box of inlineBoxes.splice(0)) {
+    if (box.element.isConnected) inlineBoxes.push(box);
+    else box.dispose();
+  }
   const query = new URLSearchParams(location.search).get("q");
   // The built-in search plugin's results page (readthedocs' search.html) becomes ours too:
   // its form and results are hidden (not removed: its script expects them) and ours go after.
   const builtinResults = document.getElementById("mkdocs-search-results");
-  if (builtinResults && !builtinResults.closest(".modal")) {
+  if (builtinResults && !builtinResults.closest(".modal") && !builtinResults.hidden) {
     const form = document.getElementById("content_search");
     if (form) form.hidden = true;
     builtinResults.hidden = true;
     builtinResults.after(h("div", { "data-graphsearch": "" }));
   }
-  const mounts = document.querySelectorAll("#graphsearch, [data-graphsearch]");
-  for (const mount of mounts) {
+  for (const mount of document.querySelectorAll("#graphsearch, [data-graphsearch]")) {
     if (mount.querySelector(".gs-box")) continue;
     const box = new SearchBox(client, root, {
       inline: true,
@@ -700,26 +771,35 @@ function mountInline(client, root, dialog) {
     box.element.dataset.gsScheme = pageIsDark() ? "dark" : "light";
     box.input.addEventListener("focus", () => { box.element.dataset.gsScheme = pageIsDark() ? "dark" : "light"; });
     mount.append(box.element);
+    inlineBoxes.push(box);
     if (query) box.setQuery(query);
   }
-  for (const opener of document.querySelectorAll("[data-graphsearch-open]")) {
+  for (const opener of document.querySelectorAll("[data-graphsearch-open]:not([data-gs-bound])")) {
+    opener.setAttribute("data-gs-bound", "");
     redirectClicks(opener, () => dialog.open());
   }
 }
 
 function start() {
   const scope = /** @type {any} */ (window);
-  if (scope.graphsearch) return; // loaded twice
+  const started = Symbol.for("mkdocs-graphsearch");
+  if (scope[started]) return; // loaded twice
+  scope[started] = true;
   const script = document.querySelector("script[data-graphsearch-bundle]");
   const bundleUrl = new URL(script?.getAttribute("data-graphsearch-bundle") || "search/", document.baseURI);
   const rootAttr = script?.getAttribute("data-graphsearch-root");
   const root = rootAttr ? new URL(rootAttr, document.baseURI) : new URL("../", bundleUrl);
   const client = new SearchClient(bundleUrl);
   const dialog = new SearchDialog(client, root);
-  scope.graphsearch = { open: (/** @type {string | undefined} */ text) => dialog.open(text), client };
+  // For theme authors: `window.graphsearchUI.open("query")` opens the dialog.
+  // (Not `window.graphsearch`: that name is taken by <div id="graphsearch"> mounts.)
+  scope.graphsearchUI = { open: (/** @type {string | undefined} */ text) => dialog.open(text) };
 
   takeOverTheme(dialog);
   mountInline(client, root, dialog);
+  // Material's instant navigation swaps pages without a reload and announces each one.
+  const pages = scope.document$;
+  if (pages && typeof pages.subscribe === "function") pages.subscribe(() => mountInline(client, root, dialog));
 
   // `/` and `s` open search from anywhere (captured first, so the theme's own shortcut is not run).
   window.addEventListener("keydown", (event) => {

@@ -9,8 +9,9 @@
  *   in:  {type: "init", bundleUrl}
  *        {type: "query", channel, id, query, mode?, limit?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
- *   out: {type: "status", state: "loading" | "ready" | "error", parts, message?, warnings}
+ *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings}
  *        {type: "results", channel, id, query, mode, results, parts, complete}
+ *   (`done` / `complete`: every part has been tried, nothing more will arrive)
  *
  * Queries are answered as soon as every required part is in; each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
@@ -105,6 +106,7 @@ export function createService(post, options = {}) {
   const loaded = [];
   /** @type {string[]} */
   const warnings = [];
+  let tried = 0;
   let state = "loading";
   let errorMessage = "";
   /** Latest query of each channel (re-run when a part arrives). @type {Map<string, QueryMessage>} */
@@ -114,7 +116,8 @@ export function createService(post, options = {}) {
   let scheduled = false;
 
   function postStatus() {
-    post({ type: "status", state, parts: [...loaded], message: errorMessage, warnings: [...warnings] });
+    post({ type: "status", state, parts: [...loaded], done: tried === parts.length || state === "error",
+           message: errorMessage, warnings: [...warnings] });
   }
 
   /** @param {QueryMessage} message */
@@ -125,7 +128,7 @@ export function createService(post, options = {}) {
       output = search(context.bundle, message.query, { mode: message.mode, limit: message.limit });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
-             error: describe(error), results: [], parts: [...loaded], complete: true });
+             error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
     post({
@@ -136,7 +139,7 @@ export function createService(post, options = {}) {
       mode: output.mode,
       results: output.results,
       parts: [...loaded],
-      complete: loaded.length === parts.length,
+      complete: tried === parts.length,
     });
   }
 
@@ -177,7 +180,9 @@ export function createService(post, options = {}) {
       let changed;
       try {
         changed = await part.load(context);
+        tried++;
       } catch (error) {
+        tried++;
         if (part.required) {
           state = "error";
           errorMessage = describe(error);
