@@ -103,41 +103,6 @@ def _queries(args: argparse.Namespace) -> list[dict[str, object]]:
     return [{"query": args.query}]
 
 
-def cmd_query(args: argparse.Namespace) -> int:
-    if args.query is None and not args.queries:
-        print("error: give a QUERY or --queries FILE.jsonl", file=sys.stderr)
-        return 2
-    if args.engine == "js" and args.query_encoder == "model":
-        print("error: --query-encoder model runs in the Python engine only", file=sys.stderr)
-        return 2
-    queries = _queries(args)
-    if args.engine == "js":
-        from mkdocs_graphsearch.js_engine import run_js_queries
-
-        outputs = run_js_queries(Path(args.path), queries, mode=args.mode, limit=args.limit, explain=args.explain)
-    else:
-        from mkdocs_graphsearch.bundle.read import load_bundle
-        from mkdocs_graphsearch.engine.search import search
-
-        bundle = load_bundle(Path(args.path))
-        encode = _query_encoder(args.query_encoder)
-        outputs = []
-        for item in queries:
-            output = search(
-                bundle, str(item["query"]), mode=args.mode, limit=args.limit, explain=args.explain,
-                vector=encode(str(item["query"])),
-            )
-            if "id" in item:
-                output = {"id": item["id"], **output}
-            outputs.append(output)
-    for output in outputs:
-        if args.json or args.queries:
-            _print_json(output)
-        else:
-            _print_human(output)
-    return 0
-
-
 def _query_encoder(kind: str):  # type: ignore[no-untyped-def]
     """query -> vector override: None for the bundle's static encoder, or the full model's."""
     if kind != "model":
@@ -148,30 +113,47 @@ def _query_encoder(kind: str):  # type: ignore[no-untyped-def]
     return lambda query: embedder.embed_query(query).astype(float).tolist()
 
 
+def _answers(args: argparse.Namespace, items: list[dict[str, object]], explain: bool) -> list[dict]:
+    """Each item's results from the chosen engine, with the item's `id` when it has one."""
+    if args.engine == "js":
+        if args.query_encoder == "model":
+            raise BundleError("--query-encoder model runs in the Python engine only")
+        from mkdocs_graphsearch.js_engine import run_js_queries
+
+        return run_js_queries(Path(args.path), items, mode=args.mode, limit=args.limit, explain=explain)
+    from mkdocs_graphsearch.bundle.read import load_bundle
+    from mkdocs_graphsearch.engine.search import search
+
+    bundle = load_bundle(Path(args.path))
+    encode = _query_encoder(args.query_encoder)
+    outputs = []
+    for item in items:
+        query = str(item["query"])
+        output = search(bundle, query, mode=args.mode, limit=args.limit, explain=explain, vector=encode(query))
+        outputs.append({"id": item["id"], **output} if "id" in item else output)
+    return outputs
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    if args.query is None and not args.queries:
+        print("error: give a QUERY or --queries FILE.jsonl", file=sys.stderr)
+        return 2
+    for output in _answers(args, _queries(args), args.explain):
+        if args.json or args.queries:
+            _print_json(output)
+        else:
+            _print_human(output)
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from mkdocs_graphsearch.evaluate import evaluate
 
     judged = [orjson.loads(line) for line in Path(args.queries).read_bytes().splitlines() if line.strip()]
-    if args.engine == "js" and args.query_encoder == "model":
-        print("error: --query-encoder model runs in the Python engine only", file=sys.stderr)
-        return 2
-    if args.engine == "js":
-        from mkdocs_graphsearch.js_engine import run_js_queries
-
-        outputs = run_js_queries(Path(args.path), judged, mode=args.mode, limit=args.limit)
-    else:
-        from mkdocs_graphsearch.bundle.read import load_bundle
-        from mkdocs_graphsearch.engine.search import search
-
-        bundle = load_bundle(Path(args.path))
-        encode = _query_encoder(args.query_encoder)
-        outputs = [
-            search(bundle, item["query"], mode=args.mode, limit=args.limit, vector=encode(item["query"]))
-            for item in judged
-        ]
+    outputs = _answers(args, judged, explain=False)
     report = evaluate(judged, outputs)
     report["mode"] = outputs[0]["mode"] if outputs else args.mode
-    _print_json(report)  # always JSON: it is read by scripts (--json kept for symmetry)
+    _print_json(report)  # always JSON: scripts read it (--json is accepted for symmetry)
     return 0
 
 
@@ -181,6 +163,18 @@ def _print_human(output: dict) -> None:
         print(f"  {result['score']:.4f}  {result['title']}  [{result['page']}]")
         for section in result["sections"]:
             print(f"      {section['score']:.4f}  {section['title']}  /{section['url']}")
+
+
+def _search_options(parser: argparse.ArgumentParser) -> None:
+    """Options `query` and `eval` share."""
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
+    parser.add_argument("--engine", choices=["python", "js"], default="python")
+    parser.add_argument(
+        "--query-encoder", choices=["static", "model"], default="static",
+        help="model: embed queries with the full ONNX model (Python engine only), to compare",
+    )
+    parser.add_argument("--json", action="store_true")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -211,28 +205,14 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("path", help="a built site (with search/) or a bundle folder")
     query.add_argument("query", nargs="?")
     query.add_argument("--queries", help="a .jsonl file of {id, query} objects")
-    query.add_argument("--limit", type=int)
-    query.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
-    query.add_argument("--engine", choices=["python", "js"], default="python")
-    query.add_argument(
-        "--query-encoder", choices=["static", "model"], default="static",
-        help="model: embed queries with the full ONNX model (Python engine only), to compare",
-    )
     query.add_argument("--explain", action="store_true")
-    query.add_argument("--json", action="store_true")
+    _search_options(query)
     query.set_defaults(func=cmd_query)
 
     ev = sub.add_parser("eval", help="score judged queries: nDCG@10, MRR@10, hit@5 per type")
     ev.add_argument("path", help="a built site (with search/) or a bundle folder")
     ev.add_argument("queries", help="judged queries (.jsonl with id, query, type, relevant)")
-    ev.add_argument("--limit", type=int)
-    ev.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
-    ev.add_argument("--engine", choices=["python", "js"], default="python")
-    ev.add_argument(
-        "--query-encoder", choices=["static", "model"], default="static",
-        help="model: embed queries with the full ONNX model (Python engine only), to compare",
-    )
-    ev.add_argument("--json", action="store_true")
+    _search_options(ev)
     ev.set_defaults(func=cmd_eval)
     return parser
 
