@@ -31,6 +31,11 @@ def _heading_ids(items: list[AnchorLink]) -> list[str]:
 class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     """Builds the hybrid search bundle and ships the browser runtime with the site."""
 
+    serving = False
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         known = {file.src_uri for file in files.documentation_pages()}
         self.index = SiteIndex(known_pages=known, chunk_depth=self.config.chunk_depth)
@@ -65,7 +70,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         semantic = None
         if self.config.embeddings:
             cache_dir = Path(config.config_file_path).parent / self.config.cache_dir if self.config.cache_dir else None
-            semantic = semantic_options(self.config.model, cache_dir, log.warning, _log_progress)
+            semantic = semantic_options(self.config.model, cache_dir, log.warning, _log_progress, self.serving)
         try:
             files = self.index.write(Path(config.site_dir), self.config.bundle_dir, settings, semantic, log.warning)
         except OSError as error:

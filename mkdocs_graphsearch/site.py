@@ -88,6 +88,7 @@ def semantic_options(
     cache_dir: Path | None,
     warn: Callable[[str], None],
     progress: Progress,
+    serving: bool = False,
 ) -> SemanticOptions | None:
     """The embedder for a build, or None (after one warning) when the model cannot load."""
     from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
@@ -102,7 +103,7 @@ def semantic_options(
         max_tokens=model.get("max_tokens", 256),
     )
     try:
-        return SemanticOptions(Embedder(spec), cache_dir, progress)
+        return SemanticOptions(Embedder(spec), cache_dir, progress, reuse_encoder=serving)
     except ModelUnavailable as error:
         warn(f"semantic search is off, the embedding model cannot load ({error}); shipping keyword search only")
         return None

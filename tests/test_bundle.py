@@ -93,3 +93,51 @@ def test_missing_bundle_is_a_clear_cli_error(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert b"no search bundle" in done.stderr
     assert b"Traceback" not in done.stderr
+
+
+def test_semantic_bundle_is_deterministic_without_a_cache(tmp_path: Path) -> None:
+    """Two cold builds (model run twice, no cache) give the same bytes, vectors and encoder included."""
+    from conftest import VECTORS
+    from mkdocs_graphsearch.index.embed import Embedder
+    from mkdocs_graphsearch.index.semantic import SemanticOptions
+
+    docs = VECTORS / "engine" / "docs"
+    first = build_files(parse_folder(docs), semantic=SemanticOptions(Embedder(), None))
+    second = build_files(parse_folder(docs), semantic=SemanticOptions(Embedder(), None))
+    assert "vectors.bin" in first and "encoder.bin" in first
+    assert first == second
+
+
+def test_cached_rebuild_gives_the_same_bytes(tmp_path: Path) -> None:
+    from conftest import VECTORS
+    from mkdocs_graphsearch.index.embed import Embedder
+    from mkdocs_graphsearch.index.semantic import SemanticOptions
+
+    docs = VECTORS / "engine" / "docs"
+    progress: list[tuple[int, int]] = []
+    options = SemanticOptions(Embedder(), tmp_path / "cache", lambda done, total, rate: progress.append((done, total)))
+    cold = build_files(parse_folder(docs), semantic=options)
+    assert progress and progress[-1][0] == progress[-1][1] > 0
+    progress.clear()
+    warm = build_files(parse_folder(docs), semantic=options)
+    assert warm == cold
+    assert progress == [], "a cached rebuild embedded something"
+
+
+def test_serve_reuses_the_last_encoder_and_embeds_only_changed_chunks(tmp_path: Path) -> None:
+    import shutil
+
+    from conftest import VECTORS
+    from mkdocs_graphsearch.index.embed import Embedder
+    from mkdocs_graphsearch.index.semantic import SemanticOptions
+
+    docs = tmp_path / "docs"
+    shutil.copytree(VECTORS / "engine" / "docs", docs)
+    embedder = Embedder()
+    build_files(parse_folder(docs), semantic=SemanticOptions(embedder, tmp_path / "cache"))
+    page = docs / "install.md"
+    page.write_text(page.read_text() + "\nA new closing paragraph.\n")
+    embedded: list[int] = []
+    serving = SemanticOptions(embedder, tmp_path / "cache", lambda d, t, r: embedded.append(t), reuse_encoder=True)
+    build_files(parse_folder(docs), semantic=serving)
+    assert embedded and embedded[-1] == 1, embedded  # only the edited section

@@ -3,8 +3,9 @@
 A cold build runs the model once per passage window and gets both the passage vector and the
 token states the encoder is fitted on. Passage vectors are cached per passage
 (embed_cache.py); the fitted encoder is cached per corpus (fingerprint + every passage text),
-so an unchanged site rebuilds without the model, and a changed one re-embeds only what changed
-but refits the encoder over all passages (the table is a mean over every token occurrence).
+so an unchanged site rebuilds without the model. After an edit, `mkdocs build` refits the
+encoder with one model pass over all passages (its table is a mean over every token
+occurrence), while `mkdocs serve` reuses the last encoder and embeds only changed passages.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class SemanticOptions:
     embedder: Embedder
     cache_dir: Path | None
     progress: Progress | None = None
+    #: Reuse the last fitted encoder even if passages changed (`mkdocs serve`: an edit must not
+    #: cost a model pass over the whole site; `mkdocs build` always refits).
+    reuse_encoder: bool = False
 
 
 def quantize_vectors(vectors: np.ndarray) -> bytes:
@@ -66,13 +70,15 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
     keys = [cache_key(fingerprint, text) for text in texts]
     cache = EmbeddingCache(options.cache_dir) if options.cache_dir else None
     corpus_key = hashlib.sha256("\n".join([fingerprint, *keys]).encode()).hexdigest()
-    encoder_files = _cached_encoder(options.cache_dir, corpus_key)
+    encoder_files = _cached_encoder(options.cache_dir, corpus_key, options.reuse_encoder)
 
     known = cache.get_many(keys) if cache else {}
     vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     fresh: dict[str, np.ndarray] = {}
-    ticker = _Ticker(len(texts), options.progress)
     if encoder_files is None:
+        # The encoder is fitted on every passage's token states: one model pass over all of them
+        # (that pass gives the passage vectors too).
+        ticker = _Ticker(len(texts), options.progress)
         runs = []
         for i, text in enumerate(texts):
             vector, ids, states = embedder.passage_and_states(text)
@@ -85,12 +91,14 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
         encoder_files = table.files() if table is not None else None
         _store_encoder(options.cache_dir, corpus_key, encoder_files)
     else:
-        for i, text in enumerate(texts):
-            if keys[i] in known:
-                vectors[i] = known[keys[i]]
-            else:
-                vectors[i] = fresh[keys[i]] = embedder.embed_passages([text])[0]
-            ticker.tick(i + 1)
+        missing = [i for i, key in enumerate(keys) if key not in known]
+        ticker = _Ticker(len(missing), options.progress)
+        for i, key in enumerate(keys):
+            if key in known:
+                vectors[i] = known[key]
+        for done, i in enumerate(missing, 1):
+            vectors[i] = fresh[keys[i]] = embedder.embed_passages([texts[i]])[0]
+            ticker.tick(done)
     if cache is not None and fresh:
         cache.put_many(fresh)
         cache.flush()
@@ -107,10 +115,14 @@ def _encoder_paths(cache_dir: Path, corpus_key: str) -> tuple[Path, Path]:
     return cache_dir / f"encoder-{corpus_key}.json", cache_dir / f"encoder-{corpus_key}.bin"
 
 
-def _cached_encoder(cache_dir: Path | None, corpus_key: str) -> tuple[bytes, bytes] | None:
+def _cached_encoder(cache_dir: Path | None, corpus_key: str, reuse_any: bool) -> tuple[bytes, bytes] | None:
     if cache_dir is None:
         return None
     meta, binary = _encoder_paths(cache_dir, corpus_key)
+    if reuse_any and not meta.exists():
+        fitted = sorted(cache_dir.glob("encoder-*.json"))
+        if fitted:
+            meta, binary = fitted[0], fitted[0].with_suffix(".bin")
     try:
         return meta.read_bytes(), binary.read_bytes()
     except OSError:
