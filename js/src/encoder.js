@@ -6,8 +6,7 @@ import { BundleError, readFile } from "./bundle.js";
 const MAX_QUERY_PIECES = 64;
 
 /**
- * @typedef {{rowOf: Map<number, number>, rows: Float64Array, weights: Float64Array,
- *   components: Float64Array, k: number, dim: number,
+ * @typedef {{rowOf: Map<number, number>, rows: Float64Array, weights: Float64Array, k: number,
  *   wordpiece: import("./wordpiece.js").WordPiece}} StaticEncoder
  */
 
@@ -45,22 +44,20 @@ export async function loadEncoder(bundle, fetchFile) {
   const rowsQ = int8s(n * k);
   const rowScales = float32s(k);
   const weights = float32s(n);
-  const compQ = int8s(k * dim);
-  const compScales = float32s(k);
+  // The components that follow (pca_dim x dim) only serve the Python engine's full-model
+  // comparisons: passage vectors are stored already projected onto them.
   const rows = new Float64Array(n * k);
   for (let r = 0; r < n; r++) for (let d = 0; d < k; d++) rows[r * k + d] = rowsQ[r * k + d] * rowScales[d];
-  const components = new Float64Array(k * dim);
-  for (let d = 0; d < k; d++) for (let j = 0; j < dim; j++) components[d * dim + j] = compQ[d * dim + j] * compScales[d];
   return {
     rowOf: new Map(tokens.map((token, i) => [token, i])),
-    rows, weights, components, k, dim,
+    rows, weights, k,
     wordpiece: createWordPiece(new TextDecoder().decode(vocabBytes)),
   };
 }
 
 /** @param {StaticEncoder} encoder @param {number[]} pieces @returns {number[] | null} */
 export function encodeQuery(encoder, pieces) {
-  const { k, dim, rows, weights, components } = encoder;
+  const { k, rows, weights } = encoder;
   const acc = new Float64Array(k);
   let wsum = 0;
   for (const piece of pieces.slice(0, MAX_QUERY_PIECES)) {
@@ -72,16 +69,11 @@ export function encodeQuery(encoder, pieces) {
   }
   if (wsum === 0) return null;
   for (let d = 0; d < k; d++) acc[d] = acc[d] / wsum;
-  const q = new Float64Array(dim);
-  for (let d = 0; d < k; d++) {
-    const a = acc[d];
-    for (let j = 0; j < dim; j++) q[j] += a * components[d * dim + j];
-  }
   let total = 0;
-  for (let j = 0; j < dim; j++) total += q[j] * q[j];
+  for (let d = 0; d < k; d++) total += acc[d] * acc[d];
   const norm = Math.sqrt(total);
   if (norm === 0) return null;
-  return Array.from(q, (value) => value / norm);
+  return Array.from(acc, (value) => value / norm);
 }
 
 /** The unit query vector, or null when no query piece is known to the encoder.

@@ -3,15 +3,17 @@
 encoder.bin layout (little-endian): int8 rows (n_tokens x pca_dim) | float32 row_scales (pca_dim)
 | float32 weights (n_tokens) | int8 components (pca_dim x dim) | float32 component_scales (pca_dim).
 
-Query vector, with float64 operations in exactly this order (so both engines agree bit for bit):
+Query vector (pca_dim numbers, in the space vectors.bin is stored in), with float64
+operations in exactly this order, so both engines agree bit for bit:
     pieces = WordPiece(query) without [CLS]/[SEP], at most `max_query_pieces`
     acc[d] = 0; wsum = 0
     for each piece with a row r (others are skipped), in query order:
         acc[d] += w_r * (rows[r][d] * row_scales[d])   for d ascending;  wsum += w_r
     none known -> no vector
     acc[d] = acc[d] / wsum
-    q[j] = 0; for d ascending: q[j] += acc[d] * (components[d][j] * component_scales[d])
-    norm = sqrt(sum of q[j] * q[j], j ascending); q[j] = q[j] / norm
+    norm = sqrt(sum of acc[d] * acc[d], d ascending); q[d] = acc[d] / norm
+The components are used only to project a full model query vector (`project_query`, for
+`--query-encoder model` comparisons): passages are stored already projected.
 """
 
 from __future__ import annotations
@@ -87,17 +89,24 @@ def encode_query(encoder: StaticEncoder, pieces: list[int]) -> list[float] | Non
         wsum += w
     if wsum == 0.0:
         return None
-    acc = acc / wsum
-    q = np.zeros(encoder.components.shape[1], dtype=np.float64)
-    for d in range(acc.shape[0]):
-        q += acc[d] * encoder.components[d]
+    return _unit(acc / wsum)
+
+
+def _unit(vector: np.ndarray) -> list[float] | None:
     total = 0.0
-    for value in q.tolist():
+    for value in vector.tolist():
         total += value * value
     norm = math.sqrt(total)
     if norm == 0.0:
         return None
-    return (q / norm).tolist()
+    return (vector / norm).tolist()
+
+
+def project_query(bundle: Bundle, vector: list[float]) -> list[float] | None:
+    """A full-model query vector (dim) -> the stored space (pca_dim), unit length."""
+    if bundle.encoder is None:
+        bundle.encoder = load_encoder(bundle)
+    return _unit(bundle.encoder.components @ np.asarray(vector, dtype=np.float64))
 
 
 def query_vector(bundle: Bundle, query: str) -> list[float] | None:

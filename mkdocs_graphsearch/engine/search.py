@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
-from mkdocs_graphsearch.engine.encoder import query_vector
+from mkdocs_graphsearch.engine.encoder import project_query, query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
 from mkdocs_graphsearch.engine.fuse import rrf
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
@@ -51,7 +51,7 @@ def search(
     vector: list[float] | None = None,
 ) -> dict[str, Any]:
     """Grouped results for a query. `vector` replaces the static encoder's query vector
-    (`graphsearch query --query-encoder model` passes the full model's)."""
+    (`graphsearch query --query-encoder model` passes the full model's; it is projected)."""
     mode = available_mode(bundle, mode)
     settings = bundle.settings
     limit = settings["default_limit"] if limit is None else limit
@@ -62,6 +62,8 @@ def search(
     if mode != "keyword":
         if vector is None:
             vector = query_vector(bundle, completed_query(bundle, query, keyword.expansions))
+        elif len(vector) != bundle.vectors.shape[1]:
+            vector = project_query(bundle, vector)
         if vector is not None:
             cos = cosines(bundle.vectors, bundle.vector_scales, vector)
             cos[cos < settings["vector_threshold"]] = 0.0

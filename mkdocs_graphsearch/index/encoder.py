@@ -4,8 +4,13 @@ For every WordPiece token seen in the site's passages, the mean of the model's i
 output vectors for it (a "site table"); rows centred by their mean; PCA to `pca_dim`
 dimensions; coefficients int8 per dimension; each row weighted by Zipf's rank
 (log(1 + frequency rank): rare tokens say more). The engines turn a query into the weighted
-mean of its tokens' rows, reconstruct it in the model's space and normalise it
-(engine/encoder.py, js/src/encoder.js).
+mean of its tokens' rows, normalised (engine/encoder.py, js/src/encoder.js).
+
+Passage vectors are stored projected onto the same PCA basis (`project`): the dot product of
+a query's coefficients with a projected passage equals the dot product of its reconstruction
+with the full passage vector, so nothing is lost for the static encoder while vectors.bin
+shrinks from the model's dimension to `pca_dim` (384 -> 128) and the browser skips the
+reconstruction.
 """
 
 from __future__ import annotations
@@ -45,6 +50,21 @@ class EncoderTable:
             ]
         )
         return orjson.dumps(meta, option=orjson.OPT_SORT_KEYS), binary
+
+
+def basis(encoder_bin: bytes, n_tokens: int, pca_dim: int, dim: int) -> np.ndarray:
+    """The (pca_dim, dim) basis as stored in encoder.bin (int8 rows times their scales)."""
+    offset = n_tokens * pca_dim + 4 * pca_dim + 4 * n_tokens
+    components = np.frombuffer(encoder_bin, dtype=np.int8, count=pca_dim * dim, offset=offset)
+    scales = np.frombuffer(encoder_bin, dtype="<f4", count=pca_dim, offset=offset + pca_dim * dim)
+    return components.reshape(pca_dim, dim).astype(np.float64) * scales.astype(np.float64)[:, None]
+
+
+def project(vectors: np.ndarray, encoder_files: tuple[bytes, bytes]) -> np.ndarray:
+    """Passage vectors (n, dim) -> their coefficients on the encoder's basis (n, pca_dim)."""
+    meta = orjson.loads(encoder_files[0])
+    stored = basis(encoder_files[1], len(meta["tokens"]), meta["pca_dim"], meta["dim"])
+    return np.asarray(vectors, dtype=np.float64) @ stored.T
 
 
 def _int8(matrix: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCA
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
-from mkdocs_graphsearch.index.encoder import fit_encoder
+from mkdocs_graphsearch.index.encoder import fit_encoder, project
 from mkdocs_graphsearch.index.passages import passage_text
 
 #: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
@@ -103,11 +103,19 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
         cache.put_many(fresh)
         cache.flush()
 
-    files = {VECTORS: quantize_vectors(vectors), VOCAB: embedder.wordpiece.vocab_text()}
-    manifest: dict[str, object] = {"vectors": {"dim": int(embedder.dim), "model": fingerprint}}
-    if encoder_files is not None:
-        files[ENCODER], files[ENCODER_BIN] = encoder_files
-        manifest["encoder"] = {"kind": "static"}
+    if encoder_files is None:  # no token at all: nothing to search by meaning
+        return {}, {}
+    projected = project(vectors, encoder_files)
+    files = {
+        VECTORS: quantize_vectors(projected),
+        VOCAB: embedder.wordpiece.vocab_text(),
+        ENCODER: encoder_files[0],
+        ENCODER_BIN: encoder_files[1],
+    }
+    manifest: dict[str, object] = {
+        "vectors": {"dim": int(projected.shape[1]), "space": "encoder-pca", "model": fingerprint},
+        "encoder": {"kind": "static"},
+    }
     return files, manifest
 
 
