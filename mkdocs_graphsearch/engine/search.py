@@ -3,7 +3,9 @@
 keyword: BM25F scores rank the chunks.
 vector:  cosines at or above `vector_threshold` rank the chunks; graph expansion (floor: the
          threshold).
-hybrid:  RRF of both rankings (fuse.py), then graph expansion (floor: `min_score`).
+hybrid:  RRF of both rankings (fuse.py), less the chunks that only the vector side found with
+         a cosine under `vector_only_threshold`, then graph expansion (floor: `min_score`).
+The static encoder reads the query completed by the keyword side (keyword.completed_query).
 Every section says `via`: which of keyword, vector and graph put it in the results.
 """
 
