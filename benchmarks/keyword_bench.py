@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import gzip
 import json
 import os
 import platform
@@ -34,6 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import common
+from common import gz, tool
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared"
@@ -42,12 +44,7 @@ FIRST_KEYSTROKE = ("manifest.json", "keyword.json", "postings.bin", "graph.json"
 
 
 def die(message: str) -> None:
-    print(f"keyword_bench: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def gz(data: bytes) -> int:
-    return len(gzip.compress(data, compresslevel=9, mtime=0))
+    common.die("keyword_bench", message)
 
 
 def sizes(path: Path) -> dict:
@@ -68,16 +65,6 @@ def run_timed(cmd: list[str], repeats: int, label: str) -> list[float]:
         if proc.returncode != 0:
             die(f"{label} failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
     return times
-
-
-def tool(name: str) -> str:
-    beside = Path(sys.executable).parent / name
-    if beside.exists():
-        return str(beside)
-    found = shutil.which(name)
-    if not found:
-        die(f"`{name}` not found next to {sys.executable} or on PATH (install the project in this venv)")
-    return found
 
 
 # ---------------------------------------------------------------- queries

@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import gzip
 import json
 import os
 import platform
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,6 +32,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+import common
+from common import gz, tool
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -68,26 +69,11 @@ TARGET_OVER_KEYWORD_NL = 0.10
 
 
 def die(message: str) -> None:
-    print(f"semantic_bench: {message}", file=sys.stderr)
-    sys.exit(2)
+    common.die("semantic_bench", message)
 
 
 def note(message: str) -> None:
     print(f"[{dt.datetime.now():%H:%M:%S}] {message}", file=sys.stderr, flush=True)
-
-
-def tool(name: str) -> str:
-    beside = Path(sys.executable).parent / name
-    if beside.exists():
-        return str(beside)
-    found = shutil.which(name)
-    if not found:
-        die(f"`{name}` not found next to {sys.executable} or on PATH (install the project in this venv)")
-    return found
-
-
-def gz(data: bytes) -> int:
-    return len(gzip.compress(data, compresslevel=9, mtime=0))
 
 
 def run(cmd: list[str], label: str, timeout: float | None = None, echo_progress: bool = False) -> dict:
