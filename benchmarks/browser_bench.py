@@ -58,6 +58,10 @@ SEARCH_PREFIXES = {
     "mkdocs": ("search/",),
     "pagefind": ("pagefind/",),
 }
+#: files the first answer does not wait for (ours: the semantic part, loaded after the first answer is
+#: computed; on this fast local server they often arrive before it is shown all the same)
+LATER_PARTS = {"ours": ("search/vectors.bin", "search/encoder.json", "search/encoder.bin", "search/vocab.txt"),
+               "mkdocs": (), "pagefind": ()}
 PAGEFIND_PAGE = "graphsearch-bench.html"
 TIMEOUT_MS = 30_000
 KEY_TIMEOUT_MS = 3_000
@@ -131,7 +135,18 @@ INSTRUMENT = r"""
       if (type === "input") mark("input", event.timeStamp);
     }, true);
   }
-  document.addEventListener("DOMContentLoaded", () => mark("domcontentloaded"), true);
+  document.addEventListener("DOMContentLoaded", () => {
+    mark("domcontentloaded");
+    // Cold runs of ours: search as soon as the page is ready, as MkDocs' ?q= and the Pagefind page
+    // do (ui.js starts in a DOMContentLoaded listener of its own, after this one: hence the timeout).
+    if (window.__benchQuery) {
+      setTimeout(() => {
+        if (!window.graphsearchUI) return;
+        mark("query");
+        window.graphsearchUI.open(window.__benchQuery);
+      }, 0);
+    }
+  }, true);
   window.addEventListener("load", () => mark("load"), true);
   const watch = window.__benchWatch || [];
   if (watch.length) {
@@ -209,6 +224,9 @@ INSTRUMENT = r"""
   // Ours without the UI: post queries to the search worker on a channel of our own.
   B.workerRoundTrips = async (queries) => {
     const worker = B.workers[0];
+    // The EventTarget methods themselves: the instance's addEventListener is our wrapper.
+    const listen = (handler) => EventTarget.prototype.addEventListener.call(worker, "message", handler);
+    const unlisten = (handler) => EventTarget.prototype.removeEventListener.call(worker, "message", handler);
     let id = 1e9;
     const times = [];
     for (const query of queries) {
@@ -218,11 +236,11 @@ INSTRUMENT = r"""
         const handler = (event) => {
           const d = event.data;
           if (d && d.type === "results" && d.channel === "bench" && d.id === myId) {
-            worker.removeEventListener("message", handler);
+            unlisten(handler);
             resolve((d.results || []).length);
           }
         };
-        worker.addEventListener("message", handler);
+        listen(handler);
         worker.postMessage({ type: "query", channel: "bench", id: myId, query });
       });
       times.push([now() - t0, n]);
@@ -266,6 +284,52 @@ P.runs = async (queries, withData) => {
 };
 </script>
 """
+
+
+# Ours, step by step on the page's main thread (the worker runs the same code): module import
+# (fetch + compile of the worker's module graph), then each bundle part from bytes already fetched.
+BUNDLE_CPU = r"""async ([site, query]) => {
+  const files = {};
+  for (const name of ["manifest.json", "keyword.json", "postings.bin", "graph.json", "text.json",
+                      "vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"]) {
+    const response = await fetch(new URL(`search/${name}`, site));
+    if (response.ok) files[name] = new Uint8Array(await response.arrayBuffer());
+  }
+  const fetchFile = async (name) => {
+    if (!(name in files)) throw new Error(`HTTP 404 for ${name}`);
+    return files[name];
+  };
+  const t = {};
+  let t0 = performance.now();
+  const [bundleJs, engineJs] = await Promise.all([import(new URL("assets/graphsearch/bundle.js", site).href),
+                                                  import(new URL("assets/graphsearch/engine.js", site).href)]);
+  t.import_modules = performance.now() - t0;
+  t0 = performance.now();
+  const bundle = await bundleJs.loadKeywordBundle(fetchFile);
+  t.keyword_part = performance.now() - t0;
+  t0 = performance.now();
+  await bundleJs.loadTexts(bundle, fetchFile);
+  t.texts_part = performance.now() - t0;
+  t0 = performance.now();
+  bundleJs.crc32(files["text.json"]);
+  t.texts_crc32 = performance.now() - t0;
+  t0 = performance.now();
+  JSON.parse(new TextDecoder().decode(files["text.json"]));
+  t.texts_json_parse_again = performance.now() - t0;
+  t0 = performance.now();
+  engineJs.search(bundle, query, { mode: "keyword" });
+  t.first_search_keyword = performance.now() - t0;
+  t0 = performance.now();
+  engineJs.search(bundle, query, { mode: "keyword" });
+  t.second_search_keyword = performance.now() - t0;
+  t0 = performance.now();
+  await bundleJs.loadSemantic(bundle, fetchFile);
+  t.semantic_part = performance.now() - t0;
+  t0 = performance.now();
+  engineJs.search(bundle, query);
+  t.first_search_default_mode = performance.now() - t0;
+  return t;
+}"""
 
 
 def die(message: str) -> None:
@@ -343,6 +407,16 @@ def build_sites(www: Path, configs: Path, cache_dir: Path) -> dict:
     page = page.replace("</body>", PAGEFIND_SCRIPT + "</body>", 1)
     (www / "pagefind" / PAGEFIND_PAGE).write_text(page, encoding="utf-8")
     return info
+
+
+def git_state() -> dict:
+    """The commit measured and any uncommitted changes to the plugin or runtime (read-only git)."""
+    def git(*args: str) -> str:
+        proc = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True)
+        return proc.stdout.strip() if proc.returncode == 0 else ""
+    changed = [line[3:] for line in git("--no-optional-locks", "status", "--porcelain").splitlines()
+               if line[3:].startswith(("mkdocs_graphsearch/", "js/src/"))]
+    return {"commit": git("rev-parse", "--short", "HEAD"), "uncommitted_runtime_changes": changed}
 
 
 def pagefind_executable() -> str:
@@ -451,10 +525,13 @@ class Bench:
         self.base = server.base
         self.sizes = sizes
 
-    def page(self, engine: str):
+    def page(self, engine: str, query: str | None = None):
         context = self.browser.new_context(viewport={"width": 1200, "height": 800})
         page = context.new_page()
-        page.add_init_script(f"window.__benchWatch = {json.dumps(WATCH[engine])};\n{INSTRUMENT}")
+        setup = f"window.__benchWatch = {json.dumps(WATCH[engine])};\n"
+        if query is not None:
+            setup += f"window.__benchQuery = {json.dumps(query)};\n"
+        page.add_init_script(setup + INSTRUMENT)
         page.set_default_timeout(TIMEOUT_MS)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -471,14 +548,11 @@ class Bench:
     # --- cold: one fresh context, one query
 
     def cold(self, engine: str, query: str) -> dict:
-        context, page = self.page(engine)
+        context, page = self.page(engine, query if engine == "ours" else None)
         requests = record_requests(page)
         try:
             if engine == "ours":
-                page.goto(self.url("ours"), wait_until="commit")
-                page.wait_for_selector("dialog.gs-dialog", state="attached")
-                page.keyboard.press("/")
-                page.keyboard.insert_text(query)  # one input event with the whole query
+                page.goto(self.url("ours"), wait_until="commit")  # the query goes in at DOMContentLoaded
                 page.evaluate("t => __bench.waitMark('first', t)", TIMEOUT_MS)
                 page.evaluate("t => __bench.waitMark('complete', t)", TIMEOUT_MS)
                 marks = page.evaluate("__bench.marks")
@@ -502,8 +576,21 @@ class Bench:
             files = fetched(requests, engine, engine, self.base, self.sizes, time_origin)
             result["files"] = files
             result["before_first"] = totals(files, result["first"]) if result["first"] is not None else None
+            needed = [f for f in files if f["path"] not in LATER_PARTS[engine]]
+            result["needed_first"] = totals(needed, result["first"]) if result["first"] is not None else None
             result["errors"] = page.errors
             return result
+        finally:
+            context.close()
+
+    # --- ours: CPU cost of each loading step, in a fresh page (cold JIT), from bytes in memory
+
+    def bundle_cpu(self, query: str) -> dict:
+        context, page = self.page("ours")
+        try:
+            # A page of the same origin without ui.js (the server's 404 page), so no worker competes.
+            page.goto(f"{self.base}ours/no-such-page-browser-bench")
+            return page.evaluate(BUNDLE_CPU, [f"{self.base}ours/", query])
         finally:
             context.close()
 
@@ -582,7 +669,7 @@ class Bench:
                         page.keyboard.type(ch)
                         r = page.evaluate(wait, [query[: i + 1], KEY_TIMEOUT_MS])
                         samples[phase].append({"query": query, "text": query[: i + 1], **(r or {"timeout": True})})
-            return {"samples": samples, "wall_s": round(time.perf_counter() - t0, 2), "errors": page.errors}
+            return {"samples": samples, "compact": compact_samples(samples), "wall_s": round(time.perf_counter() - t0, 2), "errors": page.errors}
         finally:
             context.close()
 
@@ -625,6 +712,7 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
                             "max": max((r["first"] for r in ok), default=None)},
         "start_to_first_ms": {"p50": med([r["first"] - r["start"] for r in ok if r["start"] is not None])},
         "before_first": {k: med([r["before_first"][k] for r in ok]) for k in ("requests", "raw", "gzip")},
+        "needed_first": {k: med([r["needed_first"][k] for r in ok]) for k in ("requests", "raw", "gzip")},
         "zero_result_runs": sum(1 for r in ok if not r["results"]),
     }
     m = lambda key: med([r["marks"].get(key) for r in ok])  # noqa: E731
@@ -641,7 +729,8 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
             if not (modules and kw and manifest):
                 continue
             phases.append({
-                "ui_ready": r["marks"].get("ui"), "slash": r["marks"].get("slash"), "worker": r["marks"].get("worker"),
+                "domcontentloaded": r["marks"].get("domcontentloaded"), "ui_ready": r["marks"].get("ui"),
+                "query": r["marks"].get("query"), "worker": r["marks"].get("worker"),
                 "modules_loaded": max(f["end_ms"] for f in modules),
                 "manifest_requested": manifest["start_ms"],
                 "keyword_received": max(f["end_ms"] for f in kw if f["end_ms"] is not None),
@@ -652,6 +741,8 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
                                                        and f["search"] and f["end_ms"] is not None
                                                        and f["end_ms"] <= r["first"]) for r in ok])
         out["nav_to_snippet_ms"] = m("snippet")
+        out["first_answer_had_snippets_runs"] = sum(1 for r in ok if r["marks"].get("snippet") is not None
+                                                    and r["marks"]["snippet"] - r["first"] < 1)
         out["nav_to_complete_ms"] = m("complete")
         per_file: dict[str, list] = {}
         for r in ok:
@@ -675,6 +766,45 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
                             "data5": med([r["marks"]["tData"] - r["marks"]["tSearch"] for r in ok])}
         out["import_init_first_query_ms"] = out["start_to_first_ms"]["p50"]
     return out
+
+
+KEY_FIELDS = ("keydown", "input", "inputRun", "keyup", "keyupRun", "post", "message", "dom", "painted", "n", "error")
+
+
+def compact_samples(samples: dict) -> dict:
+    """For the JSON: per query, one row per keystroke (text = the query's first i+1 characters),
+    the fields of KEY_FIELDS (ms after navigation start; null where not measured); null row = timeout."""
+    out = {}
+    for phase, rows in samples.items():
+        by_query: list[dict] = []
+        for row in rows:
+            if not by_query or by_query[-1]["query"] != row["query"] or len(row["text"]) == 1:
+                by_query.append({"query": row["query"], "keys": []})
+            by_query[-1]["keys"].append(None if row.get("timeout") else
+                                        [None if row.get(f) is None else round(row[f], 1) for f in KEY_FIELDS])
+        out[phase] = by_query
+    return out
+
+
+def rounded(value):
+    if isinstance(value, float):
+        return round(value, 2)
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded(v) for v in value]
+    return value
+
+
+def to_json(value, indent: str = "") -> str:
+    """Indented JSON whose lists of numbers (or of short lists) stay on one line: the raw samples."""
+    inner = indent + " "
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(str(k))}: {to_json(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, list) and value and any(isinstance(v, dict) for v in value):
+        return "[\n" + ",\n".join(inner + to_json(v, inner) for v in value) + f"\n{indent}]"
+    return json.dumps(value, separators=(",", ":")) if isinstance(value, list) else json.dumps(value)
 
 
 def summarize_typing(result: dict, engine: str) -> dict:
@@ -750,10 +880,12 @@ def report(res: dict) -> str:
         pf["nav_to_first_ms"]["p50"])
     row("cold: search start -> first result, p50 ms (1)", o["start_to_first_ms"]["p50"], mk["start_to_first_ms"]["p50"],
         pf["start_to_first_ms"]["p50"])
-    row("cold: search KiB before first result, raw", o["before_first"]["raw"], mk["before_first"]["raw"],
+    row("cold: search KiB received before first result, raw", o["before_first"]["raw"], mk["before_first"]["raw"],
         pf["before_first"]["raw"], "KiB")
-    row("cold: search KiB before first result, gzip (2)", o["before_first"]["gzip"], mk["before_first"]["gzip"],
+    row("cold: search KiB received before first result, gzip (2)", o["before_first"]["gzip"], mk["before_first"]["gzip"],
         pf["before_first"]["gzip"], "KiB")
+    row("cold: search KiB the first result waits for, gzip (2)", o["needed_first"]["gzip"], mk["needed_first"]["gzip"],
+        pf["needed_first"]["gzip"], "KiB")
     row("cold: search requests before first result", o["before_first"]["requests"], mk["before_first"]["requests"],
         pf["before_first"]["requests"])
     s = {e: sess[e]["total"] for e in ENGINES}
@@ -774,13 +906,14 @@ def report(res: dict) -> str:
                  "-", ratio(oa["timed"]["p95"], pa["timed"]["p95"])))
     out = [table(("figure", "ours", "MkDocs", "Pagefind", "ours/MkDocs", "ours/Pagefind"), rows)]
     out.append(
-        "(1) ours: Worker created (ui.js on `/`) -> first option; MkDocs: its Worker created -> first result;\n"
+        "(1) ours: Worker created (ui.js, on opening search) -> first option; MkDocs: its Worker created -> first result;\n"
         "    Pagefind: import() -> init() -> search() -> data() of the first 5 (the issue's 'import+init+first query').\n"
         "(2) gzip -9 of each file: what a host that compresses would send (this server sends raw bytes).\n"
         "    Counted: ours search/ + assets/graphsearch/ (ui.js, ui.css, worker modules); MkDocs search/;\n"
         "    Pagefind pagefind/. Not counted: the HTML page and the theme's CSS/JS/fonts (same for all three).\n"
         f"(3) from the event the engine reacts to (ours: input; MkDocs: keyup), {ot['keystrokes']} keystrokes of the\n"
-        "    40 judged queries typed one character at a time, each waited for; MkDocs skips texts under 3 characters.\n"
+        f"    {res['n_queries']} judged queries typed one character at a time, each waited for; MkDocs skips texts\n"
+        "    under 3 characters.\n"
         "(4) every prefix of the judged queries; ours: postMessage to the search worker -> its answer (no DOM);\n"
         "    Pagefind: search() + data() of the first 5, second pass (the first pass fetched the chunks).")
     # details
@@ -791,6 +924,10 @@ def report(res: dict) -> str:
     for path, f in o.get("files", {}).items():
         out.append(f"    {path:<34} {fmt(f['start_ms']):>6} -> {fmt(f['end_ms']):>6}  {f['raw'] / 1024:7.1f} / "
                    f"{f['gzip'] / 1024:6.1f}  {f['before_first_runs']}/{o['answered']}")
+    out.append(f"  first answer already had snippets (waited for text.json) in {o.get('first_answer_had_snippets_runs')}"
+               f"/{o['answered']} runs")
+    out.append("  CPU per loading step, fresh page, main thread, bytes in memory (median of 3, ms): "
+               + ", ".join(f"{k} {fmt(v)}" for k, v in res["bundle_cpu"]["median_ms"].items()))
     out.append("MkDocs, cold, medians (ms after navigation start): "
                + ", ".join(f"{k} {fmt(v)}" for k, v in mk["phases_ms"].items()))
     out.append("Pagefind, cold, medians (ms): " + ", ".join(f"{k} {fmt(v)}" for k, v in pf["phases_ms"].items()))
@@ -860,7 +997,7 @@ def main() -> None:
     builds = build_sites(www, root / "configs", args.cache_dir.resolve())
     server = Server(www)
     sizes = Sizes(www, server.base)
-    res: dict = {"cold": {e: {"runs": []} for e in ENGINES}}
+    res: dict = {"n_queries": len(queries), "cold": {e: {"runs": []} for e in ENGINES}}
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -878,6 +1015,9 @@ def main() -> None:
                     res["cold"][engine]["runs"].append(run)
             for engine in ENGINES:
                 res["cold"][engine]["summary"] = summarize_cold(res["cold"][engine]["runs"], engine)
+            note("ours: CPU cost of each loading step (3 fresh pages)")
+            cpu = [bench.bundle_cpu(COLD_QUERIES[1]) for _ in range(3)]
+            res["bundle_cpu"] = {"runs": cpu, "median_ms": {k: med([c[k] for c in cpu]) for k in cpu[0]}}
             res["session"] = {}
             for engine in ENGINES:
                 note(f"10-query session: {engine}")
@@ -891,7 +1031,9 @@ def main() -> None:
             for engine in ("ours", "mkdocs"):
                 note(f"warm, typing {len(queries)} queries: {engine}")
                 raw = bench.warm_typing(engine, queries[: args.warmup_queries], queries)
-                res["typing"][engine] = {"summary": summarize_typing(raw, engine), "raw": raw}
+                summary = summarize_typing(raw, engine)
+                raw["samples"] = {"fields": KEY_FIELDS, **raw.pop("compact")}
+                res["typing"][engine] = {"summary": summary, "raw": raw}
             chromium_version = browser.version
             browser.close()
     finally:
@@ -903,6 +1045,9 @@ def main() -> None:
               f"Chromium {chromium_version}, {args.contexts} fresh contexts per engine, Pagefind "
               f"{builds['pagefind']['version']}; load average {load_start[0]:.1f} -> {load_end[0]:.1f} "
               f"on {os.cpu_count()} CPUs; {time.perf_counter() - t_start:.0f} s")
+    state = git_state()
+    header += f"\ncommit {state['commit']}" + (f" + uncommitted changes in {', '.join(state['uncommitted_runtime_changes'])}"
+                                              if state["uncommitted_runtime_changes"] else "")
     print(header)
     print(text)
     out = args.out or HERE / "results" / f"browser-{dt.datetime.now():%Y%m%d-%H%M%S}.json"
@@ -911,9 +1056,9 @@ def main() -> None:
             "platform": platform.platform(), "cpus": os.cpu_count(), "chromium": chromium_version,
             "chromium_args": CHROMIUM_ARGS, "loadavg_start": load_start, "loadavg_end": load_end,
             "corpus": str(CORPUS), "queries_file": str(QUERIES), "cold_queries": COLD_QUERIES,
-            "contexts": args.contexts, "warmup_queries": args.warmup_queries, "builds": builds,
+            "git": git_state(), "contexts": args.contexts, "warmup_queries": args.warmup_queries, "builds": builds,
             "wall_s": round(time.perf_counter() - t_start, 1)}
-    out.write_text(json.dumps({"meta": meta, "table": header + "\n" + text, **res}, indent=1), encoding="utf-8")
+    out.write_text(to_json(rounded({"meta": meta, "table": header + "\n" + text, **res})) + "\n", encoding="utf-8")
     print(f"\nwrote {out.relative_to(REPO) if out.is_relative_to(REPO) else out}")
     if tmp is not None:
         tmp.cleanup()
