@@ -1,6 +1,5 @@
 // @ts-check
 /** The static query encoder (spec, with the exact order of operations: engine/encoder.py). */
-import { createWordPiece } from "./wordpiece.js";
 import { BundleError, readFile } from "./bundle.js";
 
 const MAX_QUERY_PIECES = 64;
@@ -19,6 +18,9 @@ export async function loadEncoder(bundle, fetchFile) {
     readFile(fetchFile, manifest, "encoder.bin"),
     readFile(fetchFile, manifest, "vocab.txt"),
   ]);
+  // Imported here, not at the top: WordPiece (and its Unicode tables) is only needed once the
+  // semantic part is in, so it stays off the first keystroke's path.
+  const { createWordPiece } = await import("./wordpiece.js");
   const meta = JSON.parse(new TextDecoder().decode(metaBytes));
   const tokens = /** @type {number[]} */ (meta.tokens);
   const k = meta.pca_dim, dim = meta.dim, n = tokens.length;

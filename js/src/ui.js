@@ -429,6 +429,8 @@ class SearchBox {
       }
       groups.push(group);
     }
+    // Scroll before replacing the list: layout is still clean, so this forces no extra layout.
+    if (!sameQuery) this.list.scrollTop = 0;
     this.list.replaceChildren(...groups);
     const found = groups.length;
     this.input.setAttribute("aria-expanded", String(found > 0));
@@ -440,7 +442,6 @@ class SearchBox {
       const again = this.items.findIndex((item) => item.dataset.key === keep);
       if (again >= 0) active = again;
     }
-    if (!sameQuery) this.list.scrollTop = 0;
     this.setActive(active, sameQuery && this.chosen); // keep the reader's option in view
   }
 

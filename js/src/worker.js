@@ -48,9 +48,11 @@ export const PARTS = [
     },
   },
   {
+    // Snippet texts come after the first answer (titles first, snippets a moment later): on a
+    // real connection they would otherwise share the bandwidth the first answer waits for.
     name: "texts",
     required: false,
-    prefetch: ["text.json"],
+    prefetch: [],
     load: async (context) => {
       await loadTexts(/** @type {Bundle} */ (context.bundle), context.fetchFile);
     },
@@ -114,6 +116,8 @@ export function createService(post, options = {}) {
   /** Channels whose latest query has not been answered yet. @type {Set<string>} */
   const waiting = new Set();
   let scheduled = false;
+  /** An answer went out before every part was tried: the final one must follow. */
+  let answeredEarly = false;
 
   function postStatus() {
     post({ type: "status", state, parts: [...loaded], done: tried === parts.length || state === "error",
@@ -123,6 +127,7 @@ export function createService(post, options = {}) {
   /** @param {QueryMessage} message */
   function answer(message) {
     if (!context || !context.bundle) return;
+    if (tried < parts.length) answeredEarly = true;
     let output;
     try {
       output = search(context.bundle, message.query, { mode: message.mode, limit: message.limit });
@@ -161,10 +166,10 @@ export function createService(post, options = {}) {
     }
   }
 
-  /** Re-answer every channel's latest query (more of the bundle is in). */
+  /** Re-answer every channel's latest query now (more of the bundle is in). */
   function rerun() {
     for (const channel of latest.keys()) waiting.add(channel);
-    schedule();
+    flush();
   }
 
   /** @param {string} bundleUrl */
@@ -197,6 +202,12 @@ export function createService(post, options = {}) {
       if (parts.every((p) => !p.required || loaded.includes(p.name))) state = "ready";
       postStatus();
       if (state === "ready" && changed !== false) rerun();
+    }
+    // Every part tried: re-answer once if the screen holds answers marked incomplete (the last
+    // part failed or added nothing), so the UI knows the results are final.
+    if (state === "ready" && answeredEarly) {
+      answeredEarly = false;
+      rerun();
     }
   }
 
