@@ -637,17 +637,21 @@ class Bench:
 
     # --- warm: typing the judged queries character by character
 
+    def open_ours_loaded(self, page) -> None:
+        """Open our search on a fresh page and wait until every part of the bundle is in."""
+        page.goto(self.url("ours"), wait_until="commit")
+        page.wait_for_selector("dialog.gs-dialog", state="attached")
+        page.keyboard.press("/")
+        page.keyboard.insert_text("theme")
+        page.evaluate("t => __bench.waitMark('complete', t)", TIMEOUT_MS)
+
     def warm_typing(self, engine: str, warmup: list[str], queries: list[str]) -> dict:
         """Ours and MkDocs: keystroke -> results for that text in the DOM (and after the next paint)."""
         context, page = self.page(engine)
         t0 = time.perf_counter()
         try:
             if engine == "ours":
-                page.goto(self.url("ours"), wait_until="commit")
-                page.wait_for_selector("dialog.gs-dialog", state="attached")
-                page.keyboard.press("/")
-                page.keyboard.insert_text("theme")
-                page.evaluate("t => __bench.waitMark('complete', t)", TIMEOUT_MS)  # every part loaded
+                self.open_ours_loaded(page)
                 wait = "([q, t]) => __bench.waitAnswer(q, t)"
                 box = page.locator("dialog.gs-dialog .gs-input")
             else:
@@ -680,11 +684,7 @@ class Bench:
         context, page = self.page(engine)
         try:
             if engine == "ours":
-                page.goto(self.url("ours"), wait_until="commit")
-                page.wait_for_selector("dialog.gs-dialog", state="attached")
-                page.keyboard.press("/")
-                page.keyboard.insert_text("theme")
-                page.evaluate("t => __bench.waitMark('complete', t)", TIMEOUT_MS)
+                self.open_ours_loaded(page)
                 first = page.evaluate("qs => __bench.workerRoundTrips(qs)", prefixes)
                 timed = page.evaluate("qs => __bench.workerRoundTrips(qs)", prefixes)
                 return {"first_pass": first, "timed": timed, "prefixes": len(prefixes)}
