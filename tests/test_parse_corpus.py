@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CORPORA
 from mkdocs_graphsearch.parse import parse_page
 from mkdocs_graphsearch.parse.markdown import decode_source
-
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 
 pytestmark = [
     pytest.mark.corpus,
