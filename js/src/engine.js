@@ -44,7 +44,7 @@ export function search(bundle, query, options = {}) {
   /** @type {Float64Array | null} */
   let cos = null;
   if (mode !== "keyword" && bundle.vectors) {
-    const vector = queryVector(bundle, completedQuery(bundle, query, keyword.expansions));
+    const vector = queryVector(bundle, completedQuery(bundle, query, keyword));
     if (vector !== null) {
       cos = cosines(bundle.vectors.values, bundle.vectors.scales, bundle.vectors.dim, vector);
       for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold) cos[c] = 0;

@@ -6,7 +6,7 @@ import { osaWithin } from "./fuzzy.js";
 /**
  * @typedef {import("./bundle.js").Bundle} Bundle
  * @typedef {{term: number, weight: number}} Expansion
- * @typedef {{scores: Float64Array, matchedTerms: Set<string>, expansions: Expansion[][]}} KeywordScores
+ * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][]}} KeywordScores
  */
 
 /** @param {string} query @returns {string[]} */
@@ -108,14 +108,13 @@ export function expand(bundle, token, isLast) {
 /**
  * The text the query encoder reads: the query plus, for each token with no exact match, its
  * best stand-in term (highest weight, then most postings, then term order).
- * @param {Bundle} bundle @param {string} query @param {Expansion[][]} expansions
+ * @param {Bundle} bundle @param {string} query @param {KeywordScores} keyword
  */
-export function completedQuery(bundle, query, expansions) {
-  const tokens = queryTokens(query);
+export function completedQuery(bundle, query, keyword) {
   /** @type {string[]} */
   const extra = [];
-  tokens.forEach((token, i) => {
-    const options = expansions[i];
+  keyword.tokens.forEach((token, i) => {
+    const options = keyword.expansions[i];
     if (!options || !options.length || bundle.termIndex.has(token)) return;
     let best = options[0];
     for (const e of options.slice(1)) {
@@ -160,5 +159,5 @@ export function keywordScores(bundle, query) {
     touched.length = 0;
   });
   for (let c = 0; c < total.length; c++) total[c] = total[c] / bundle.impactScale;
-  return { scores: total, matchedTerms, expansions: allExpansions };
+  return { scores: total, tokens, matchedTerms, expansions: allExpansions };
 }

@@ -36,6 +36,7 @@ class KeywordScores:
     """Scores per chunk (0 where nothing matched) and the terms the query matched."""
 
     scores: np.ndarray
+    tokens: list[str] = field(default_factory=list)
     matched_terms: set[str] = field(default_factory=set)
     expansions: list[list[Expansion]] = field(default_factory=list)
 
@@ -94,13 +95,12 @@ def expand(bundle: Bundle, token: str, is_last: bool) -> list[Expansion]:
     return expansions
 
 
-def completed_query(bundle: Bundle, query: str, expansions: list[list[Expansion]]) -> str:
+def completed_query(bundle: Bundle, query: str, keyword: KeywordScores) -> str:
     """The text the query encoder reads: the query, plus for each token with no exact match
     its best stand-in term (highest weight, then most postings, then term order), so a
     half-typed or misspelt word still means something to the encoder."""
-    tokens = query_tokens(query)
     extra: list[str] = []
-    for token, options in zip(tokens, expansions):
+    for token, options in zip(keyword.tokens, keyword.expansions):
         if not options or token in bundle.term_index:
             continue
         best = min(options, key=lambda e: (-e.weight, -_postings_count(bundle, e.term), e.term))
@@ -111,7 +111,7 @@ def completed_query(bundle: Bundle, query: str, expansions: list[list[Expansion]
 def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
     tokens = query_tokens(query)
     total = np.zeros(bundle.n_chunks, dtype=np.float64)
-    result = KeywordScores(total)
+    result = KeywordScores(total, tokens)
     for position, token in enumerate(tokens):
         expansions = expand(bundle, token, position == len(tokens) - 1)
         result.expansions.append(expansions)

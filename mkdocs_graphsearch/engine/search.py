@@ -63,7 +63,7 @@ def search(
     cos = None
     if mode != "keyword":
         if vector is None:
-            vector = query_vector(bundle, completed_query(bundle, query, keyword.expansions))
+            vector = query_vector(bundle, completed_query(bundle, query, keyword))
         elif len(vector) != bundle.vectors.shape[1]:
             vector = project_query(bundle, vector)
         if vector is not None:
