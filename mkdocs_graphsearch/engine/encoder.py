@@ -1,7 +1,6 @@
 """The static query encoder at query time (mirrored by js/src/encoder.js; fitted by index/encoder.py).
 
-encoder.bin layout (little-endian): int8 rows (n_tokens x pca_dim) | float32 row_scales (pca_dim)
-| float32 weights (n_tokens) | int8 components (pca_dim x dim) | float32 component_scales (pca_dim).
+encoder.bin's layout: bundle/encoder_file.py.
 
 Query vector (pca_dim numbers, in the space vectors.bin is stored in), with float64
 operations in exactly this order, so both engines agree bit for bit:
@@ -24,9 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import orjson
 
-from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VOCAB, BundleError
+from mkdocs_graphsearch.bundle.encoder_file import decode_encoder
+from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VOCAB
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
@@ -43,31 +42,12 @@ class StaticEncoder:
 
 
 def load_encoder(bundle: Bundle) -> StaticEncoder:
-    meta = orjson.loads(bundle.files[ENCODER])
-    data = bundle.files[ENCODER_BIN]
-    tokens, k, dim = meta["tokens"], meta["pca_dim"], meta["dim"]
-    n = len(tokens)
-    expected = n * k + 4 * k + 4 * n + k * dim + 4 * k
-    if len(data) != expected:
-        raise BundleError(f"{ENCODER_BIN} has {len(data)} bytes, expected {expected} (corrupted)")
-    offset = 0
-
-    def take(dtype: str, count: int) -> np.ndarray:
-        nonlocal offset
-        array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
-        offset += array.nbytes
-        return array
-
-    rows = take("i1", n * k).reshape(n, k).astype(np.float64)
-    row_scales = take("<f4", k).astype(np.float64)
-    weights = take("<f4", n).astype(np.float64)
-    components = take("i1", k * dim).reshape(k, dim).astype(np.float64)
-    component_scales = take("<f4", k).astype(np.float64)
+    arrays = decode_encoder(bundle.files[ENCODER], bundle.files[ENCODER_BIN])
     return StaticEncoder(
-        row_of={token: i for i, token in enumerate(tokens)},
-        rows=rows * row_scales[None, :],
-        weights=weights,
-        components=components * component_scales[:, None],
+        row_of={token: i for i, token in enumerate(arrays.tokens)},
+        rows=arrays.rows,
+        weights=arrays.weights,
+        components=arrays.components,
         vocab_path=bundle.path / VOCAB,
     )
 

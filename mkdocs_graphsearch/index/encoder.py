@@ -20,8 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-
 import orjson
+
+from mkdocs_graphsearch.bundle.encoder_file import decode_encoder
 
 
 @dataclass
@@ -34,7 +35,7 @@ class EncoderTable:
     component_scales: np.ndarray  # float32 (pca_dim,)
 
     def files(self) -> tuple[bytes, bytes]:
-        """encoder.json and encoder.bin (layout: engine/encoder.py)."""
+        """encoder.json and encoder.bin (layout: bundle/encoder_file.py)."""
         meta = {
             "tokens": [int(t) for t in self.tokens],
             "pca_dim": int(self.rows.shape[1]),
@@ -52,19 +53,10 @@ class EncoderTable:
         return orjson.dumps(meta, option=orjson.OPT_SORT_KEYS), binary
 
 
-def basis(encoder_bin: bytes, n_tokens: int, pca_dim: int, dim: int) -> np.ndarray:
-    """The (pca_dim, dim) basis as stored in encoder.bin (int8 rows times their scales)."""
-    offset = n_tokens * pca_dim + 4 * pca_dim + 4 * n_tokens
-    components = np.frombuffer(encoder_bin, dtype=np.int8, count=pca_dim * dim, offset=offset)
-    scales = np.frombuffer(encoder_bin, dtype="<f4", count=pca_dim, offset=offset + pca_dim * dim)
-    return components.reshape(pca_dim, dim).astype(np.float64) * scales.astype(np.float64)[:, None]
-
-
 def project(vectors: np.ndarray, encoder_files: tuple[bytes, bytes]) -> np.ndarray:
-    """Passage vectors (n, dim) -> their coefficients on the encoder's basis (n, pca_dim)."""
-    meta = orjson.loads(encoder_files[0])
-    stored = basis(encoder_files[1], len(meta["tokens"]), meta["pca_dim"], meta["dim"])
-    return np.asarray(vectors, dtype=np.float64) @ stored.T
+    """Passage vectors (n, dim) -> their coefficients on the encoder's stored basis (n, pca_dim)."""
+    components = decode_encoder(*encoder_files).components
+    return np.asarray(vectors, dtype=np.float64) @ components.T
 
 
 def _int8(matrix: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
