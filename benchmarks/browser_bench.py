@@ -38,6 +38,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+from common import save_report
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared"
@@ -1050,16 +1052,14 @@ def main() -> None:
                                               if state["uncommitted_runtime_changes"] else "")
     print(header)
     print(text)
-    out = args.out or HERE / "results" / f"browser-{dt.datetime.now():%Y%m%d-%H%M%S}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
     meta = {"date": dt.datetime.now().isoformat(timespec="seconds"), "python": platform.python_version(),
             "platform": platform.platform(), "cpus": os.cpu_count(), "chromium": chromium_version,
             "chromium_args": CHROMIUM_ARGS, "loadavg_start": load_start, "loadavg_end": load_end,
             "corpus": str(CORPUS), "queries_file": str(QUERIES), "cold_queries": COLD_QUERIES,
             "git": git_state(), "contexts": args.contexts, "warmup_queries": args.warmup_queries, "builds": builds,
             "wall_s": round(time.perf_counter() - t_start, 1)}
-    out.write_text(to_json(rounded({"meta": meta, "table": header + "\n" + text, **res})) + "\n", encoding="utf-8")
-    print(f"\nwrote {out.relative_to(REPO) if out.is_relative_to(REPO) else out}")
+    print()
+    save_report("browser", to_json(rounded({"meta": meta, "table": header + "\n" + text, **res})), args.out, dt.datetime.now())
     if tmp is not None:
         tmp.cleanup()
 

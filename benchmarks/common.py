@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import shutil
 import sys
@@ -28,3 +29,16 @@ def tool(name: str) -> str:
     if not found:
         die(Path(sys.argv[0]).stem, f"`{name}` not found next to {sys.executable} or on PATH (install the project in this venv)")
     return found
+
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+
+def save_report(kind: str, body: str, out: Path | None, started: dt.datetime) -> Path:
+    """Write a run's JSON to `out` or benchmarks/results/KIND-DATE.json, and say where."""
+    path = out or HERE / "results" / f"{kind}-{started:%Y%m%d-%H%M%S}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body + "\n", encoding="utf-8")
+    print(f"wrote {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
+    return path

@@ -387,10 +387,7 @@ def main() -> None:
         "settings": {k: v for k, v in vars(args).items() if k not in ("out",)} | {"corpus": corpora},
         "corpora": results,
     }
-    out = args.out or HERE / "results" / f"keyword-{started:%Y%m%d-%H%M%S}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
-    print(f"wrote {out.relative_to(REPO) if out.is_relative_to(REPO) else out}")
+    common.save_report("keyword", json.dumps(report, indent=1, default=str), args.out, started)
 
 
 if __name__ == "__main__":

@@ -442,10 +442,7 @@ def main() -> None:
         "quality": quality,
         "build": [{k: v for k, v in b.items()} for b in builds],
     }
-    out = args.out or HERE / "results" / f"semantic-{started:%Y%m%d-%H%M%S}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")
-    print(f"wrote {out.relative_to(REPO) if out.is_relative_to(REPO) else out}")
+    common.save_report("semantic", json.dumps(report, indent=1, default=str), args.out, started)
 
 
 if __name__ == "__main__":
