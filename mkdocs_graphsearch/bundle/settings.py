@@ -50,11 +50,8 @@ class SearchSettings:
     graph_decay: dict[str, float] = field(
         default_factory=lambda: {"child": 0.3, "parent": 0.5, "sibling": 0.2, "link": 0.2}
     )
-    extra: dict[str, object] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
-        extra = data.pop("extra")
         data["fuzzy_weights"] = list(self.fuzzy_weights)
-        data.update(extra)
         return data
