@@ -20,11 +20,11 @@ from markdown_it.token import Token
 
 from .anchors import AnchorAllocator, parse_heading_attrs
 from .blocks import flatten_blocks
+from .chunks import ChunkTree
 from .frontmatter import parse_front_matter
 from .links import Resolution, WikiIndex, resolve_markdown_link
 from .model import BrokenLink, Chunk, Link, LinkKind, Page, PageWarning
-from .plaintext import RawLink, clean_template_tags, html_text, inline_text
-from .symbols import extract_symbols
+from .plaintext import RawLink, html_text, inline_text
 
 __all__ = ["decode_source", "parse_page"]
 
@@ -199,41 +199,16 @@ def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
     return items
 
 
-class _Builder:
-    """Turns collected items into chunks, links and warnings for one page."""
+class _Builder(ChunkTree):
+    """The page's chunk tree plus link resolution and warnings."""
 
-    def __init__(self, path: str, known_pages: Collection[str]) -> None:
-        self.path = path
+    def __init__(self, path: str, title: str, known_pages: Collection[str]) -> None:
+        super().__init__(path, title)
         self.known_pages = known_pages
         self.wiki = WikiIndex(known_pages)
         self.resolved: dict[tuple[str, str, str], Resolution | None] = {}  # pages repeat links
-        self.chunks: list[Chunk] = []
-        self.texts: dict[int, list[str]] = {}  # by chunk position in self.chunks
-        self.used_ids: set[str] = set()
-        self.title_counts: dict[str, int] = {}
-        self.code_counts: dict[str, int] = {}
         self.broken: list[BrokenLink] = []
         self.warnings: list[PageWarning] = []
-
-    def claim(self, chunk_id: str) -> str:
-        """Ids are unique within a page even when a title looks like `Foo::2` or `code-1`."""
-        if chunk_id in self.used_ids:
-            n = 2
-            while f"{chunk_id}::{n}" in self.used_ids:
-                n += 1
-            chunk_id = f"{chunk_id}::{n}"
-        self.used_ids.add(chunk_id)
-        return chunk_id
-
-    def add(self, chunk: Chunk) -> int:
-        self.chunks.append(chunk)
-        self.texts[len(self.chunks) - 1] = []
-        return len(self.chunks) - 1
-
-    def add_text(self, position: int, text: str) -> None:
-        text = clean_template_tags(text)
-        if text.strip():
-            self.texts[position].append(text)
 
     def add_links(self, position: int, raw_links: list[RawLink]) -> None:
         chunk = self.chunks[position]
@@ -300,15 +275,9 @@ def _parse(
     # The page's own h1 opens the page: it is the root, not a section of it.
     root_h1 = headings[0] if headings and headings[0].level == 1 else None
 
-    builder = _Builder(path, known_pages)
-    root = Chunk(id=path, title=title, level=1, kind="page", parent=None, anchor="", text="", line=1,
-                 heading_path=[title])
-    builder.used_ids.add(path)
-    stack = [builder.add(root)]  # open sections, root first
-    current = stack[0]
-    sections: list[int] = [current]  # chunks that own lines (root and sections), in order
-
+    builder = _Builder(path, title, known_pages)
     for item in items:
+        current = builder.current
         if isinstance(item, _Heading):
             if item is root_h1:
                 if front.title and item.title and item.title != front.title:
@@ -319,45 +288,21 @@ def _parse(
                 builder.add_text(current, item.title)  # deep headings fold into their section
                 builder.add_links(current, item.links)
                 continue
-            while len(stack) > 1 and builder.chunks[stack[-1]].level >= item.level:
-                stack.pop()
-            parent = builder.chunks[stack[-1]]
-            n = builder.title_counts.get(item.title, 0) + 1
-            builder.title_counts[item.title] = n
-            chunk_id = builder.claim(f"{path}::{item.title}" if n == 1 else f"{path}::{item.title}::{n}")
-            chunk = Chunk(
-                id=chunk_id, title=item.title, level=item.level, kind="section", parent=parent.id,
-                anchor=anchor_of[id(item)], text="", line=item.line,
-                heading_path=[*parent.heading_path, item.title],
-            )
-            current = builder.add(chunk)
-            stack.append(current)
-            sections.append(current)
-            builder.add_links(current, item.links)
+            section = builder.open_section(item.title, item.level, anchor_of[id(item)], item.line)
+            builder.add_links(section, item.links)
         elif isinstance(item, _Fence):
-            parent = builder.chunks[current]
-            n = builder.code_counts.get(parent.id, 0) + 1
-            builder.code_counts[parent.id] = n
-            language = _language(item.info)
-            code = Chunk(
-                id=builder.claim(f"{parent.id}::code-{n}"), title=parent.title, level=parent.level + 1,
-                kind="code", parent=parent.id, anchor=parent.anchor, text=item.code, line=item.line,
-                end_line=item.end_line, heading_path=list(parent.heading_path), language=language,
-                symbols=extract_symbols(language, item.code),
-            )
-            builder.add(code)
+            builder.add_code(_language(item.info), item.code, item.line, item.end_line)
         else:
             builder.add_text(current, item.text)
             builder.add_links(current, item.links)
 
     # Spans: root and sections tile the page (root also owns the front matter); code chunks
     # sit inside their parent's span.
+    sections = builder.sections
     for position, next_position in zip(sections, [*sections[1:], None]):
         chunk = builder.chunks[position]
         chunk.end_line = builder.chunks[next_position].line - 1 if next_position is not None else n_lines
-    for position, chunk in enumerate(builder.chunks):
-        if chunk.kind != "code":
-            chunk.text = "\n".join(builder.texts[position])
+    builder.finish_texts()
 
     warnings = [PageWarning(path, line, message) for line, message in notes]
     warnings.extend(builder.warnings)
