@@ -15,6 +15,7 @@ from mkdocs.utils import is_error_template
 from mkdocs_graphsearch.config import GraphSearchConfig
 from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.site import ASSETS_DIR, SiteIndex, search_settings, semantic_options
+from mkdocs_graphsearch.theme_compat import patch_theme_page
 
 log = get_plugin_logger(__name__)
 
@@ -53,6 +54,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         return html
 
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
+        output = patch_theme_page(config.theme.name, "search" in config.plugins, output)
         return inject(output, runtime_tags(page.url, ASSETS_DIR, self.config.bundle_dir))
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
@@ -63,6 +65,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir)
         else:
             tags = runtime_tags(template_name, ASSETS_DIR, self.config.bundle_dir)
+        output_content = patch_theme_page(config.theme.name, "search" in config.plugins, output_content)
         return inject(output_content, tags)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

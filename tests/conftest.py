@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,3 +54,34 @@ def build_bundle_dir(out: Path, docs: Path, *, embeddings: bool) -> Path:
 
     write_bundle(out, build_files(parse_folder(docs), semantic=semantic, warn=fail))
     return out
+
+
+#: The one headless chromium of a test session: [sync_playwright() manager, browser, users].
+_CHROMIUM: list = [None, None, 0]
+
+
+@contextlib.contextmanager
+def shared_chromium(executable: Path, args: list[str]) -> Iterator[object]:
+    """Launch chromium once however many test modules hold a `browser` fixture at a time (the
+    session fixture of test_browser.py, imported by other modules, becomes one per module, and
+    Playwright's sync API cannot start a second instance on the same thread); closed with its last user."""
+    from playwright.sync_api import sync_playwright
+
+    if _CHROMIUM[2] == 0:
+        manager = sync_playwright()
+        playwright = manager.__enter__()
+        try:
+            _CHROMIUM[1] = playwright.chromium.launch(executable_path=str(executable), args=args)
+        except BaseException:
+            manager.__exit__(None, None, None)
+            raise
+        _CHROMIUM[0] = manager
+    _CHROMIUM[2] += 1
+    try:
+        yield _CHROMIUM[1]
+    finally:
+        _CHROMIUM[2] -= 1
+        if _CHROMIUM[2] == 0:
+            _CHROMIUM[1].close()
+            _CHROMIUM[0].__exit__(None, None, None)
+            _CHROMIUM[:] = [None, None, 0]

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import EXAMPLE_SITE
+from conftest import EXAMPLE_SITE, shared_chromium
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 expect = playwright_api.expect
@@ -187,10 +187,8 @@ def sites(tmp_path_factory: pytest.TempPathFactory):
 def browser():
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; CI installs it)")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with shared_chromium(CHROMIUM, CHROMIUM_ARGS) as browser:  # one for every module importing this fixture
         yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -693,12 +693,14 @@ function takeOverTheme(dialog) {
       bsModal.addEventListener("show.bs.modal", (event) => {
         event.preventDefault();
         const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("mkdocs-search-query"));
-        dialog.open(typed && typed.value ? typed.value : undefined);
+        // Its ?q= (the built-in script fills the field only later, and the stand-in never does).
+        dialog.open((typed && typed.value) || new URLSearchParams(location.search).get("q") || undefined);
       });
       // The built-in script still sees its (never shown) modal, so the theme's own script,
       // which expects those elements, keeps working; it never gets a keystroke to answer.
     }
-    return;
+    // No link: the modal is the stand-in theme_compat.py adds without `search`; add our link below.
+    if (bsLink) return;
   }
   const bsNav = document.querySelector(".navbar .navbar-nav.ms-md-auto");
   if (bsNav) {
