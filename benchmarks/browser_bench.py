@@ -290,12 +290,14 @@ P.runs = async (queries, withData) => {
 
 # Ours, step by step on the page's main thread (the worker runs the same code): module import
 # (fetch + compile of the worker's module graph), then each bundle part from bytes already fetched.
-BUNDLE_CPU = r"""async ([site, query]) => {
-  const files = {};
-  for (const name of ["manifest.json", "keyword.json", "postings.bin", "graph.json", "text.json",
-                      "vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"]) {
-    const response = await fetch(new URL(`search/${name}`, site));
-    if (response.ok) files[name] = new Uint8Array(await response.arrayBuffer());
+BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
+  const files = {};  // by file name (content-hashed in format 2)
+  const manifest = await (await fetch(new URL("search/manifest.json", site))).json();
+  const nameOf = (part) => manifest.files[part].name ?? part;
+  files["manifest.json"] = new TextEncoder().encode(JSON.stringify(manifest));
+  for (const part of Object.keys(manifest.files)) {
+    const response = await fetch(new URL(`search/${nameOf(part)}`, site));
+    if (response.ok) files[nameOf(part)] = new Uint8Array(await response.arrayBuffer());
   }
   const fetchFile = async (name) => {
     if (!(name in files)) throw new Error(`HTTP 404 for ${name}`);
@@ -303,8 +305,9 @@ BUNDLE_CPU = r"""async ([site, query]) => {
   };
   const t = {};
   let t0 = performance.now();
-  const [bundleJs, engineJs] = await Promise.all([import(new URL("assets/graphsearch/bundle.js", site).href),
-                                                  import(new URL("assets/graphsearch/engine.js", site).href)]);
+  const runtime = new URL(runtimeDir, site);
+  const [bundleJs, engineJs] = await Promise.all([import(new URL("bundle.js", runtime).href),
+                                                  import(new URL("engine.js", runtime).href)]);
   t.import_modules = performance.now() - t0;
   t0 = performance.now();
   const bundle = await bundleJs.loadKeywordBundle(fetchFile);
@@ -313,10 +316,10 @@ BUNDLE_CPU = r"""async ([site, query]) => {
   await bundleJs.loadTexts(bundle, fetchFile);
   t.texts_part = performance.now() - t0;
   t0 = performance.now();
-  bundleJs.crc32(files["text.json"]);
+  bundleJs.crc32(files[nameOf("text.json")]);
   t.texts_crc32 = performance.now() - t0;
   t0 = performance.now();
-  JSON.parse(new TextDecoder().decode(files["text.json"]));
+  JSON.parse(new TextDecoder().decode(files[nameOf("text.json")]));
   t.texts_json_parse_again = performance.now() - t0;
   t0 = performance.now();
   engineJs.search(bundle, query, { mode: "keyword" });
@@ -388,6 +391,7 @@ def build_sites(www: Path, configs: Path, cache_dir: Path) -> dict:
     if "vectors.bin" not in manifest["files"]:
         note("warning: our bundle has no vectors (embedding model unavailable?): keyword-only bundle measured")
     info["ours"]["counts"] = manifest.get("counts")
+    learn_names("ours", www / "ours")
     info["ours"]["semantic"] = "vectors.bin" in manifest["files"]
 
     # Pagefind indexes the same HTML as the built-in site (a copy, so MkDocs' files stay as built).
@@ -486,6 +490,25 @@ def record_requests(page) -> list:
     return finished
 
 
+#: per site, its versioned and content-hashed paths -> stable names (assets/graphsearch/<hash>/ui.js ->
+#: assets/graphsearch/ui.js, search/keyword.<hash>.json -> search/keyword.json), so every run and
+#: build reports the same paths; and the runtime's versioned folder
+LOGICAL: dict[str, dict[str, str]] = {}
+RUNTIME_DIR: dict[str, str] = {}
+
+
+def learn_names(site: str, site_dir: Path) -> None:
+    """Fill LOGICAL and RUNTIME_DIR for one of our built sites."""
+    names = LOGICAL.setdefault(site, {})
+    manifest = json.loads((site_dir / "search" / "manifest.json").read_text(encoding="utf-8"))
+    for part, entry in manifest["files"].items():
+        names[f"search/{entry.get('name', part)}"] = f"search/{part}"
+    for ui in site_dir.glob("assets/graphsearch/*/ui.js"):
+        RUNTIME_DIR[site] = f"{ui.parent.relative_to(site_dir).as_posix()}/"
+        for file in ui.parent.iterdir():
+            names[f"{RUNTIME_DIR[site]}{file.name}"] = f"assets/graphsearch/{file.name}"
+
+
 def fetched(requests: list, engine: str, site: str, base: str, sizes: Sizes, time_origin: float) -> list[dict]:
     """Every finished request: site-relative path, counted (search) or not, sizes, start/end ms after navigation."""
     out = []
@@ -495,6 +518,7 @@ def fetched(requests: list, engine: str, site: str, base: str, sizes: Sizes, tim
         if not url.startswith(prefix):
             continue
         rel = urlsplit(url[len(prefix):]).path
+        rel = LOGICAL.get(site, {}).get(rel, rel)
         timing = request.timing
         start = timing["startTime"] - time_origin
         end = start + timing["responseEnd"] if timing["responseEnd"] >= 0 else None
@@ -592,7 +616,7 @@ class Bench:
         try:
             # A page of the same origin without ui.js (the server's 404 page), so no worker competes.
             page.goto(f"{self.base}ours/no-such-page-browser-bench")
-            return page.evaluate(BUNDLE_CPU, [f"{self.base}ours/", query])
+            return page.evaluate(BUNDLE_CPU, [f"{self.base}ours/", query, RUNTIME_DIR["ours"]])
         finally:
             context.close()
 

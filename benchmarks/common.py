@@ -42,3 +42,13 @@ def save_report(kind: str, body: str, out: Path | None, started: dt.datetime) ->
     path.write_text(body + "\n", encoding="utf-8")
     print(f"wrote {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
     return path
+
+
+def bundle_parts(bundle: Path) -> dict[str, Path]:
+    """A bundle folder's files by logical name (manifest.json, keyword.json, ...), whatever they are
+    called on disk (format 2: content-hashed names the manifest gives; format 1: the same names)."""
+    import json
+
+    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+    parts = {part: bundle / entry.get("name", part) for part, entry in manifest["files"].items()}
+    return {"manifest.json": bundle / "manifest.json", **dict(sorted(parts.items()))}

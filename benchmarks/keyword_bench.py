@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import common
-from common import gz, tool
+from common import bundle_parts, gz, tool
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -214,7 +214,7 @@ def bench_corpus(name: str, args, tmp: Path) -> dict:
     js = json.loads(proc.stdout.strip().splitlines()[-1])
 
     # sizes
-    files = {p.name: sizes(p) for p in sorted(bundle.iterdir())}
+    files = {part: sizes(path) for part, path in bundle_parts(bundle).items()}  # by logical name
     first = add(*(files[n] for n in FIRST_KEYSTROKE if n in files))
     rest = add(*(s for n, s in files.items() if n not in FIRST_KEYSTROKE))
     lunr_pkg = HERE / "node_modules" / "lunr"

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import common
-from common import gz, tool
+from common import bundle_parts, gz, tool
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -238,8 +238,8 @@ def timed(yml: Path, label: str, repeats: int) -> dict:
 
 
 def bundle_sizes(bundle: Path) -> dict:
-    files = {p.name: {"raw": p.stat().st_size, "gzip": gz(p.read_bytes())} for p in sorted(bundle.iterdir())
-             if p.is_file()}
+    files = {part: {"raw": path.stat().st_size, "gzip": gz(path.read_bytes())}  # by logical name
+             for part, path in bundle_parts(bundle).items()}
     parts = {}
     for part, names in PARTS.items():
         present = [n for n in names if n in files]

@@ -24,9 +24,6 @@ if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are o
 #: Where the browser runtime is written inside the site.
 ASSETS_DIR = "assets/graphsearch"
 
-#: Files other search plugins (MkDocs' and Material's `search`) write into the same folder.
-FOREIGN_FILES = frozenset({"search_index.json"})
-
 
 @dataclass
 class SiteIndex:
@@ -56,18 +53,11 @@ class SiteIndex:
         files = build_files(
             self.pages, settings=settings, url_for=self.urls.__getitem__, semantic=semantic, warn=warn
         )
-        target = site_dir / bundle_dir
-        if target.exists():
-            for old in target.glob("*"):
-                if (
-                    old.is_file()
-                    and old.name not in files
-                    and old.suffix in {".json", ".bin"}
-                    and old.name not in FOREIGN_FILES
-                ):
-                    old.unlink()  # parts of an older bundle (the built-in search's files stay)
-        write_bundle(target, files)
-        copy_runtime(site_dir / ASSETS_DIR)
+        # write_bundle removes only the parts its previous manifest listed (other files stay).
+        write_bundle(site_dir / bundle_dir, files)
+        from mkdocs_graphsearch.inject import runtime_dir  # the versioned folder pages link to
+
+        copy_runtime(site_dir / runtime_dir(ASSETS_DIR))
         return files
 
 

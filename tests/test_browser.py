@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import shutil
 import threading
 import zlib
@@ -76,11 +77,22 @@ XSS_PAGES = {
 }
 
 
-def _rewrite_bundle_file(bundle: Path, name: str, data: bytes) -> None:
-    """Replace one bundle file and fix the manifest so the tampered file still loads."""
+def bundle_part(bundle: Path, part: str) -> Path:
+    """Where a part of a bundle (by its logical name, e.g. "keyword.json") is on disk."""
+    from mkdocs_graphsearch.bundle.format import file_name
+
+    return bundle / file_name(json.loads((bundle / "manifest.json").read_text(encoding="utf-8")), part)
+
+
+def _rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
+    """Replace one bundle part and fix the manifest so the tampered part still loads."""
+    from mkdocs_graphsearch.bundle.format import hashed_name
+
+    bundle_part(bundle, part).unlink()
+    name = hashed_name(part, data)
     (bundle / name).write_bytes(data)
     manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
-    manifest["files"][name] = {"bytes": len(data), "crc32": zlib.crc32(data)}
+    manifest["files"][part] = {"name": name, "bytes": len(data), "crc32": zlib.crc32(data)}
     (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
 
@@ -124,13 +136,13 @@ class Sites:
     def _build_corrupt(self, out: Path) -> None:
         self.url("mkdocs")
         shutil.copytree(self.root / "mkdocs", out)
-        postings = out / "search" / "postings.bin"
+        postings = bundle_part(out / "search", "postings.bin")
         postings.write_bytes(postings.read_bytes()[: postings.stat().st_size // 2])
 
     def _build_bad_vectors(self, out: Path) -> None:
         self.url("mkdocs")
         shutil.copytree(self.root / "mkdocs", out)
-        vectors = out / "search" / "vectors.bin"
+        vectors = bundle_part(out / "search", "vectors.bin")
         data = bytearray(vectors.read_bytes())
         data[:64] = bytes(64)  # same size, wrong CRC-32
         vectors.write_bytes(bytes(data))
@@ -156,7 +168,7 @@ class Sites:
         )
         _build(config, out)
         bundle = out / "search"
-        keyword = json.loads((bundle / "keyword.json").read_text(encoding="utf-8"))
+        keyword = json.loads(bundle_part(bundle, "keyword.json").read_text(encoding="utf-8"))
         urls = keyword["pages"]["url"]
         urls[keyword["pages"]["path"].index("evil.md")] = "javascript:alert(1)//"
         urls[keyword["pages"]["path"].index("index.md")] = "//evil.example/"
@@ -367,7 +379,7 @@ def test_no_results_echoes_the_query(page, sites):
 
 def test_loading_state_then_results(page, sites):
     held = []
-    page.route("**/search/postings.bin", lambda route: held.append(route))
+    page.route("**/search/postings.*.bin", lambda route: held.append(route))
     page.goto(sites.url("mkdocs", ""))
     open_search(page)
     page.keyboard.type("heartbeat")
@@ -518,5 +530,148 @@ def test_no_request_leaves_the_site(page, sites, theme):
     page.wait_for_load_state("load")
     open_search(page)
     search_for(page, "cron schedule")
-    assert any(url.endswith("/search/text.json") for url in page.requests)
+    assert any(re.search(r"/search/text\.[0-9a-f]+\.json$", url) for url in page.requests)
     assert_same_origin(page, sites)
+
+
+# ------------------------------------------------------- bytes before intent, deploys (issue 8)
+# A page view that never searches fetches the runtime's ui.js and ui.css only: nothing from the
+# bundle folder, no worker, until the reader shows intent. A deploy (a rebuild into the same
+# folder) never mixes two builds: served by a host that lets browsers cache every file for an
+# hour, a reloaded page (and a page left open) answers from the new build, because manifest.json
+# is revalidated every time and every part has a content-hashed name.
+
+#: Longer than the idle prefetch this replaces waited (requestIdleCallback, timeout 3 s).
+IDLE_MS = 4000
+
+
+def _bundle_requests(urls: list[str]) -> list[str]:
+    return [url for url in urls if "/search/" in url]
+
+
+@pytest.mark.parametrize("intent", ["key", "focus"])
+def test_no_bundle_bytes_before_intent(page, sites, intent):
+    page.goto(sites.url("mkdocs", "user-guide/jobs/"))
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(IDLE_MS)
+    page.mouse.move(600, 500)  # the pointer over the page's text (not a search box) is no intent
+    page.mouse.down()
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    assert _bundle_requests(page.requests) == [], "the bundle was fetched before any intent"
+    assert page.workers == [], "a worker started before any intent"
+    runtime = [url for url in page.requests if "/assets/graphsearch/" in url]
+    assert sorted(url.rsplit("/", 1)[-1] for url in runtime) == ["ui.css", "ui.js"], runtime
+
+    if intent == "key":
+        open_search(page, "/")
+    else:  # the theme's search button: focus alone starts loading, before any key
+        page.locator(".gs-trigger").focus()
+        for _ in range(100):
+            if any(url.endswith("/search/manifest.json") for url in page.requests):
+                break
+            page.wait_for_timeout(50)
+        assert any(url.endswith("/search/manifest.json") for url in page.requests), "focus did not start loading"
+        page.keyboard.press("Enter")
+        expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    search_for(page, "visibility_timeout")
+    wait_complete(page)
+    expect(page.locator(OPTIONS).first).to_be_visible()
+    fetched = _bundle_requests(page.requests)
+    assert any(url.endswith("/search/manifest.json") for url in fetched)
+    assert any(re.search(r"/search/keyword\.[0-9a-f]{12}\.json$", url) for url in fetched), fetched
+    assert [worker.url.rsplit("/", 1)[-1] for worker in page.workers] == ["worker.js"]
+
+
+def test_window_api_starts_loading(page, sites):
+    page.goto(sites.url("mkdocs", ""))
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)
+    assert _bundle_requests(page.requests) == []
+    page.evaluate("window.graphsearchUI.open('heartbeat')")
+    expect(page.locator(STATUS)).to_have_class("gs-status gs-state-count")
+    assert _bundle_requests(page.requests)
+
+
+# ------------------------------------------------------------------------------ deploy
+
+
+class _CachingHandler(_QuietHandler):
+    """A host that lets browsers keep every file but HTML for an hour (as CDNs often do)."""
+
+    def end_headers(self) -> None:
+        html = self.path.split("?")[0].endswith(("/", ".html"))
+        self.send_header("Cache-Control", "no-cache" if html else "public, max-age=3600")
+        super().end_headers()
+
+
+@pytest.fixture
+def caching_host(tmp_path):
+    root = tmp_path / "www"
+    root.mkdir()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_CachingHandler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield root, f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_deploy_never_mixes_two_builds(browser, caching_host, tmp_path):
+    root, base = caching_host
+    docs = tmp_path / "docs"
+    shutil.copytree(EXAMPLE_SITE / "docs", docs)
+    config = _write_config(
+        tmp_path / "mkdocs.yml",
+        f"INHERIT: {EXAMPLE_SITE / 'mkdocs.yml'}\ndocs_dir: {docs}\n{MKDOCS_THEME}"
+        "plugins:\n  - graphsearch:\n      embeddings: false\n",
+    )
+    site = root / "site"
+    _build(config, site)  # build A
+
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    try:
+        reader = context.new_page()
+        idle = context.new_page()  # open on build A, never searched before the deploy
+        for tab in (reader, idle):
+            # Ours only (the mkdocs theme's own script has errors of its own on some pages).
+            tab.on("pageerror", lambda error: errors.append(str(error)) if "graphsearch" in (error.stack or "") else None)
+            tab.on("console", lambda message: errors.append(message.text)
+                   if message.type == "error" and re.search(r"/(assets/graphsearch|search)/", message.location["url"])
+                   else None)
+            tab.goto(f"{base}site/user-guide/jobs/")
+        open_search(reader)
+        search_for(reader, "visibility_timeout")
+        wait_complete(reader)
+        expect(reader.locator(OPTIONS).first).to_be_visible()
+        reader.keyboard.press("Control+a")
+        reader.keyboard.type("quokkaberry")
+        wait_complete(reader)
+        expect(reader.locator(STATUS)).to_have_class("gs-status gs-state-empty")  # not in build A
+
+        # Deploy B: the same site with one page that now has a word only B knows.
+        page_md = docs / "user-guide" / "retries.md"
+        page_md.write_text(page_md.read_text(encoding="utf-8") + "\n## Quokkaberry backoff\n\n"
+                           "The quokkaberry strategy waits a random time.\n", encoding="utf-8")
+        _build(config, site)
+
+        reader.reload()
+        open_search(reader)
+        search_for(reader, "quokkaberry")
+        wait_complete(reader)
+        expect(reader.locator(".gs-section-title", has_text="Quokkaberry backoff")).to_have_count(1)
+        # The page left open on A starts its search after the deploy: it gets B too.
+        open_search(idle)
+        search_for(idle, "quokkaberry")
+        wait_complete(idle)
+        expect(idle.locator(".gs-section-title", has_text="Quokkaberry backoff")).to_have_count(1)
+        for tab in (reader, idle):
+            expect(tab.locator(f"{DIALOG} .gs-warning")).to_be_hidden()
+            assert "corrupted" not in tab.locator(DIALOG).inner_text()
+    finally:
+        context.close()
+    assert not errors, errors

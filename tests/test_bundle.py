@@ -1,17 +1,28 @@
-"""Bundle v1: deterministic bytes, and clear errors for newer, truncated or corrupted bundles."""
+"""Bundle v2: deterministic bytes and content-hashed names, a writer that touches only its own
+files, and clear errors for newer, truncated or corrupted bundles."""
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import orjson
 import pytest
 
-from conftest import EXAMPLE_SITE, ROOT
-from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode_varints
+from conftest import EXAMPLE_SITE, ROOT, build_bundle_dir
+from mkdocs_graphsearch.bundle.format import (
+    FORMAT_VERSION,
+    MANIFEST,
+    BundleError,
+    decode_varints,
+    encode_varints,
+    file_name,
+)
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.engine.search import search
@@ -45,17 +56,22 @@ def test_excluded_page_is_not_in_the_bundle(bundle_dir: Path) -> None:
     assert search(bundle, "marmalade", mode="keyword")["results"] == []
 
 
-def _broken_copy(bundle_dir: Path, tmp_path: Path, name: str, change) -> Path:  # type: ignore[no-untyped-def]
+def _broken_copy(bundle_dir: Path, tmp_path: Path, part: str, change) -> Path:  # type: ignore[no-untyped-def]
     copy = tmp_path / "bundle"
     shutil.copytree(bundle_dir, copy)
-    target = copy / name
+    target = copy / (part if part == MANIFEST else file_name(_manifest(copy), part))
     target.write_bytes(change(target.read_bytes()))
     return copy
 
 
+def _manifest(folder: Path) -> dict:
+    return orjson.loads((folder / MANIFEST).read_bytes())
+
+
+FORMAT = f'"format":{FORMAT_VERSION}'.encode()
 CORRUPTIONS = {
-    "newer format": ("manifest.json", lambda b: b.replace(b'"format":1', b'"format":99'), "newer than this"),
-    "no format": ("manifest.json", lambda b: b.replace(b'"format":1', b'"formax":1'), "no format version"),
+    "newer format": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":99'), "newer than this"),
+    "no format": ("manifest.json", lambda b: b.replace(FORMAT, b'"formax":1'), "no format version"),
     "manifest not json": ("manifest.json", lambda b: b[:10], "not valid JSON"),
     "truncated postings": ("postings.bin", lambda b: b[: len(b) // 2], "truncated"),
     "corrupted postings": ("postings.bin", lambda b: bytes([b[0] ^ 0xFF]) + b[1:], "corrupted"),
@@ -104,7 +120,7 @@ def test_semantic_bundle_is_deterministic_without_a_cache(tmp_path: Path) -> Non
     docs = VECTORS / "engine" / "docs"
     first = build_files(parse_folder(docs), semantic=SemanticOptions(Embedder(), None))
     second = build_files(parse_folder(docs), semantic=SemanticOptions(Embedder(), None))
-    assert "vectors.bin" in first and "encoder.bin" in first
+    assert {"vectors.bin", "encoder.bin"} <= set(orjson.loads(first[MANIFEST])["files"])
     assert first == second
 
 
@@ -141,3 +157,123 @@ def test_serve_reuses_the_last_encoder_and_embeds_only_changed_chunks(tmp_path: 
     serving = SemanticOptions(embedder, tmp_path / "cache", lambda d, t, r: embedded.append(t), reuse_encoder=True)
     build_files(parse_folder(docs), semantic=serving)
     assert embedded and embedded[-1] == 1, embedded  # only the edited section
+
+
+# ------------------------------------------------------------------ names and the writer
+
+
+def _folder(path: Path) -> dict[str, bytes]:
+    return {file.name: file.read_bytes() for file in sorted(path.iterdir())}
+
+
+def _small_docs(folder: Path, word: str) -> Path:
+    folder.mkdir()
+    (folder / "index.md").write_text(f"# Home\n\nWelcome to the {word} docs.\n", encoding="utf-8")
+    (folder / "guide.md").write_text("# Guide\n\n## Install\n\nRun the installer.\n", encoding="utf-8")
+    return folder
+
+
+def test_parts_have_content_hashed_names_and_the_manifest_maps_them(bundle_dir: Path) -> None:
+    manifest = _manifest(bundle_dir)
+    assert manifest["format"] == FORMAT_VERSION == 2
+    on_disk = {file.name for file in bundle_dir.iterdir()}
+    assert on_disk == {MANIFEST} | {entry["name"] for entry in manifest["files"].values()}
+    for part, entry in manifest["files"].items():
+        stem, ext = part.rsplit(".", 1)
+        assert re.fullmatch(rf"{re.escape(stem)}\.[0-9a-f]{{12}}\.{ext}", entry["name"]), entry["name"]
+        data = (bundle_dir / entry["name"]).read_bytes()
+        assert entry["bytes"] == len(data) and entry["crc32"] == zlib.crc32(data)
+    assert not (bundle_dir / "keyword.json").exists()
+
+
+def test_two_builds_give_byte_identical_folders(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    write_bundle(first, build_files(parse_folder(EXAMPLE_SITE / "docs")))
+    write_bundle(second, build_files(parse_folder(EXAMPLE_SITE / "docs")))
+    assert _folder(first) == _folder(second)
+
+
+def test_changed_content_changes_only_the_changed_parts_names(tmp_path: Path) -> None:
+    a = _manifest(build_bundle_dir(tmp_path / "a", _small_docs(tmp_path / "docs-a", "alpha"), embeddings=False))
+    b = _manifest(build_bundle_dir(tmp_path / "b", _small_docs(tmp_path / "docs-b", "bravo"), embeddings=False))
+    names = lambda m: {part: entry["name"] for part, entry in m["files"].items()}  # noqa: E731
+    assert names(a)["keyword.json"] != names(b)["keyword.json"]
+    assert names(a)["text.json"] != names(b)["text.json"]
+    assert names(a)["graph.json"] == names(b)["graph.json"]  # same bytes, same name
+
+
+def test_writer_removes_its_stale_parts_and_nothing_else(tmp_path: Path) -> None:
+    out = tmp_path / "search"
+    out.mkdir()
+    foreign = {"search_index.json": b'{"docs": []}', "data.json": b"[1, 2]", "model.bin": b"\x00\x01",
+               "keyword.json": b"not ours either", "notes.txt": b"hello"}
+    for name, data in foreign.items():
+        (out / name).write_bytes(data)
+    build_bundle_dir(out, _small_docs(tmp_path / "docs-a", "alpha"), embeddings=False)
+    old = _manifest(out)
+    build_bundle_dir(out, _small_docs(tmp_path / "docs-b", "bravo"), embeddings=False)
+    new = _manifest(out)
+    old_names = {entry["name"] for entry in old["files"].values()}
+    new_names = {entry["name"] for entry in new["files"].values()}
+    assert old_names - new_names, "the test needs parts that changed"
+    assert {file.name for file in out.iterdir()} == set(foreign) | new_names | {MANIFEST}
+    for name, data in foreign.items():
+        assert (out / name).read_bytes() == data, name
+    assert search(load_bundle(out), "bravo", mode="keyword")["results"]
+
+
+def test_writer_ignores_a_manifest_that_is_not_ours(tmp_path: Path) -> None:
+    out = tmp_path / "search"
+    out.mkdir()
+    (out / "app.js").write_bytes(b"x")
+    (out / MANIFEST).write_bytes(orjson.dumps({"format": 1, "files": {"app.js": {"bytes": 1, "crc32": 0}}}))
+    build_bundle_dir(out, _small_docs(tmp_path / "docs", "alpha"), embeddings=False)
+    assert (out / "app.js").read_bytes() == b"x"
+
+
+@pytest.mark.parametrize("fail_on", ["manifest", "part"])
+def test_a_failed_write_leaves_the_previous_bundle_loadable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_on: str
+) -> None:
+    out = tmp_path / "search"
+    build_bundle_dir(out, _small_docs(tmp_path / "docs-a", "alpha"), embeddings=False)
+    before = _folder(out)
+    new_files = build_files(parse_folder(_small_docs(tmp_path / "docs-b", "bravo")))
+    real_replace = os.replace
+
+    def failing_replace(src, dst):  # type: ignore[no-untyped-def]
+        name = Path(dst).name
+        if name == MANIFEST if fail_on == "manifest" else name not in before:  # the manifest, or a new part
+            raise OSError(28, "No space left on device")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        write_bundle(out, new_files)
+    monkeypatch.undo()
+    after = _folder(out)
+    assert {name: data for name, data in after.items() if name in before} == before  # nothing old touched
+    assert not [name for name in after if name.startswith(".")], "a temporary file was left behind"
+    bundle = load_bundle(out)
+    assert search(bundle, "alpha", mode="keyword")["results"]
+    assert not search(bundle, "bravo", mode="keyword")["results"]
+    write_bundle(out, new_files)  # and the next write succeeds and cleans up
+    assert search(load_bundle(out), "bravo", mode="keyword")["results"]
+    assert _folder(out) == new_files
+
+
+def test_format_1_bundle_is_still_read_by_both_engines(node: str) -> None:
+    """The frozen bundle (tests/vectors/engine/bundle, parts under their own names)."""
+    from conftest import VECTORS
+
+    frozen = VECTORS / "engine" / "bundle"
+    assert _manifest(frozen)["format"] == 1
+    python = search(load_bundle(frozen), "install", mode="keyword")
+    done = subprocess.run(
+        [node, str(ROOT / "js" / "drivers" / "query.mjs"), str(frozen), "--mode", "keyword"],
+        input=orjson.dumps([{"query": "install"}]),
+        capture_output=True,
+        check=True,
+    )
+    js = orjson.loads(done.stdout)
+    assert python["results"] and [r["page"] for r in js["results"]] == [r["page"] for r in python["results"]]

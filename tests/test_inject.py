@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
+from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags, runtime_version
+
+#: The runtime's versioned folder (a hash of its files: see inject.py for why a folder).
+RUNTIME = f"assets/graphsearch/{runtime_version()}"
 
 
 @pytest.mark.parametrize(
@@ -13,8 +16,8 @@ from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 )
 def test_runtime_tags_are_relative_to_the_page(page_url, prefix, root):
     tags = runtime_tags(page_url, "assets/graphsearch", "search")
-    assert f'href="{prefix}assets/graphsearch/ui.css"' in tags
-    assert f'<script type="module" src="{prefix}assets/graphsearch/ui.js"' in tags
+    assert f'href="{prefix}{RUNTIME}/ui.css"' in tags
+    assert f'<script type="module" src="{prefix}{RUNTIME}/ui.js"' in tags
     assert f'data-graphsearch-bundle="{prefix}search/"' in tags
     assert f'data-graphsearch-root="{root}"' in tags
 
@@ -25,7 +28,7 @@ def test_runtime_tags_are_relative_to_the_page(page_url, prefix, root):
 )
 def test_error_page_tags_are_absolute(site_url, base):
     tags = error_page_tags(site_url, "assets/graphsearch", "search")
-    assert f'src="{base}assets/graphsearch/ui.js"' in tags
+    assert f'src="{base}{RUNTIME}/ui.js"' in tags
     assert f'data-graphsearch-bundle="{base}search/"' in tags
     assert f'data-graphsearch-root="{base}"' in tags
 
@@ -33,3 +36,24 @@ def test_error_page_tags_are_absolute(site_url, base):
 def test_inject_before_head_end():
     assert inject("<html><head></head><body></body></html>", "<x>") == "<html><head><x></head><body></body></html>"
     assert inject("<p>fragment</p>", "<x>") == "<p>fragment</p><x>"
+
+
+def test_runtime_version_follows_the_runtime_files(tmp_path, monkeypatch):
+    """A changed runtime file gives a new folder (so no browser mixes two runtimes); the same
+    files give the same one (so a rebuild keeps the browser's cache)."""
+    import shutil
+
+    from mkdocs_graphsearch import inject as module
+
+    js = tmp_path / "js"
+    shutil.copytree(module.js_dir() / "src", js / "src")
+    monkeypatch.setattr(module, "js_dir", lambda: js)
+    first = runtime_version()
+    assert first == runtime_version() and len(first) == module.VERSION_CHARS
+    worker = js / "src" / "worker.js"
+    worker.write_text(worker.read_text() + "\n// changed\n")
+    assert runtime_version() != first
+    (js / "src" / "notes.txt").write_text("not shipped")
+    changed = runtime_version()
+    (js / "src" / "notes.txt").write_text("still not shipped")
+    assert runtime_version() == changed

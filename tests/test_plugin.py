@@ -53,10 +53,14 @@ def test_every_result_anchor_is_a_real_element_id(site: Path) -> None:
 
 
 def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
-    for name in ("ui.js", "engine.js", "bundle.js", "tokenize.js", "ui.css"):
-        assert (site / "assets" / "graphsearch" / name).is_file(), name
+    from mkdocs_graphsearch.inject import runtime_version
+
+    runtime = f"assets/graphsearch/{runtime_version()}"  # versioned folder (inject.py says why)
+    for name in ("ui.js", "worker.js", "engine.js", "bundle.js", "tokenize.js", "ui.css"):
+        assert (site / runtime / name).is_file(), name
     html = (site / "reference" / "configuration" / "index.html").read_text("utf-8")
-    assert 'src="../../assets/graphsearch/ui.js"' in html
+    assert f'src="../../{runtime}/ui.js"' in html
+    assert f'href="../../{runtime}/ui.css"' in html
     assert 'data-graphsearch-bundle="../../search/"' in html
     foreign = re.findall(r'<(?:script|img)[^>]+src="(?:https?:)?//|<link[^>]+rel="stylesheet"[^>]+href="(?:https?:)?//', html)
     assert not foreign, f"assets from another origin: {foreign}"
@@ -130,5 +134,5 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], env=env, cwd=tmp_path, check=True
     )
-    assert (site / "assets" / "graphsearch" / "ui.js").is_file()
+    assert len(list(site.glob("assets/graphsearch/*/ui.js"))) == 1
     assert search(load_bundle(site), "visibility_timeout")["results"]

@@ -2,9 +2,17 @@
 /**
  * Load and validate a search bundle (format: mkdocs_graphsearch/bundle/format.py).
  * Works in browsers, workers and node: the caller passes a function that fetches one file.
+ *
+ * Format 2 stores each part under a content-hashed file name that manifest.json gives
+ * (`files[part].name`); format 1 (still read) stores each part under its own name.
  */
 
-export const FORMAT_VERSION = 1;
+/** The format this runtime reads up to (and the oldest it still reads). */
+export const FORMAT_VERSION = 2;
+export const MIN_FORMAT_VERSION = 1;
+export const MANIFEST = "manifest.json";
+/** A part's file name: one plain file in the bundle folder, never a path or another origin. */
+const SAFE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 export class BundleError extends Error {
   /** @param {string} message */
@@ -16,6 +24,8 @@ export class BundleError extends Error {
 
 /**
  * @typedef {(name: string) => Promise<ArrayBuffer | Uint8Array>} FetchFile
+ *   fetches one file of the bundle folder by its file name (manifest.json, or a name the
+ *   manifest gives)
  * @typedef {{
  *   manifest: any, settings: any, terms: string[], termIndex: Map<string, number>,
  *   termLengths: Int32Array, pages: {path: string[], url: string[], title: string[]},
@@ -89,7 +99,7 @@ function asBytes(data) {
 export async function loadManifest(fetchFile) {
   let bytes;
   try {
-    bytes = asBytes(await fetchFile("manifest.json"));
+    bytes = asBytes(await fetchFile(MANIFEST));
   } catch (error) {
     throw new BundleError(`cannot read manifest.json: ${/** @type {Error} */ (error).message}`);
   }
@@ -104,22 +114,36 @@ export async function loadManifest(fetchFile) {
         "reload the page or rebuild the site with a matching plugin",
     );
   }
-  if (version < FORMAT_VERSION) {
+  if (version < MIN_FORMAT_VERSION) {
     throw new BundleError(`bundle format ${version} is no longer supported: rebuild the site`);
   }
   return manifest;
 }
 
 /**
- * Fetch one bundle file and check it against the manifest's size and CRC-32.
+ * The file a manifest stores a part in (format 1: the part's own name).
+ * @param {any} manifest @param {string} name the part's logical name (e.g. "keyword.json")
+ */
+export function fileName(manifest, name) {
+  const entry = manifest.files && Object.hasOwn(manifest.files, name) ? manifest.files[name] : null;
+  if (!entry || typeof entry !== "object") throw new BundleError(`manifest.json does not list ${name}`);
+  const file = entry.name === undefined ? name : entry.name;
+  if (typeof file !== "string" || !SAFE_NAME.test(file) || file === MANIFEST) {
+    throw new BundleError(`manifest.json gives ${name} an invalid file name`);
+  }
+  return file;
+}
+
+/**
+ * Fetch one bundle part (by its logical name) and check it against the manifest's size and CRC-32.
  * @param {FetchFile} fetchFile @param {any} manifest @param {string} name
  */
 export async function readFile(fetchFile, manifest, name) {
-  const entry = manifest.files && manifest.files[name];
-  if (!entry) throw new BundleError(`manifest.json does not list ${name}`);
+  const file = fileName(manifest, name);
+  const entry = manifest.files[name];
   let bytes;
   try {
-    bytes = asBytes(await fetchFile(name));
+    bytes = asBytes(await fetchFile(file));
   } catch (error) {
     throw new BundleError(`cannot read ${name}: ${/** @type {Error} */ (error).message}`);
   }
@@ -253,13 +277,16 @@ export async function loadBundle(fetchFile) {
 }
 
 /**
- * A FetchFile for a bundle folder served over HTTP (browser or worker).
+ * A FetchFile for a bundle folder served over HTTP (browser or worker). manifest.json is
+ * revalidated every time (`no-cache`): it names the parts of the current build, whose
+ * content-hashed files the browser may cache as long as it likes.
  * @param {string} baseUrl URL of the bundle folder, ending with "/"
  * @returns {FetchFile}
  */
 export function httpFetcher(baseUrl) {
   return async (name) => {
-    const response = await fetch(new URL(name, baseUrl));
+    const init = name === MANIFEST ? { cache: /** @type {RequestCache} */ ("no-cache") } : {};
+    const response = await fetch(new URL(name, baseUrl), init);
     if (!response.ok) throw new Error(`HTTP ${response.status} for ${name}`);
     return response.arrayBuffer();
   };

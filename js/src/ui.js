@@ -10,6 +10,10 @@
  *   gets an inline search box; `/` or `s` opens a search dialog on every page; any element with
  *   `data-graphsearch-open` opens the dialog when clicked.
  * - The engine runs in a module Web Worker (worker.js), or in the page when workers fail.
+ * - Nothing of the bundle is fetched, and no worker starts, until the reader shows intent:
+ *   pointer over, press or touch on (or focus in) a search box or opener, `/` or `s`, opening
+ *   the dialog, `?q=` for an inline box, or `window.graphsearchUI.open()`. A page view that
+ *   never searches costs ui.js and ui.css only.
  *
  * Everything from the docs is set as text, except snippets: engine-built HTML whose only tags
  * are <mark>/</mark>, checked again here before use. Links must stay on this site.
@@ -145,6 +149,18 @@ class SearchClient {
     this.service = null;
     this.heard = false;
     this.started = false;
+  }
+
+  /**
+   * Start loading when the reader shows intent on this element: pointer over it, press, touch
+   * or focus (so loading is under way before the first keystroke).
+   * @param {Element} element
+   */
+  warmOn(element) {
+    const warm = () => this.start();
+    for (const type of ["pointerenter", "pointerdown", "touchstart", "focusin"]) {
+      element.addEventListener(type, warm, { once: true, passive: true });
+    }
   }
 
   /** Start loading the bundle (on first use, so pages that never search fetch nothing). */
@@ -285,7 +301,7 @@ class SearchBox {
     client.statusListeners.add(this.statusListener);
     this.input.addEventListener("input", () => this.search());
     this.input.addEventListener("keydown", (event) => this.keydown(event));
-    this.input.addEventListener("focus", () => client.start());
+    client.warmOn(this.element);
     this.list.addEventListener("pointermove", (event) => this.hover(event));
     this.list.addEventListener("pointerenter", () => { this.pointerInside = true; });
     this.list.addEventListener("pointerleave", () => {
@@ -605,6 +621,7 @@ class SearchDialog {
 
   /** @param {string} [text] text to start with (e.g. typed into the theme's box) */
   open(text) {
+    this.box.client.start(); // first: the worker loads while the dialog is laid out
     this.dialog.dataset.gsScheme = pageIsDark() ? "dark" : "light";
     if (!this.dialog.open) {
       this.returnFocus = document.activeElement;
@@ -613,7 +630,6 @@ class SearchDialog {
     if (text !== undefined && text !== this.box.input.value) this.box.setQuery(text);
     this.box.input.focus();
     this.box.input.select();
-    this.box.client.start();
   }
 
   close() {
@@ -653,13 +669,19 @@ function triggerButton(label, className) {
  */
 function takeOverTheme(dialog) {
   const open = () => dialog.open();
+  /** @param {Element | null} element */
+  const warm = (element) => { if (element) dialog.box.client.warmOn(element); };
 
   // Material for MkDocs: .md-search exists only with its search plugin.
   const mdHeader = document.querySelector(".md-header__inner");
   if (mdHeader) {
     const toggle = document.getElementById("__search");
     if (document.querySelector(".md-search") && toggle instanceof HTMLInputElement) {
-      for (const label of document.querySelectorAll('label[for="__search"]')) redirectClicks(label, open);
+      for (const label of document.querySelectorAll('label[for="__search"]')) {
+        redirectClicks(label, open);
+        warm(label);
+      }
+      for (const search of document.querySelectorAll(".md-search")) warm(search);
       const stop = () => {
         const typed = /** @type {HTMLInputElement | null} */ (document.querySelector(".md-search__input"));
         const text = typed && typed.value ? typed.value : undefined;
@@ -678,6 +700,7 @@ function takeOverTheme(dialog) {
     } else {
       const button = triggerButton("Search", "md-header__button md-icon gs-trigger-material");
       button.addEventListener("click", open);
+      warm(button);
       mdHeader.insertBefore(button, mdHeader.querySelector(".md-header__source"));
     }
     return;
@@ -687,7 +710,10 @@ function takeOverTheme(dialog) {
   const bsLink = document.querySelector('[data-bs-target="#mkdocs_search_modal"]');
   const bsModal = document.getElementById("mkdocs_search_modal");
   if (bsLink || bsModal) {
-    if (bsLink) redirectClicks(bsLink, open);
+    if (bsLink) {
+      redirectClicks(bsLink, open);
+      warm(bsLink);
+    }
     if (bsModal) {
       // Anything else that tries to show the built-in modal (e.g. ?q= in the URL) opens ours.
       bsModal.addEventListener("show.bs.modal", (event) => {
@@ -708,6 +734,7 @@ function takeOverTheme(dialog) {
                           "aria-haspopup": "dialog", "aria-keyshortcuts": "/ s", title: "Search (/)" },
                    [searchIcon("gs-trigger-icon"), " Search"]);
     redirectClicks(link, open);
+    warm(link);
     bsNav.prepend(h("li", { class: "nav-item" }, [link]));
     return;
   }
@@ -715,6 +742,7 @@ function takeOverTheme(dialog) {
   // readthedocs: a search field in the side bar with the search plugin.
   const rtdForm = document.getElementById("rtd-search-form");
   if (rtdForm) {
+    warm(rtdForm);
     const field = rtdForm.querySelector("input");
     rtdForm.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -735,6 +763,7 @@ function takeOverTheme(dialog) {
     const button = h("button", { type: "button", class: "gs-trigger gs-trigger-rtd", "aria-haspopup": "dialog",
                                  "aria-keyshortcuts": "/ s" }, [searchIcon("gs-trigger-icon"), "Search docs"]);
     button.addEventListener("click", open);
+    warm(button);
     const after = rtdSide.querySelector(".version") || rtdSide.querySelector("a");
     if (after) after.after(button);
     else rtdSide.append(button);
@@ -780,6 +809,7 @@ function mountInline(client, root, dialog) {
   for (const opener of document.querySelectorAll("[data-graphsearch-open]:not([data-gs-bound])")) {
     opener.setAttribute("data-gs-bound", "");
     redirectClicks(opener, () => dialog.open());
+    client.warmOn(opener);
   }
 }
 
@@ -812,12 +842,7 @@ function start() {
     event.stopImmediatePropagation();
     dialog.open();
   }, true);
-
-  // Start loading when the reader shows intent, or when the page is idle.
-  const warm = () => client.start();
-  document.addEventListener("pointerdown", warm, { once: true, passive: true });
-  if ("requestIdleCallback" in window) requestIdleCallback(warm, { timeout: 3000 });
-  else setTimeout(warm, 1500);
+  // No prefetch on idle: loading starts on intent only (see warmOn and the top of this file).
 }
 
 if (typeof document !== "undefined") {

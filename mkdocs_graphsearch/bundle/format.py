@@ -1,6 +1,7 @@
-"""Bundle format v1: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v2: the files the plugin writes under `search/` and both engines read.
 
-    manifest.json   format, generator, counts, search settings, and per file: bytes + CRC-32
+    manifest.json   format, generator, counts, search settings, and per part: its file name
+                    (v2), bytes and CRC-32                                       -- fetched first
     keyword.json    terms (sorted by code point), pages and chunks (columnar)   -- first keystroke
     postings.bin    varints: T per-term posting counts, then P chunk-index deltas
                     (restarting at each term), then P quantized impacts           -- first keystroke
@@ -11,23 +12,38 @@
     encoder.json    the static query encoder's token list and shapes            -- semantic part
     encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
     vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
-The semantic files are present only when the bundle was built with embeddings
+The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them).
 
+Layout on disk (v2): the names above are the parts' logical names. Every part is stored under a
+content-hashed name, its logical name with the first HASH_CHARS hex digits of the SHA-256 of its
+bytes before the extension (`keyword.json` -> `keyword.3f9a1c2b40de.json`); only manifest.json
+keeps its name. The manifest's `files` maps each logical name to
+`{"name": <file name>, "bytes": <size>, "crc32": <CRC-32>}`. So a host may cache the parts forever
+while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds.
+Format 1 (still read) is the same without `name`: each part is stored under its logical name.
+
 Every file is written deterministically (sorted keys, no floats beyond fixed rounding), so the
-same docs give byte-identical bundles. A reader checks `format`, each file's size and CRC-32
- before use, and reports which file is wrong.
+same docs give byte-identical bundles, file names included. A reader checks `format`, each file's
+size and CRC-32 before use, and reports which file is wrong. The writer (write.py) writes parts
+first and the manifest last, each through a temporary file and an atomic rename, and removes
+only the parts its previous manifest listed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+import hashlib
+import re
 import zlib
+from typing import Any
 
 import numpy as np
 
-FORMAT_VERSION = 1
+#: The format this package writes; readers accept MIN_FORMAT_VERSION up to it.
+FORMAT_VERSION = 2
+MIN_FORMAT_VERSION = 1
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"
@@ -38,10 +54,32 @@ VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
 ENCODER_BIN = "encoder.bin"
 VOCAB = "vocab.txt"
+#: Hex digits of a part's SHA-256 in its file name (48 bits: no two builds' parts collide in practice).
+HASH_CHARS = 12
+#: What a part's file name may look like: one plain file in the bundle folder, never a path.
+SAFE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 
 
 class BundleError(Exception):
     """A bundle that is missing, newer than this reader, truncated or corrupted."""
+
+
+def hashed_name(part: str, data: bytes) -> str:
+    """The file name a part is stored under: `keyword.json` -> `keyword.<hash>.json`."""
+    stem, dot, ext = part.rpartition(".")
+    digest = hashlib.sha256(data).hexdigest()[:HASH_CHARS]
+    return f"{stem}.{digest}.{ext}" if dot else f"{part}.{digest}"
+
+
+def file_name(manifest: dict[str, Any], part: str) -> str:
+    """The file a manifest stores a part in (format 1: the part's own name)."""
+    entry = manifest.get("files", {}).get(part)
+    if not isinstance(entry, dict):
+        raise BundleError(f"{MANIFEST} does not list {part}")
+    name = entry.get("name", part)
+    if not isinstance(name, str) or not SAFE_NAME.fullmatch(name) or name == MANIFEST:
+        raise BundleError(f"{MANIFEST} gives {part} an invalid file name {name!r}")
+    return name
 
 
 def encode_varints(values: Iterable[int]) -> bytes:

@@ -15,12 +15,14 @@ from mkdocs_graphsearch.bundle.format import (
     GRAPH,
     KEYWORD,
     MANIFEST,
+    MIN_FORMAT_VERSION,
     POSTINGS,
     TEXT,
     VECTORS,
     BundleError,
     checksum,
     decode_varints,
+    file_name,
 )
 
 
@@ -39,7 +41,7 @@ class Bundle:
     post_impact: np.ndarray
     texts: list[str]
     graph: dict[str, Any]
-    files: dict[str, bytes]
+    files: dict[str, bytes]  # by logical part name (format.py), whatever the file is called
     vectors: np.ndarray | None = None
     vector_scales: np.ndarray | None = None
     encoder: Any = None  # the query encoder, loaded on first use by engine/encoder.py
@@ -52,6 +54,10 @@ class Bundle:
     def n_chunks(self) -> int:
         return len(self.chunks["id"])
 
+    def file_path(self, part: str) -> Path:
+        """Where a part of this bundle is on disk (its content-hashed name in format 2)."""
+        return self.path / file_name(self.manifest, part)
+
 
 def locate(path: Path) -> Path:
     """A built site (with search/) or a bundle folder -> the bundle folder."""
@@ -63,14 +69,13 @@ def locate(path: Path) -> Path:
 
 
 def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
-    """A bundle file, checked against the manifest's size and CRC-32."""
+    """A bundle part by its logical name, checked against the manifest's size and CRC-32."""
     entry = manifest.get("files", {}).get(name)
-    if entry is None:
-        raise BundleError(f"{MANIFEST} does not list {name}")
+    path = folder / file_name(manifest, name)
     try:
-        data = (folder / name).read_bytes()
+        data = path.read_bytes()
     except OSError as error:
-        raise BundleError(f"cannot read {folder / name}: {error}") from error
+        raise BundleError(f"cannot read {path}: {error}") from error
     if len(data) != entry["bytes"]:
         raise BundleError(f"{name} is {len(data)} bytes, the manifest says {entry['bytes']} (truncated or stale)")
     if checksum(data) != entry["crc32"]:
@@ -98,7 +103,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             f"bundle format {version} is newer than this reader (format {FORMAT_VERSION}): "
             "upgrade mkdocs-graphsearch"
         )
-    if version < FORMAT_VERSION:
+    if version < MIN_FORMAT_VERSION:
         raise BundleError(f"bundle format {version} is no longer supported: rebuild the site")
     return manifest
 

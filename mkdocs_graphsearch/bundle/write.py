@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import orjson
@@ -14,8 +16,11 @@ from mkdocs_graphsearch.bundle.format import (
     MANIFEST,
     POSTINGS,
     TEXT,
+    BundleError,
     checksum,
     encode_varints,
+    file_name,
+    hashed_name,
 )
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.index.bm25 import IMPACT_SCALE, KeywordIndex
@@ -89,7 +94,8 @@ def manifest(
         "impact_scale": IMPACT_SCALE,
         "search": settings.to_json(),
         "files": {
-            name: {"bytes": len(data), "crc32": checksum(data)} for name, data in sorted(files.items())
+            part: {"name": hashed_name(part, data), "bytes": len(data), "crc32": checksum(data)}
+            for part, data in sorted(files.items())
         },
     }
     data.update(extra or {})
@@ -104,19 +110,70 @@ def build_bundle(
     extra_files: dict[str, bytes] | None = None,
     extra_manifest: dict[str, object] | None = None,
 ) -> dict[str, bytes]:
-    """All bundle files by name, manifest included."""
-    files = {
+    """All bundle files by the name they are written under (parts content-hashed), manifest included."""
+    parts = {
         **keyword_part(corpus, index),
         GRAPH: dumps(graph.to_json()),
         **text_part(corpus, settings),
         **(extra_files or {}),
     }
-    files[MANIFEST] = manifest(corpus, index, settings, files, extra_manifest)
+    files = {hashed_name(part, data): data for part, data in parts.items()}
+    files[MANIFEST] = manifest(corpus, index, settings, parts, extra_manifest)
     return files
 
 
+def previous_files(out_dir: Path) -> set[str]:
+    """The parts the graphsearch manifest in out_dir lists (nothing when there is none, or it is
+    someone else's manifest.json): the only files write_bundle may ever remove."""
+    try:
+        data = orjson.loads((out_dir / MANIFEST).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return set()
+    if not (
+        isinstance(data, dict)
+        and isinstance(data.get("format"), int)
+        and isinstance(data.get("files"), dict)
+        and str(data.get("generator", "")).startswith("mkdocs-graphsearch ")
+    ):
+        return set()
+    names = set()
+    for part in data["files"]:
+        try:
+            names.add(file_name(data, part))
+        except BundleError:
+            continue  # not a name this writer would have written: leave it
+    return names
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write through a temporary file in the same folder, then rename over the target: a reader
+    (or a crash) sees the old file or the new one, never half of one."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:
-    """Write the files, manifest last, so a reader never sees a manifest ahead of its files."""
+    """Write a bundle into out_dir: parts first, manifest last, each atomically, then remove the
+    parts of the previous bundle that the new one no longer lists.
+
+    Only files the previous manifest.json (a graphsearch manifest) names are ever removed: other
+    files in the folder (MkDocs' search_index.json, a site's own data) stay. If any write fails,
+    the previous manifest and all its parts are still there, so the old bundle keeps loading.
+    """
+    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name in sorted(files, key=lambda n: n == MANIFEST):
-        (out_dir / name).write_bytes(files[name])
+    stale = previous_files(out_dir)
+    for name in sorted(files, key=lambda n: (n == MANIFEST, n)):
+        target = out_dir / name
+        # A content-hashed part already on disk has these very bytes: leave it (and its mtime).
+        if name != MANIFEST and target.is_file() and target.read_bytes() == files[name]:
+            continue
+        _write_atomic(target, files[name])
+    for name in sorted(stale - set(files) - {MANIFEST}):
+        (out_dir / name).unlink(missing_ok=True)

@@ -48,7 +48,7 @@ def load_encoder(bundle: Bundle) -> StaticEncoder:
         rows=arrays.rows,
         weights=arrays.weights,
         components=arrays.components,
-        vocab_path=bundle.path / VOCAB,
+        vocab_path=bundle.file_path(VOCAB),
     )
 
 
