@@ -71,7 +71,7 @@ THEME = "theme:\n  name: mkdocs\n  highlightjs: false\n"
 
 # Runs in every page before its own scripts. Marks are performance.now() values: ms since the
 # navigation started (the page's time origin).
-#  - Worker: the constructor marks when search starts loading (ours: ui.js on `/` or idle;
+#  - Worker: the constructor marks when search starts loading (ours: ui.js on intent, e.g. `/`;
 #    MkDocs: search/main.js at parse time); message listeners added with addEventListener
 #    (ours) are wrapped so the time is taken after the page's handler has updated the DOM.
 #  - a MutationObserver marks when each selector in __benchWatch first matches.
