@@ -1,0 +1,300 @@
+"""Rendered page HTML -> a flat list of headings, text runs, code blocks and API names.
+
+Why a flat list: it is the same shape `markdown._collect` gives the markdown front-end, so
+`rendered` can build chunks exactly as `markdown` does. The stdlib `HTMLParser` reads the
+HTML (no new dependency); this module only decides what is a heading, text or code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+__all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlSymbols", "HtmlText", "read_html"]
+
+
+@dataclass
+class HtmlHeading:
+    level: int
+    anchor: str  # the element's `id`; "" when it has none
+    title: str
+    hrefs: list[str]
+    symbols: list[str]  # mkdocstrings objects: the dotted id, its last part, the signature's name
+
+
+@dataclass
+class HtmlText:
+    text: str
+    hrefs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class HtmlCode:
+    language: str | None
+    code: str
+
+
+@dataclass
+class HtmlSymbols:
+    """API names met outside a section heading: a hidden mkdocstrings root, a signature block."""
+
+    names: list[str]
+
+
+HtmlItem = HtmlHeading | HtmlText | HtmlCode | HtmlSymbols
+
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# Elements that start a new line of text (everything else is inline).
+_BLOCKS = frozenset(
+    "address article aside blockquote caption dd details dialog div dl dt fieldset figcaption figure "
+    "footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody tfoot "
+    "thead tr ul".split()
+)
+_CELLS = frozenset(["td", "th"])  # a table row is one line, its cells separated by spaces
+# Never text: scripts, styles, icons (Material's inline SVGs), templates.
+_SKIP_TAGS = frozenset(["script", "style", "svg", "template"])
+# Permalink markers (`toc` and Material), line numbers (Pygments tables and inline spans) and
+# mkdocstrings' symbol-kind badges: shown by CSS, not content.
+_SKIP_CLASSES = frozenset(["headerlink", "linenos", "linenodiv", "doc-symbol"])
+# mkdocstrings' labels (`property`, `classmethod`) are badges in a heading, not its title.
+_HEADING_SKIP_CLASSES = frozenset(["doc-labels", "doc-label"])
+_LANG_RE = re.compile(r"^(?:language|lang)-([\w+#.-]+)$")
+_NAME_RE = re.compile(r"[^\W\d][\w.]*")
+
+
+def _language(classes: list[str], attrs: dict[str, str]) -> str | None:
+    """`language-python` / `lang-py` class or a `data-lang` attribute, lowercased."""
+    data_lang = attrs.get("data-lang", "").strip()
+    if data_lang:
+        return data_lang.lower()
+    for name in classes:
+        match = _LANG_RE.match(name)
+        if match:
+            return match.group(1).lower()
+    return None
+
+
+def _dotted_names(identifier: str) -> list[str]:
+    """`pkg.Class.method` -> [`pkg.Class.method`, `method`]; nothing for a non-identifier."""
+    if not _NAME_RE.fullmatch(identifier):
+        return []
+    last = identifier.rsplit(".", 1)[-1]
+    return [identifier] if last == identifier or not last else [identifier, last]
+
+
+def _signature_names(signature: str) -> list[str]:
+    """The name a signature declares: `assign_berth(vessel, length=1)` -> `assign_berth`."""
+    head = signature.strip().split("(", 1)[0].split("[", 1)[0].split(":", 1)[0].strip()
+    for prefix in ("async def ", "def ", "class "):
+        head = head.removeprefix(prefix)
+    return _dotted_names(head.strip())
+
+
+@dataclass
+class _Open:
+    """An open element: what closing it must undo, and the code language its class names."""
+
+    tag: str
+    language: str | None = None
+    skip: bool = False
+    heading: bool = False
+    pre: bool = False
+    signature: bool = False
+    doc_object: bool = False
+    row: bool = False
+
+
+# A `<pre>` takes its language from itself, its `<code>`, or a highlight wrapper this close
+# above it (Material/pymdownx: `div.language-py > table > tbody > tr > td > div > pre`).
+_WRAPPER_DEPTH = 6
+
+
+class _Reader(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.items: list[HtmlItem] = []
+        self.stack: list[_Open] = []
+        self.open_counts: dict[str, int] = {}  # per tag: end tags close only what is open
+        self.skip_depth = 0
+        self.signature_depth = 0
+        self.doc_object_depth = 0
+        self.row_depth = 0  # inside a table row everything is one line
+        self.text: list[str] = []
+        self.hrefs: list[str] = []
+        self.heading: HtmlHeading | None = None
+        self.heading_is_doc = False
+        self.heading_parts: list[str] = []
+        self.code: list[str] | None = None
+        self.code_language: str | None = None
+        self.code_in_signature = False
+
+    # -- emitting items -----------------------------------------------------------------------
+
+    def flush_text(self) -> None:
+        lines = (line.strip() for line in "".join(self.text).split("\n"))
+        text = "\n".join(line for line in lines if line)
+        if text or self.hrefs:
+            self.items.append(HtmlText(text, self.hrefs))
+        self.text, self.hrefs = [], []
+
+    def end_heading(self) -> None:
+        if self.heading is None:
+            return
+        heading, self.heading = self.heading, None
+        heading.title = " ".join("".join(self.heading_parts).split())
+        if self.heading_is_doc:
+            heading.symbols.extend(_signature_names(heading.title))
+        self.heading_parts = []
+        self.items.append(heading)
+
+    def end_code(self) -> None:
+        if self.code is None:
+            return
+        code = "".join(self.code)
+        code = code[:-1] if code.endswith("\n") else code  # the fence's last newline, as markdown
+        if self.code_in_signature:
+            # A separated mkdocstrings signature: text of its object's section, and its name.
+            self.items.append(HtmlSymbols(_signature_names(code)))
+            self.items.append(HtmlText(code))
+        else:
+            self.items.append(HtmlCode(self.code_language, code))
+        self.code = None
+
+    def sink(self) -> list[str]:
+        """Where text goes now: the open code block, else the open heading, else body text."""
+        if self.code is not None:
+            return self.code
+        return self.heading_parts if self.heading is not None else self.text
+
+    # -- parser events ------------------------------------------------------------------------
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        classes = values.get("class", "").split()
+        if tag in _BLOCKS:
+            self.end_heading()  # headings hold inline content only: this one was left open
+            if tag in _HEADINGS:
+                self.end_code()  # so was this `<pre>`
+            self.text.append(" " if self.row_depth and tag != "tr" else "\n")
+        elif tag in _CELLS:
+            self.text.append(" ")
+        elif tag == "br" and self.skip_depth == 0:
+            sink = self.sink()
+            sink.append(" " if self.row_depth and sink is self.text else "\n")
+        if tag in _VOID:
+            if tag == "img" and self.skip_depth == 0 and self.heading is None and self.code is None:
+                self.text.append(values.get("alt", ""))  # as the markdown front-end keeps alt text
+            return
+
+        entry = _Open(tag, _language(classes, values))
+        heading_badge = self.heading is not None and not _HEADING_SKIP_CLASSES.isdisjoint(classes)
+        if tag in _SKIP_TAGS or not _SKIP_CLASSES.isdisjoint(classes) or heading_badge:
+            entry.skip = True
+            self.skip_depth += 1
+        if tag == "tr":
+            entry.row = True
+            self.row_depth += 1
+        if "doc-object" in classes:
+            entry.doc_object = True
+            self.doc_object_depth += 1
+        if "doc-signature" in classes:
+            entry.signature = True
+            self.signature_depth += 1
+
+        if self.skip_depth == 0:
+            if tag in _HEADINGS:
+                self.flush_text()
+                identifier = values.get("id", "")
+                self.heading_is_doc = "doc-heading" in classes
+                symbols = _dotted_names(identifier) if self.heading_is_doc else []
+                self.heading = HtmlHeading(_HEADINGS[tag], identifier, "", [], symbols)
+                entry.heading = True
+            elif tag == "pre" and self.code is None:
+                self.flush_text()
+                self.code = []
+                wrappers = (e.language for e in reversed(self.stack[-_WRAPPER_DEPTH:]) if e.language)
+                self.code_language = entry.language or next(wrappers, None)
+                self.code_in_signature = self.signature_depth > 0
+                entry.pre = True
+            elif tag == "code" and self.code is not None and entry.language:
+                self.code_language = entry.language
+            elif tag == "a":
+                href = values.get("href")
+                if href is not None:
+                    (self.heading.hrefs if self.heading is not None else self.hrefs).append(href)
+                elif values.get("id") and self.doc_object_depth > 0 and self.heading is None:
+                    # mkdocstrings' anchor for an object rendered without a heading.
+                    self.items.append(HtmlSymbols(_dotted_names(values["id"])))
+
+        self.stack.append(entry)
+        self.open_counts[tag] = self.open_counts.get(tag, 0) + 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _BLOCKS:
+            self.text.append(" " if self.row_depth and tag != "tr" else "\n")
+        elif tag in _CELLS:
+            self.text.append(" ")
+        if not self.open_counts.get(tag):
+            return  # a stray end tag
+        # Close everything opened since `tag` (unclosed `<li>`, `<p>`...): amortised linear.
+        while self.stack:
+            entry = self.stack.pop()
+            self.open_counts[entry.tag] -= 1
+            if entry.skip:
+                self.skip_depth -= 1
+            if entry.doc_object:
+                self.doc_object_depth -= 1
+            if entry.signature:
+                self.signature_depth -= 1
+            if entry.row:
+                self.row_depth -= 1
+            if entry.heading:
+                self.end_heading()
+            if entry.pre:
+                self.end_code()
+            if entry.tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self.skip_depth:
+            return
+        sink = self.sink()
+        sink.append(data.replace("\n", " ") if self.row_depth and sink is self.text else data)
+
+    def finish(self) -> list[HtmlItem]:
+        self.close()
+        self.end_heading()
+        self.end_code()
+        self.flush_text()
+        return self.items
+
+
+def _defuse(html: str) -> str:
+    """Escape the constructs that make `HTMLParser` quadratic or raise; linear string scans.
+
+    Unclosable `<` (after the last `>`) and comments with no `-->` after them make it rescan
+    the rest of the input once per `<`; `<![` can trip an assertion. None occurs in real
+    rendered pages, where they are text anyway.
+    """
+    last_gt = html.rfind(">")
+    if html.find("<", last_gt + 1) != -1:
+        html = html[: last_gt + 1] + html[last_gt + 1 :].replace("<", "&lt;")
+    last_close = html.rfind("-->")
+    start = max(last_close, 0)
+    if html.find("<!--", start) != -1:
+        html = html[:start] + html[start:].replace("<!--", "&lt;!--")
+    return html.replace("<![", "&lt;![")
+
+
+def read_html(html: str) -> list[HtmlItem]:
+    """Headings, text runs, code blocks and API names of rendered HTML, in document order."""
+    reader = _Reader()
+    reader.feed(_defuse(html))
+    return reader.finish()
