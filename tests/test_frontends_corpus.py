@@ -137,7 +137,9 @@ def _compare_corpus(name: str) -> dict[str, object]:
             unexplained.append(rel)
         else:
             by_reason[reason] += 1
-    return {"pages": len(paths), "chunks": chunks, "differ_by_reason": dict(by_reason), "unexplained": unexplained}
+    agree = len(paths) - sum(by_reason.values()) - len(unexplained)
+    return {"pages": len(paths), "agree": agree, "chunks": chunks, "differ_by_reason": dict(by_reason),
+            "unexplained": unexplained}
 
 
 @pytest.mark.parametrize("name", CORPUS_NAMES)

@@ -61,6 +61,7 @@ _SKIP_CLASSES = frozenset(["headerlink", "linenos", "linenodiv", "doc-symbol"])
 # mkdocstrings' labels (`property`, `classmethod`) are badges in a heading, not its title.
 _HEADING_SKIP_CLASSES = frozenset(["doc-labels", "doc-label"])
 _LANG_RE = re.compile(r"^(?:language|lang)-([\w+#.-]+)$")
+_SPACES_RE = re.compile(r"[ \t\r\f\v]+")  # ASCII only: a no-break space is content
 _NAME_RE = re.compile(r"[^\W\d][\w.]*")
 
 
@@ -86,7 +87,7 @@ def _dotted_names(identifier: str) -> list[str]:
 
 def _signature_names(signature: str) -> list[str]:
     """The name a signature declares: `assign_berth(vessel, length=1)` -> `assign_berth`."""
-    head = signature.strip().split("(", 1)[0].split("[", 1)[0].split(":", 1)[0].strip()
+    head = signature.strip().split("(", 1)[0].split("[", 1)[0].split(":", 1)[0].split("=", 1)[0].strip()
     for prefix in ("async def ", "def ", "class "):
         head = head.removeprefix(prefix)
     return _dotted_names(head.strip())
@@ -133,7 +134,8 @@ class _Reader(HTMLParser):
     # -- emitting items -----------------------------------------------------------------------
 
     def flush_text(self) -> None:
-        lines = (line.strip() for line in "".join(self.text).split("\n"))
+        # Whitespace within a line collapses, as a browser shows it (table cells, indentation).
+        lines = (_SPACES_RE.sub(" ", line).strip(" ") for line in "".join(self.text).split("\n"))
         text = "\n".join(line for line in lines if line)
         if text or self.hrefs:
             self.items.append(HtmlText(text, self.hrefs))
