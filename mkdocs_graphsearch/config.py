@@ -1,11 +1,55 @@
-"""The plugin's options (`plugins: - graphsearch: {...}` in mkdocs.yml)."""
+"""The plugin's options (`plugins: - graphsearch: {...}` in mkdocs.yml), validated on load."""
 
 from __future__ import annotations
+
+import posixpath
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH
+
+#: Where the browser runtime is written inside the site (bundle_dir must not overlap it).
+ASSETS_DIR = "assets/graphsearch"
+
+
+class BoundedInt(c.Type[int]):
+    """An integer within [minimum, maximum]: `limit: -3` is a configuration error, not a surprise."""
+
+    def __init__(self, default: int, minimum: int, maximum: int | None = None) -> None:
+        super().__init__(int, default=default)
+        self.minimum, self.maximum = minimum, maximum
+
+    def run_validation(self, value: object) -> int:
+        number = super().run_validation(value)
+        if isinstance(number, bool):
+            raise base.ValidationError(f"expected a whole number, got {number!r}")
+        if number < self.minimum or (self.maximum is not None and number > self.maximum):
+            allowed = f"from {self.minimum} to {self.maximum}" if self.maximum is not None else f"{self.minimum} or more"
+            raise base.ValidationError(f"must be {allowed}, got {number}")
+        return number
+
+
+class SiteFolder(c.Type[str]):
+    """A folder inside the built site, as a relative posix path (`search`, `assets/search`).
+
+    Refused: absolute paths, `..`, the site root itself (`.`), and the runtime's own folder,
+    because the plugin writes and later replaces files there.
+    """
+
+    def __init__(self, default: str) -> None:
+        super().__init__(str, default=default)
+
+    def run_validation(self, value: object) -> str:
+        text = super().run_validation(value).replace("\\", "/").strip()
+        folder = posixpath.normpath(text) if text else ""
+        if not text or text.startswith("/") or (len(text) > 1 and text[1] == ":"):
+            raise base.ValidationError(f"must be a relative folder inside site_dir, got {value!r}")
+        if folder in (".", "") or folder == ".." or folder.startswith("../"):
+            raise base.ValidationError(f"must be a subfolder of site_dir (not its root or outside it), got {value!r}")
+        if folder == ASSETS_DIR or folder.startswith(ASSETS_DIR + "/") or ASSETS_DIR.startswith(folder + "/"):
+            raise base.ValidationError(f"must not overlap the runtime's folder {ASSETS_DIR}/, got {value!r}")
+        return folder
 
 
 class ModelConfig(base.Config):
@@ -27,15 +71,15 @@ class ModelConfig(base.Config):
     passage_prefix = c.Type(str, default="")
     """Text put before passages (e5-style models want "passage: ")."""
 
-    max_tokens = c.Type(int, default=256)
+    max_tokens = BoundedInt(default=256, minimum=8, maximum=8192)
     """Longest model input in word pieces, [CLS] and [SEP] included."""
 
 
 class GraphSearchConfig(base.Config):
     """Options of the graphsearch plugin; defaults suit a typical MkDocs site."""
 
-    chunk_depth = c.Type(int, default=DEFAULT_CHUNK_DEPTH)
-    """Headings up to this level start their own search result; deeper ones fold into their parent."""
+    chunk_depth = BoundedInt(default=DEFAULT_CHUNK_DEPTH, minimum=1, maximum=6)
+    """Headings h1..h`chunk_depth` start their own search result; deeper ones fold into their parent."""
 
     mode = c.Choice(("hybrid", "keyword", "vector"), default="hybrid")
     """How the browser searches by default. Without embeddings, search is always keyword."""
@@ -43,17 +87,19 @@ class GraphSearchConfig(base.Config):
     embeddings = c.Type(bool, default=True)
     """Compute sentence embeddings at build time (semantic search). `false` ships keyword search only."""
 
-    limit = c.Type(int, default=10)
+    limit = BoundedInt(default=10, minimum=1, maximum=1000)
     """Pages shown for a query."""
 
-    sections_per_page = c.Type(int, default=3)
+    sections_per_page = BoundedInt(default=3, minimum=1, maximum=100)
     """Sections listed under each page in the results."""
 
     model = c.SubConfig(ModelConfig)
     """The embedding model; see ModelConfig. Every setting is part of the cache's fingerprint."""
 
     cache_dir = c.Type(str, default=".cache/graphsearch")
-    """Embedding cache, relative to mkdocs.yml: a rebuild embeds only chunks whose text changed."""
+    """Embedding cache and the last build's parsed pages (for `--dirty` builds), relative to
+    mkdocs.yml; "" turns both off."""
 
-    bundle_dir = c.Type(str, default="search")
-    """Folder of the built site that receives the search bundle."""
+    bundle_dir = SiteFolder(default="search")
+    """Folder of the built site that receives the search bundle: a relative path inside site_dir
+    that no page or theme file uses (the built-in search plugin's files may share it)."""

@@ -1,4 +1,4 @@
-"""MkDocs hooks -> the modules that do the work (site.py, inject.py). Nothing else lives here."""
+"""MkDocs hooks -> the modules that do the work (site_pages.py, site.py, inject.py). Nothing else lives here."""
 
 from __future__ import annotations
 
@@ -7,26 +7,20 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
-from mkdocs.structure.toc import AnchorLink
 from mkdocs.utils import is_error_template
 
-from mkdocs_graphsearch.config import GraphSearchConfig
+from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
 from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
-from mkdocs_graphsearch.site import ASSETS_DIR, SiteIndex, search_settings, semantic_options
+from mkdocs_graphsearch.page_state import state_file
+from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
+from mkdocs_graphsearch.site import SiteIndex, check_bundle_dir, search_settings, semantic_options
+from mkdocs_graphsearch.site_pages import SitePages
 from mkdocs_graphsearch.theme_compat import patch_theme_page
 
 log = get_plugin_logger(__name__)
-
-
-def _heading_ids(items: list[AnchorLink]) -> list[str]:
-    """Ids of all toc entries in document order (depth-first)."""
-    ids: list[str] = []
-    for item in items:
-        ids.append(item.id)
-        ids.extend(_heading_ids(item.children))
-    return ids
 
 
 class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
@@ -38,19 +32,37 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         self.serving = command == "serve"
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        known = {file.src_uri for file in files.documentation_pages()}
-        self.index = SiteIndex(known_pages=known, chunk_depth=self.config.chunk_depth)
+        check_bundle_dir(files, self.config.bundle_dir)
         return files
 
-    def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
-        if page.file.inclusion.is_excluded() or page.file.abs_src_path is None:
-            return html
-        try:
-            source = Path(page.file.abs_src_path).read_bytes()
-        except OSError as error:
-            raise PluginError(f"graphsearch: cannot read {page.file.src_uri}: {error}") from error
-        for warning in self.index.add_page(page.file.src_uri, source, page.url, _heading_ids(list(page.toc))):
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        # After every plugin's on_files: pages generated there (mkdocs-gen-files) are known.
+        cache_dir = self._cache_dir(config)
+        self.doc_files = {f.src_uri: f for f in files.documentation_pages()}
+        self.pages = SitePages(
+            order=[name for name, f in self.doc_files.items() if not f.inclusion.is_excluded()],
+            urls={name: f.url for name, f in self.doc_files.items()},
+            chunk_depth=self.config.chunk_depth,
+            state_path=state_file(cache_dir, Path(config.site_dir)) if cache_dir else None,
+        )
+        return nav
+
+    def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
+        if page.file.inclusion.is_excluded():
+            return markdown
+        source = _source(page.file)
+        for warning in self.pages.read_source(page.file.src_uri, source):
             log.warning(str(warning))
+        markdown, warnings = rewrite_wiki_links(
+            markdown, page.file.src_uri, self.pages.urls.keys(), first_line=markdown_start_line(markdown, source)
+        )
+        for warning in warnings:
+            log.warning(str(warning))
+        return markdown
+
+    def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
+        if not page.file.inclusion.is_excluded():
+            self.pages.add_rendered(page.file.src_uri, html, page.title or "")
         return html
 
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
@@ -72,14 +84,34 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)
         semantic = None
         if self.config.embeddings:
-            cache_dir = Path(config.config_file_path).parent / self.config.cache_dir if self.config.cache_dir else None
-            semantic = semantic_options(self.config.model, cache_dir, log.warning, _log_progress, self.serving)
+            semantic = semantic_options(
+                self.config.model, self._cache_dir(config), log.warning, _log_progress, self.serving
+            )
         try:
-            files = self.index.write(Path(config.site_dir), self.config.bundle_dir, settings, semantic, log.warning)
+            pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
+            index = SiteIndex(pages=pages, urls=self.pages.urls)
+            files = index.write(Path(config.site_dir), self.config.bundle_dir, settings, semantic, log.warning)
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
         size = sum(len(data) for data in files.values())
         log.info(f"search bundle: {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
+
+    def _cache_dir(self, config: MkDocsConfig) -> Path | None:
+        if not self.config.cache_dir:
+            return None
+        return Path(config.config_file_path).parent / self.config.cache_dir
+
+
+def _source(file: File) -> bytes:
+    """A page's source as MkDocs reads it (generated pages included)."""
+    try:
+        return file.content_bytes
+    except OSError as error:
+        raise PluginError(f"graphsearch: cannot read {file.src_uri}: {error}") from error
+
+
+def _log_fallback(path: str) -> None:
+    log.info(f"{path}: not rendered in this --dirty build and not in the saved state; indexed from its markdown")
 
 
 def _log_progress(done: int, total: int, rate: float) -> None:

@@ -11,35 +11,27 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import mkdocs.contrib.search
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+
 from mkdocs_graphsearch.assets import js_dir
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
+from mkdocs_graphsearch.config import ASSETS_DIR
 from mkdocs_graphsearch.index.builder import build_files
-from mkdocs_graphsearch.parse.markdown import parse_page
-from mkdocs_graphsearch.parse.model import Page, PageWarning
+from mkdocs_graphsearch.parse.model import Page
 
 if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are on
     from mkdocs_graphsearch.index.semantic import Progress, SemanticOptions
 
-#: Where the browser runtime is written inside the site.
-ASSETS_DIR = "assets/graphsearch"
-
 
 @dataclass
 class SiteIndex:
-    """Pages parsed during a build, in the order MkDocs rendered them."""
+    """The pages of one build, in MkDocs' order, and their URLs."""
 
-    known_pages: set[str]
-    chunk_depth: int
     pages: list[Page] = field(default_factory=list)
     urls: dict[str, str] = field(default_factory=dict)
-
-    def add_page(self, path: str, source: bytes, url: str, heading_ids: list[str]) -> list[PageWarning]:
-        """Parse one page; returns its warnings (broken links, bad fences, front matter)."""
-        page = parse_page(source, path, self.known_pages, chunk_depth=self.chunk_depth, heading_ids=heading_ids)
-        self.pages.append(page)
-        self.urls[path] = url
-        return page.warnings
 
     def write(
         self,
@@ -59,6 +51,22 @@ class SiteIndex:
 
         copy_runtime(site_dir / runtime_dir(ASSETS_DIR))
         return files
+
+
+def check_bundle_dir(files: Files, bundle_dir: str) -> None:
+    """Refuse a bundle_dir that a page, asset or theme file of the site already uses: the plugin
+    replaces what is in that folder. The built-in search plugin's own files may share it."""
+    builtin_search = Path(mkdocs.contrib.search.__file__).parent
+    for file in files:
+        dest = file.dest_uri
+        if dest != bundle_dir and not dest.startswith(bundle_dir + "/"):
+            continue
+        if file.abs_src_path and Path(file.abs_src_path).is_relative_to(builtin_search):
+            continue
+        raise PluginError(
+            f"graphsearch: bundle_dir '{bundle_dir}' is used by {file.src_uri} (written to {dest}); "
+            "choose a folder of its own, e.g. bundle_dir: graphsearch-index"
+        )
 
 
 def copy_runtime(target: Path) -> None:

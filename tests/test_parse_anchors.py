@@ -147,12 +147,3 @@ def test_attr_list_parsing() -> None:
     attrs = parse_heading_attrs("Title ## { #x }")
     assert (attrs.text, attrs.explicit_id) == ("Title", "x")
     assert parse_heading_attrs("Title{#x}").explicit_id is None
-
-
-def test_heading_ids_from_mkdocs_win_when_the_count_matches() -> None:
-    source = "# Page\n\n## One\n\n##### Deep\n\n## Two\n"
-    page = parse_page(source, "p.md", set(), heading_ids=["page", "from-toc-1", "deep", "from-toc-2"], chunk_depth=4)
-    assert [c.anchor for c in page.chunks if c.kind == "section"] == ["from-toc-1", "from-toc-2"]
-    # A different count means the toc saw other headings: fall back to computing them.
-    page = parse_page(source, "p.md", set(), heading_ids=["x", "y"], chunk_depth=4)
-    assert [c.anchor for c in page.chunks if c.kind == "section"] == ["one", "two"]

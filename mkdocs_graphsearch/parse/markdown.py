@@ -8,10 +8,9 @@ Everything is line-preserving, so every chunk can say which source lines it owns
 
 from __future__ import annotations
 
-import gc
 import posixpath
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
@@ -26,11 +25,11 @@ from .links import Resolution, WikiIndex, resolve_markdown_link
 from .model import BrokenLink, Chunk, Link, LinkKind, Page, PageWarning
 from .plaintext import RawLink, html_text, inline_text
 
-__all__ = ["decode_source", "parse_page"]
+__all__ = ["MARKDOWN_PARSER", "decode_source", "parse_page"]
 
 # CommonMark plus GFM tables and strikethrough: what MkDocs sites write. `maxNesting` bounds
 # recursion on pathological nesting (`>>>>>>...`, deep lists).
-_MD = MarkdownIt("commonmark", {"maxNesting": 20}).enable(["table", "strikethrough"])
+MARKDOWN_PARSER = MarkdownIt("commonmark", {"maxNesting": 20}).enable(["table", "strikethrough"])
 
 # No real paragraph is this long (the corpora's longest is ~7k characters); past it, inline
 # markup is not parsed. markdown-it-py spends ~10 us per `[` or `*`, so one 10 MB paragraph
@@ -54,7 +53,7 @@ def _guarded_inline(state: StateCore) -> None:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
-_MD.core.ruler.at("inline", _guarded_inline)
+MARKDOWN_PARSER.core.ruler.at("inline", _guarded_inline)
 
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 
@@ -247,7 +246,6 @@ def _parse(
     path: str,
     known_pages: Collection[str],
     chunk_depth: int,
-    heading_ids: Sequence[str] | None,
 ) -> Page:
     text, decode_notes = decode_source(source)
     lines = text.split("\n")
@@ -260,14 +258,13 @@ def _parse(
     # Front matter lines become blank, the rest keeps its line numbers.
     body = [""] * front.line_count + lines[front.line_count :]
     body = flatten_blocks(body, front.line_count)
-    items = _collect(_MD.parse("\n".join(body)), notes)
+    items = _collect(MARKDOWN_PARSER.parse("\n".join(body)), notes)
 
     headings = [item for item in items if isinstance(item, _Heading)]
-    if heading_ids is not None and len(heading_ids) == len(headings):
-        anchors = [str(anchor) for anchor in heading_ids]  # MkDocs' own toc: the HTML's ids
-    else:
-        allocator = AnchorAllocator([h.explicit_id for h in headings if h.explicit_id is not None])
-        anchors = [allocator.allocate(h.title, h.explicit_id) for h in headings]
+    # Python-Markdown toc's ids. In the plugin the rendered page's real ids are used instead
+    # (parse/rendered.py): includes and extensions can add headings this source does not show.
+    allocator = AnchorAllocator([h.explicit_id for h in headings if h.explicit_id is not None])
+    anchors = [allocator.allocate(h.title, h.explicit_id) for h in headings]
     anchor_of = {id(h): anchor for h, anchor in zip(headings, anchors)}
 
     first_h1 = next((h for h in headings if h.level == 1), None)
@@ -320,21 +317,14 @@ def parse_page(
     known_pages: Collection[str],
     *,
     chunk_depth: int = DEFAULT_CHUNK_DEPTH,
-    heading_ids: Sequence[str] | None = None,
 ) -> Page:
     """Parse one markdown page into chunks and links. Never raises.
 
     `path` is the page's docs-relative posix path (it is the root chunk's id); `known_pages`
-    the docs' pages, for link checks; `heading_ids` the ids of all the page's headings in
-    document order as MkDocs' toc made them (used when the count matches the headings found).
+    the docs' pages, for link checks.
     """
-    # The cyclic GC is pure overhead here (a big page allocates millions of short-lived
-    # tokens, no cycles) and costs ~40% of the time on large pages; pause it while parsing.
-    gc_was_enabled = gc.isenabled()
-    if gc_was_enabled:
-        gc.disable()
     try:
-        return _parse(source, path, known_pages, chunk_depth, heading_ids)
+        return _parse(source, path, known_pages, chunk_depth)
     except Exception as exc:  # noqa: BLE001 - last resort: a page must never stop a build
         text, _ = decode_source(source) if isinstance(source, (bytes, str)) else ("", [])
         root = Chunk(id=path, title=_stem(path), level=1, kind="page", parent=None, anchor="",
@@ -342,6 +332,3 @@ def parse_page(
         root.end_line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
         message = f"internal parser error ({type(exc).__name__}: {exc}); page indexed as plain text"
         return Page(path=path, title=root.title, chunks=[root], warnings=[PageWarning(path, 1, message)])
-    finally:
-        if gc_was_enabled:
-            gc.enable()

@@ -1,0 +1,95 @@
+"""The last build's parsed pages, kept beside the embedding cache for `--dirty` builds.
+
+Why: `mkdocs build --dirty` and `mkdocs serve --dirty` render only the pages that changed, yet
+the bundle must hold every page. Each build saves its pages here; the next one takes the pages
+MkDocs did not render from this file, provided the page's source is unchanged (its SHA-256).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from mkdocs_graphsearch import __version__
+from mkdocs_graphsearch.parse.model import Chunk, Link, Page
+
+#: Bumped when the saved shape changes; a file of another version is ignored (full re-parse).
+STATE_VERSION = 1
+
+
+@dataclass
+class SavedPage:
+    """One page as a build indexed it, with the hash of the source it came from."""
+
+    url: str
+    source_sha256: str
+    page: Page
+
+
+def source_digest(source: bytes) -> str:
+    return hashlib.sha256(source).hexdigest()
+
+
+def state_file(cache_dir: Path, site_dir: Path) -> Path:
+    """One state file per built site: two sites sharing a cache never mix their pages."""
+    key = hashlib.sha256(str(site_dir.resolve()).encode("utf-8")).hexdigest()[:16]
+    return cache_dir / f"pages-{key}.json"
+
+
+def _page_json(page: Page) -> dict[str, Any]:
+    data = asdict(page)
+    data["broken_links"] = []  # reported by the build that rendered the page
+    data["warnings"] = []
+    return data
+
+
+def _page_from_json(data: dict[str, Any]) -> Page:
+    chunks = [Chunk(**{**chunk, "links": [Link(**link) for link in chunk["links"]]}) for chunk in data["chunks"]]
+    return Page(**{**data, "chunks": chunks, "broken_links": [], "warnings": []})
+
+
+def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> None:
+    """Write atomically (temp file + rename): a killed build never leaves half a state."""
+    data = {
+        "version": STATE_VERSION,
+        "generator": __version__,
+        "chunk_depth": chunk_depth,
+        "pages": {
+            name: {"url": saved.url, "source_sha256": saved.source_sha256, "page": _page_json(saved.page)}
+            for name, saved in sorted(pages.items())
+        },
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load_pages(path: Path, chunk_depth: int) -> dict[str, SavedPage]:
+    """The saved pages, or {} when there are none or they were made differently (another
+    plugin version or chunk depth) or the file is unreadable: callers then parse afresh."""
+    try:
+        data = orjson.loads(path.read_bytes())
+        if (
+            data.get("version") != STATE_VERSION
+            or data.get("generator") != __version__
+            or data.get("chunk_depth") != chunk_depth
+        ):
+            return {}
+        return {
+            name: SavedPage(entry["url"], entry["source_sha256"], _page_from_json(entry["page"]))
+            for name, entry in data["pages"].items()
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}

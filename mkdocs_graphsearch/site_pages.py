@@ -1,0 +1,86 @@
+"""Which pages a build indexes, and from which front-end.
+
+In the plugin the truth is what MkDocs rendered: a page's chunks come from its rendered HTML
+(`parse.rendered`), so includes, mkdocstrings objects, macros and generated pages are searchable
+under the ids readers land on. Its source still gives what only the source knows: front matter
+(tags, search boost/exclude) and source-level warnings (bad fences, bad front matter, invalid
+UTF-8). A page MkDocs did not render in this build (`--dirty`) comes from the last build's saved
+state when its source is unchanged, else from the markdown front-end: never missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mkdocs_graphsearch.page_state import SavedPage, load_pages, save_pages, source_digest
+from mkdocs_graphsearch.parse.markdown import parse_page
+from mkdocs_graphsearch.parse.model import Page, PageWarning
+from mkdocs_graphsearch.parse.rendered import parse_rendered_page
+
+
+@dataclass
+class _Source:
+    digest: str
+    facts: Page  # the markdown front-end's reading: front matter and the fallback chunks
+
+
+@dataclass
+class SitePages:
+    """The documentation pages of one build, in MkDocs' file order."""
+
+    order: list[str]  # src paths of the pages to index (MkDocs-excluded drafts left out)
+    urls: dict[str, str]  # src path -> page URL, for every documentation page
+    chunk_depth: int
+    state_path: Path | None  # where the last build's pages are kept (None: no cache dir)
+    sources: dict[str, _Source] = field(default_factory=dict)
+    rendered: dict[str, Page] = field(default_factory=dict)
+    pages_by_url: dict[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.pages_by_url = {url: path for path, url in self.urls.items()}
+
+    def read_source(self, path: str, source: bytes) -> list[PageWarning]:
+        """Read a page's source; returns its source-level warnings. Broken markdown links are
+        left to MkDocs (it reports them, and its `validation:` settings govern them), broken wiki
+        links to the wiki-link rewrite (one warning each)."""
+        facts = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
+        self.sources[path] = _Source(source_digest(source), facts)
+        link_lines = {link.line for link in facts.broken_links}
+        return [w for w in facts.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
+
+    def add_rendered(self, path: str, html: str, title: str) -> None:
+        """Chunk what MkDocs rendered for a page whose source was read."""
+        facts = self.sources[path].facts
+        self.rendered[path] = parse_rendered_page(
+            html, path, title=title, page_url=self.urls[path], pages_by_url=self.pages_by_url,
+            chunk_depth=self.chunk_depth, tags=facts.tags, boost=facts.boost, exclude=facts.exclude,
+        )
+
+    def finish(self, read: Callable[[str], bytes], note: Callable[[str], None]) -> list[Page]:
+        """Every page to index, in order; saves them for the next `--dirty` build.
+
+        `read` gives a page's source bytes (for pages this build did not render); `note` is told
+        which pages came from the markdown front-end because no saved state matched.
+        """
+        saved = load_pages(self.state_path, self.chunk_depth) if self.state_path else {}
+        pages: list[Page] = []
+        keep: dict[str, SavedPage] = {}
+        for path in self.order:
+            if path in self.rendered:
+                page, digest = self.rendered[path], self.sources[path].digest
+            else:
+                source = read(path)
+                digest = source_digest(source)
+                previous = saved.get(path)
+                if previous is not None and previous.source_sha256 == digest and previous.url == self.urls[path]:
+                    page = previous.page
+                else:
+                    note(path)
+                    page = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
+            pages.append(page)
+            keep[path] = SavedPage(self.urls[path], digest, page)
+        if self.state_path is not None:
+            save_pages(self.state_path, self.chunk_depth, keep)
+        return pages
