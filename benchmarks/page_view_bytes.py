@@ -73,9 +73,14 @@ def split(files: list[dict]) -> dict:
     return out
 
 
-def measure(browser, server: Server, sizes: Sizes, site: str, wait_ms: int) -> dict:
+def measure(browser, server: Server, sizes: Sizes, site: str, wait_ms: int, latency_ms: int) -> dict:
     context = browser.new_context(viewport={"width": 1200, "height": 800})
     page = context.new_page()
+    if latency_ms:  # Chromium's network emulation: every response this much later (round trip)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency_ms,
+                                                       "downloadThroughput": -1, "uploadThroughput": -1})
     requests = record_requests(page)
     try:
         page.goto(f"{server.base}{site}/", wait_until="load")
@@ -83,13 +88,26 @@ def measure(browser, server: Server, sizes: Sizes, site: str, wait_ms: int) -> d
         origin = page.evaluate("performance.timeOrigin")
         view = split(fetched(requests, "ours", site, server.base, sizes, origin))
         view["workers"] = len(page.workers)
+        # Intent -> first result on screen: `/` pressed (the first intent of a reader who never
+        # pointed at a search box), the query typed at once; marked in the page.
+        page.evaluate("""() => {
+          window.__firstOption = null;
+          new MutationObserver((_, observer) => {
+            if (document.querySelector('dialog.gs-dialog .gs-option')) {
+              window.__firstOption = performance.now();
+              observer.disconnect();
+            }
+          }).observe(document.body, { childList: true, subtree: true });
+          window.__intent = performance.now();
+        }""")
         page.keyboard.press("/")
         page.keyboard.type(QUERY)
         page.wait_for_selector('dialog.gs-dialog .gs-box[data-gs-complete="true"]', timeout=60_000)
+        first_ms = page.evaluate("window.__firstOption - window.__intent")
         page.wait_for_timeout(300)
         searched = split(fetched(requests, "ours", site, server.base, sizes, origin))
         searched["workers"] = len(page.workers)
-        return {"page_view": view, "after_first_search": searched}
+        return {"page_view": view, "after_first_search": searched, "intent_to_first_result_ms": first_ms}
     finally:
         context.close()
 
@@ -100,6 +118,7 @@ def main() -> None:
                         help="a site built already (repeat); default: build example-site and mkdocs-docs")
     parser.add_argument("--wait-ms", type=int, default=6000, help="idle time after `load` before counting")
     parser.add_argument("--runs", type=int, default=3, help="fresh contexts per site (figures must agree)")
+    parser.add_argument("--latency-ms", type=int, default=0, help="emulated round-trip latency (Chromium, CDP)")
     parser.add_argument("--cache-dir", type=Path, default=HERE / ".cache" / "page-view-bytes")
     parser.add_argument("--out", type=Path, help="JSON output (default benchmarks/results/pageview-DATE.json)")
     args = parser.parse_args()
@@ -126,13 +145,13 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 for name in sites:
-                    runs = [measure(browser, server, sizes, name, args.wait_ms) for _ in range(args.runs)]
+                    runs = [measure(browser, server, sizes, name, args.wait_ms, args.latency_ms) for _ in range(args.runs)]
                     results[name] = {"site_dir": str(sites[name]), "runs": runs}
                 browser.close()
         finally:
             server.stop()
     lines = [f"page_view_bytes: home page, {args.wait_ms} ms after load, then `/` + {QUERY!r} until complete; "
-             f"KiB gzip -9 (raw), median of {args.runs} fresh contexts"]
+             f"KiB gzip -9 (raw), median of {args.runs} fresh contexts; emulated latency {args.latency_ms} ms"]
     for name, result in results.items():
         for phase in ("page_view", "after_first_search"):
             row = sorted(result["runs"], key=lambda r: r[phase]["bundle"]["gzip"] + r[phase]["runtime"]["gzip"])
@@ -142,9 +161,12 @@ def main() -> None:
                 f"in {mid['bundle']['requests']} requests | runtime {mid['runtime']['gzip'] / 1024:5.1f} "
                 f"({mid['runtime']['raw'] / 1024:5.1f}) in {mid['runtime']['requests']} | workers {mid['workers']}"
             )
+        times = sorted(r["intent_to_first_result_ms"] for r in result["runs"])
+        lines.append(f"  {name:14} `/` -> first result on screen: median {times[len(times) // 2]:.0f} ms "
+                     f"(runs: {', '.join(f'{t:.0f}' for t in times)})")
     print("\n".join(lines))
     save_report("pageview", to_json(rounded({"date": started.isoformat(timespec="seconds"), "query": QUERY,
-                                              "wait_ms": args.wait_ms, "table": "\n".join(lines), **results})),
+                                              "wait_ms": args.wait_ms, "latency_ms": args.latency_ms, "table": "\n".join(lines), **results})),
                 args.out, started)
 
 

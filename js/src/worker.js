@@ -18,7 +18,9 @@
  * can update the list in place (a new part of the bundle = one more entry in PARTS).
  */
 import { BundleError, httpFetcher, loadKeywordBundle, loadSemantic, loadTexts } from "./bundle.js";
-import { search } from "./engine.js";
+// engine.js (and the modules it imports) is imported at init, not here: a static import would
+// hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
+// on the reader's first sign of intent, so the two now download side by side.
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 /** @typedef {import("./bundle.js").FetchFile} FetchFile */
@@ -118,6 +120,9 @@ export function createService(post, options = {}) {
   let scheduled = false;
   /** An answer went out before every part was tried: the final one must follow. */
   let answeredEarly = false;
+  /** The engine's search, once engine.js is in (imported at init, beside the first part).
+   * @type {typeof import("./engine.js").search | null} */
+  let search = null;
 
   function postStatus() {
     post({ type: "status", state, parts: [...loaded], done: tried === parts.length || state === "error",
@@ -126,7 +131,7 @@ export function createService(post, options = {}) {
 
   /** @param {QueryMessage} message */
   function answer(message) {
-    if (!context || !context.bundle) return;
+    if (!context || !context.bundle || !search) return;
     if (tried < parts.length) answeredEarly = true;
     let output;
     try {
@@ -178,6 +183,8 @@ export function createService(post, options = {}) {
     const fetchFile = cachingFetcher(makeFetcher(bundleUrl));
     context = { fetchFile, bundle: null };
     postStatus();
+    const engine = import("./engine.js");
+    engine.catch(() => {}); // a failure is reported below, when the engine is needed
     for (const part of parts) {
       for (const name of part.prefetch) fetchFile(name).catch(() => {}); // errors surface in load
     }
@@ -199,7 +206,17 @@ export function createService(post, options = {}) {
         continue;
       }
       loaded.push(part.name);
-      if (parts.every((p) => !p.required || loaded.includes(p.name))) state = "ready";
+      if (state !== "ready" && parts.every((p) => !p.required || loaded.includes(p.name))) {
+        try {
+          search = (await engine).search;
+        } catch (error) {
+          state = "error";
+          errorMessage = `the search engine could not be loaded (${/** @type {Error} */ (error).message})`;
+          postStatus();
+          return;
+        }
+        state = "ready";
+      }
       postStatus();
       if (state === "ready" && changed !== false) rerun();
     }
