@@ -168,6 +168,8 @@ class SearchClient {
     if (this.started) return;
     this.started = true;
     try {
+      // worker.js comes from this file's own folder, which is named after the runtime's hash
+      // (inject.py): an old ui.js can only ever start its own worker, never a newer one.
       const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
       worker.addEventListener("message", (event) => {
         this.heard = true;
