@@ -277,3 +277,12 @@ def test_format_1_bundle_is_still_read_by_both_engines(node: str) -> None:
     )
     js = orjson.loads(done.stdout)
     assert python["results"] and [r["page"] for r in js["results"]] == [r["page"] for r in python["results"]]
+
+
+def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:
+    """Atomic writes must not leave private (0600) files a web server cannot read."""
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"x")
+    out = build_bundle_dir(tmp_path / "search", _small_docs(tmp_path / "docs", "alpha"), embeddings=False)
+    for file in out.iterdir():
+        assert file.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777, file.name

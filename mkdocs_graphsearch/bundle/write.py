@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 import orjson
@@ -148,13 +148,15 @@ def previous_files(out_dir: Path) -> set[str]:
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write through a temporary file in the same folder, then rename over the target: a reader
     (or a crash) sees the old file or the new one, never half of one."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    # Not tempfile.mkstemp: its files are private (0600), and the site must stay readable by the
+    # web server; open(..., "xb") gives the usual permissions (umask), like any other written file.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with os.fdopen(fd, "wb") as out:
+        with open(tmp, "xb") as out:
             out.write(data)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
