@@ -62,7 +62,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         if not page.file.inclusion.is_excluded():
-            self.pages.add_rendered(page.file.src_uri, html, page.title or "")
+            self.pages.add_rendered(page.file.src_uri, html, page.meta.get("title"))
         return html
 
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:

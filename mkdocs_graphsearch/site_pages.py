@@ -50,12 +50,16 @@ class SitePages:
         link_lines = {link.line for link in facts.broken_links}
         return [w for w in facts.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
 
-    def add_rendered(self, path: str, html: str, title: str) -> None:
-        """Chunk what MkDocs rendered for a page whose source was read."""
+    def add_rendered(self, path: str, html: str, front_title: object) -> None:
+        """Chunk what MkDocs rendered for a page whose source was read. The title follows the
+        markdown front-end's rule: front matter `title`, else the page's h1, else its file name
+        (not a nav label, so both front-ends name a page alike)."""
         facts = self.sources[path].facts
+        title = front_title if isinstance(front_title, (str, int, float)) and not isinstance(front_title, bool) else ""
         self.rendered[path] = parse_rendered_page(
-            html, path, title=title, page_url=self.urls[path], pages_by_url=self.pages_by_url,
-            chunk_depth=self.chunk_depth, tags=facts.tags, boost=facts.boost, exclude=facts.exclude,
+            html, path, title=" ".join(str(title).split()), page_url=self.urls[path],
+            pages_by_url=self.pages_by_url, chunk_depth=self.chunk_depth,
+            tags=facts.tags, boost=facts.boost, exclude=facts.exclude,
         )
 
     def finish(self, read: Callable[[str], bytes], note: Callable[[str], None]) -> list[Page]:
