@@ -1,7 +1,12 @@
-"""Where the JS runtime lives: package data in an installed wheel, js/ in a checkout."""
+"""The browser runtime: where it lives (package data in a wheel, js/ in a checkout), its version,
+and copying it into a site (inject.py says why the site folder is versioned)."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+import shutil
+from functools import lru_cache
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -13,3 +18,53 @@ def js_dir() -> Path:
         if (candidate / "src" / "engine.js").is_file():
             return candidate
     raise FileNotFoundError("the JS runtime is missing from this installation (expected mkdocs_graphsearch/js/src)")
+
+
+#: The runtime files shipped with a site (copy_runtime copies exactly these).
+RUNTIME_SUFFIXES = frozenset({".js", ".css"})
+#: Hex digits of the runtime's hash in its folder name.
+VERSION_CHARS = 12
+_VERSION_RE = re.compile(f"[0-9a-f]{{{VERSION_CHARS}}}")
+
+
+def runtime_sources() -> list[Path]:
+    """The runtime's files (ES modules and CSS), sorted by name."""
+    return sorted(path for path in (js_dir() / "src").iterdir() if path.suffix in RUNTIME_SUFFIXES)
+
+
+def runtime_version() -> str:
+    """A short hash of the runtime's file names and bytes (re-read only when a file changed)."""
+    sources = runtime_sources()
+    stats = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for path in sources)
+    return _hash_files(stats)
+
+
+@lru_cache(maxsize=16)
+def _hash_files(stats: tuple[tuple[str, int, int], ...]) -> str:
+    digest = hashlib.sha256()
+    for path, _size, _mtime in stats:
+        data = Path(path).read_bytes()
+        digest.update(f"{Path(path).name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()[:VERSION_CHARS]
+
+
+def runtime_dir(assets_dir: str) -> str:
+    """The site folder this runtime version is served from: `<assets_dir>/<hash>`."""
+    return f"{assets_dir}/{runtime_version()}"
+
+
+def copy_runtime(site_dir: Path, assets_dir: str) -> None:
+    """Copy the runtime (ES modules and CSS) into its versioned folder of the site: no CDN, ever.
+
+    Other versions' folders left by earlier (`--dirty`, `serve`) builds are removed: assets_dir
+    is the plugin's own (config.py keeps bundle_dir out of it), and the pages just built link
+    only to this version.
+    """
+    target = site_dir / runtime_dir(assets_dir)
+    target.mkdir(parents=True, exist_ok=True)
+    for source in runtime_sources():
+        shutil.copyfile(source, target / source.name)
+    for old in target.parent.iterdir():
+        if old != target and old.is_dir() and _VERSION_RE.fullmatch(old.name):
+            shutil.rmtree(old)

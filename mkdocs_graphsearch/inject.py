@@ -1,7 +1,7 @@
 """Insert the search runtime's tags into a rendered page (no theme override needed).
 
 The runtime is served from a folder named after a hash of its files, `assets/graphsearch/<hash>/`
-(site.py copies it there). Why a versioned folder rather than `ui.js?v=<hash>`: ui.js starts
+(assets.py names and copies it). Why a versioned folder rather than `ui.js?v=<hash>`: ui.js starts
 worker.js, which imports bundle.js, engine.js..., and the engine imports more modules lazily, all
 by relative URLs. A query string on ui.js does not carry over to those imports, so a browser could
 pair a cached old module with a new one (or an old ui.js with a new worker.js) after a deploy.
@@ -13,48 +13,12 @@ is versioned the same way (content-hashed parts, manifest.json fetched fresh: bu
 
 from __future__ import annotations
 
-import hashlib
 import html
-from functools import lru_cache
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from mkdocs.utils import get_relative_url
 
-from mkdocs_graphsearch.assets import js_dir
-
-#: The runtime files shipped with a site (site.py's copy_runtime copies the same ones).
-RUNTIME_SUFFIXES = frozenset({".js", ".css"})
-#: Hex digits of the runtime's hash in its folder name.
-VERSION_CHARS = 12
-
-
-def runtime_sources() -> list[Path]:
-    """The runtime's files (ES modules and CSS), sorted by name."""
-    return sorted(path for path in (js_dir() / "src").iterdir() if path.suffix in RUNTIME_SUFFIXES)
-
-
-def runtime_version() -> str:
-    """A short hash of the runtime's file names and bytes (re-read only when a file changed)."""
-    sources = runtime_sources()
-    stats = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for path in sources)
-    return _hash_files(stats)
-
-
-@lru_cache(maxsize=16)
-def _hash_files(stats: tuple[tuple[str, int, int], ...]) -> str:
-    digest = hashlib.sha256()
-    for path, _size, _mtime in stats:
-        data = Path(path).read_bytes()
-        digest.update(f"{Path(path).name}\0{len(data)}\0".encode())
-        digest.update(data)
-    return digest.hexdigest()[:VERSION_CHARS]
-
-
-def runtime_dir(assets_dir: str) -> str:
-    """The site folder this runtime version is served from: `<assets_dir>/<hash>`."""
-    return f"{assets_dir}/{runtime_version()}"
-
+from mkdocs_graphsearch.assets import runtime_dir
 
 def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str) -> str:
     """<link> and <script> tags with URLs relative to the page, so any base path works."""

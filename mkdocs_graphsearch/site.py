@@ -5,7 +5,6 @@ Kept apart from plugin.py so the hooks stay one-liners and this logic is testabl
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,7 +14,7 @@ import mkdocs.contrib.search
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
-from mkdocs_graphsearch.assets import js_dir
+from mkdocs_graphsearch.assets import copy_runtime
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.config import ASSETS_DIR
@@ -47,9 +46,7 @@ class SiteIndex:
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(site_dir / bundle_dir, files)
-        from mkdocs_graphsearch.inject import runtime_dir  # the versioned folder pages link to
-
-        copy_runtime(site_dir / runtime_dir(ASSETS_DIR))
+        copy_runtime(site_dir, ASSETS_DIR)
         return files
 
 
@@ -67,14 +64,6 @@ def check_bundle_dir(files: Files, bundle_dir: str) -> None:
             f"graphsearch: bundle_dir '{bundle_dir}' is used by {file.src_uri} (written to {dest}); "
             "choose a folder of its own, e.g. bundle_dir: graphsearch-index"
         )
-
-
-def copy_runtime(target: Path) -> None:
-    """Copy the browser runtime (ES modules and CSS) into the site: no CDN, ever."""
-    target.mkdir(parents=True, exist_ok=True)
-    for source in sorted((js_dir() / "src").iterdir()):
-        if source.suffix in {".js", ".css"}:
-            shutil.copyfile(source, target / source.name)
 
 
 def search_settings(mode: str, limit: int, sections_per_page: int) -> SearchSettings:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags, runtime_version
+from mkdocs_graphsearch.assets import runtime_version
+from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 
 #: The runtime's versioned folder (a hash of its files: see inject.py for why a folder).
 RUNTIME = f"assets/graphsearch/{runtime_version()}"
@@ -43,7 +44,7 @@ def test_runtime_version_follows_the_runtime_files(tmp_path, monkeypatch):
     files give the same one (so a rebuild keeps the browser's cache)."""
     import shutil
 
-    from mkdocs_graphsearch import inject as module
+    from mkdocs_graphsearch import assets as module
 
     js = tmp_path / "js"
     shutil.copytree(module.js_dir() / "src", js / "src")
@@ -57,3 +58,16 @@ def test_runtime_version_follows_the_runtime_files(tmp_path, monkeypatch):
     changed = runtime_version()
     (js / "src" / "notes.txt").write_text("still not shipped")
     assert runtime_version() == changed
+
+
+def test_copy_runtime_replaces_older_versions_only(tmp_path):
+    from mkdocs_graphsearch.assets import copy_runtime
+
+    old = tmp_path / "assets" / "graphsearch" / "0123456789ab"
+    old.mkdir(parents=True)
+    (old / "ui.js").write_text("old")
+    mine = tmp_path / "assets" / "graphsearch" / "custom"
+    mine.mkdir()
+    copy_runtime(tmp_path, "assets/graphsearch")
+    assert not old.exists() and mine.is_dir()
+    assert (tmp_path / RUNTIME / "ui.js").is_file()

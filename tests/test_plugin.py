@@ -53,7 +53,7 @@ def test_every_result_anchor_is_a_real_element_id(site: Path) -> None:
 
 
 def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
-    from mkdocs_graphsearch.inject import runtime_version
+    from mkdocs_graphsearch.assets import runtime_version
 
     runtime = f"assets/graphsearch/{runtime_version()}"  # versioned folder (inject.py says why)
     for name in ("ui.js", "worker.js", "engine.js", "bundle.js", "tokenize.js", "ui.css"):
