@@ -1,53 +1,273 @@
 // @ts-check
-/** Snippets with matched words marked (spec: mkdocs_graphsearch/engine/snippet.py). */
-import { tokenize } from "./tokenize.js";
+/** Snippets with the matched characters marked (spec: mkdocs_graphsearch/engine/snippet.py). */
+import { tokenSpans, COMPOUND, PART, WORD } from "./tokenize.js";
 
 const ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
 });
+const WHITESPACE = /[ \t\n\r\f\v]+/;
+export const BREADCRUMB_SEPARATOR = " › ";
+
+/** @typedef {[string, number]} Rule (the query token it counts for, code points to mark: 0 = all) */
+/**
+ * @typedef {{anywhere: Map<string, Rule>, alone: Map<string, [Rule, string]>,
+ *   identifiers: [string, Map<string, number>[]][]}} Highlight
+ */
+/** @typedef {[number, number, string, string]} Mark (start, end, query token, identifier if alone) */
 
 /** @param {string} text */
 export function escapeHtml(text) {
   return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
 }
 
+/** @param {string} text */
+const codePoints = (text) => Array.from(text).length;
+
+/** @param {string} text */
+const fold = (text) => text.normalize("NFKC").toLowerCase().replaceAll("\u03c2", "\u03c3");
+
+/** The terms a query token matched, each with how much of it to mark.
+ * @param {string} token @param {Map<string, string[]>} matched @returns {Map<string, number>} */
+function terms(token, matched) {
+  const length = codePoints(token);
+  return new Map(
+    (matched.get(token) ?? []).map((term) => [term, term !== token && term.startsWith(token) ? length : 0]),
+  );
+}
+
+/** A term two query tokens matched marks the most: whole (0) beats any prefix.
+ * @param {Map<string, Rule>} table @param {Map<string, number>} found @param {string} key */
+function add(table, found, key) {
+  for (const [term, length] of found) {
+    const old = table.get(term);
+    if (old === undefined || (old[1] && (!length || length > old[1]))) table.set(term, [key, length]);
+  }
+}
+
 /**
- * @param {string} text @param {Set<string>} matched @param {number} window
- * @returns {string} safe HTML: escaped words, matches in <mark>
+ * What `query` marks, given the dictionary terms each of its tokens matched.
+ * @param {string} query @param {Map<string, string[]>} matched @param {Iterable<string>} stopWords
+ * @returns {Highlight}
  */
-export function snippet(text, matched, window) {
-  const words = text.split(/[ \t\n\r\f\v]+/).filter(Boolean);
-  if (!words.length) return "";
-  const terms = [...matched];
-  /** @type {Map<string, number>} */
-  const memo = new Map();
-  /** @param {string} word */
-  const isMarked = (word) => {
-    let mark = memo.get(word);
-    if (mark === undefined) {
-      // Every token of a word is a substring of its folded form: tokenize only likely words.
-      const folded = word.normalize("NFKC").toLowerCase().replaceAll("\u03c2", "\u03c3");
-      mark = terms.some((t) => folded.includes(t)) && tokenize(word).some((t) => matched.has(t)) ? 1 : 0;
-      memo.set(word, mark);
+export function highlight(query, matched, stopWords) {
+  const stop = new Set(stopWords);
+  /** @type {Highlight} */
+  const result = { anywhere: new Map(), alone: new Map(), identifiers: [] };
+  /** @type {Map<string, Rule>} */
+  const alone = new Map();
+  /** @type {Map<string, string>} */
+  const owner = new Map();
+  const normalized = Array.from(query.normalize("NFKC"));
+  let compound = /** @type {[string, number, number]} */ (["", -1, -1]);
+  /** @type {[Map<string, number>, number, number][]} */
+  const parts = [];
+  const close = () => {
+    // The identifier, and each dotted piece of it (`RetryPolicy` of `RetryPolicy.delay_for`).
+    const pieces = parts.length ? [[parts[0][0]]] : [];
+    for (let i = 1; i < parts.length; i++) {
+      if (normalized.slice(parts[i - 1][2], parts[i][1]).includes(".")) pieces.push([]);
+      pieces[pieces.length - 1].push(parts[i][0]);
     }
-    return mark;
+    const sequences = [parts.map(([found]) => found), ...(pieces.length > 1 ? pieces : [])];
+    for (const sequence of sequences) if (sequence.length > 1) result.identifiers.push([compound[0], sequence]);
+    parts.length = 0;
   };
-  const marked = words.map((word) => (terms.length ? isMarked(word) : 0));
-  // Sliding window: the first start with the most marked words wins.
-  let count = 0;
-  for (let i = 0; i < Math.min(window, words.length); i++) count += marked[i];
-  let bestStart = 0, bestCount = count;
-  for (let start = 1; start < words.length - window + 1; start++) {
-    count += marked[start + window - 1] - marked[start - 1];
-    if (count > bestCount) {
-      bestStart = start;
-      bestCount = count;
+  for (const [token, start, end, kind] of tokenSpans(query)) {
+    if (kind === COMPOUND) {
+      close();
+      compound = [token, start, end];
+      add(result.anywhere, terms(token, matched), token);
+    } else if (kind === PART && compound[1] <= start && end <= compound[2]) {
+      parts.push([terms(token, matched), start, end]);
+      if (!stop.has(token)) {
+        add(alone, terms(token, matched), token);
+        if (!owner.has(token)) owner.set(token, compound[0]);
+      }
+    } else if (kind !== PART) {
+      close();
+      if (!stop.has(token)) add(result.anywhere, terms(token, matched), token);
     }
   }
-  const end = Math.min(words.length, bestStart + window);
-  const body = words
-    .slice(bestStart, end)
-    .map((word, i) => (marked[bestStart + i] ? `<mark>${escapeHtml(word)}</mark>` : escapeHtml(word)))
-    .join(" ");
-  return (bestStart > 0 ? "… " : "") + body + (end < words.length ? " …" : "");
+  close();
+  for (const [term, rule] of alone) {
+    if (!result.anywhere.has(term)) result.alone.set(term, [rule, /** @type {string} */ (owner.get(rule[0]))]);
+  }
+  return result;
+}
+
+/**
+ * What a query marks in the results: the terms the keyword side matched per query token.
+ * A bundle that names no query stop words (format 1) has none.
+ * @param {import("./bundle.js").Bundle} bundle @param {string} query
+ * @param {import("./keyword.js").KeywordScores} keyword
+ */
+export function keywordHighlight(bundle, query, keyword) {
+  const matched = new Map(
+    keyword.tokens.map((token, i) => [token, keyword.expansions[i].map((e) => bundle.terms[e.term])]),
+  );
+  return highlight(query, matched, bundle.settings.query_stop_words ?? []);
+}
+
+/** Every term that can mark: a word marks only if its folded form contains one.
+ * @param {Highlight} hl @returns {string[]} */
+function needles(hl) {
+  const found = new Set([...hl.anywhere.keys(), ...hl.alone.keys()]);
+  for (const [, sequence] of hl.identifiers) for (const part of sequence) for (const term of part.keys()) found.add(term);
+  return [...found].sort();
+}
+
+/** Where a mark of `length` code points (0: all) ends; lowercasing may have changed the
+ * token's length, and then the whole token is marked.
+ * @param {string} token @param {number} start @param {number} end @param {number} length */
+function cut(token, start, end, length) {
+  return length && codePoints(token) === end - start ? start + length : end;
+}
+
+/** Marks in one whitespace-free word (code point offsets), before the identifier rule drops any.
+ * @param {string} word @param {Highlight} hl @returns {Mark[]} */
+function tokenMarks(word, hl) {
+  /** @type {Mark[]} in NFKC code points */
+  const found = [];
+  let compound = [-1, -1];
+  /** @type {[string, number, number][][]} */
+  const groups = [];
+  /** @type {[string, number, number][]} */
+  let parts = [];
+  for (const [token, start, end, kind] of tokenSpans(word)) {
+    if (kind === COMPOUND) {
+      compound = [start, end];
+      parts = [];
+      groups.push(parts);
+    } else if (kind === PART && compound[0] <= start && end <= compound[1]) {
+      parts.push([token, start, end]);
+    }
+    const rule = hl.anywhere.get(token);
+    if (rule !== undefined) found.push([start, cut(token, start, end, rule[1]), rule[0], ""]);
+    const alone = kind === WORD ? hl.alone.get(token) : undefined;
+    if (alone !== undefined) {
+      const [[key, length], identifier] = alone;
+      found.push([start, cut(token, start, end, length), key, identifier]);
+    }
+  }
+  for (const [key, sequence] of hl.identifiers) {
+    const size = sequence.length;
+    for (const group of groups) {
+      for (let i = 0; i + size <= group.length; i++) {
+        let match = true;
+        for (let j = 0; j < size && match; j++) match = sequence[j].has(group[i + j][0]);
+        if (!match) continue;
+        const [token, start, end] = group[i + size - 1];
+        const length = /** @type {number} */ (sequence[size - 1].get(token));
+        found.push([group[i][1], cut(token, start, end, length), key, ""]);
+      }
+    }
+  }
+  if (!found.length) return [];
+  const chars = Array.from(word);
+  const pieces = chars.map((ch) => ch.normalize("NFKC"));
+  if (pieces.join("") !== word.normalize("NFKC")) {
+    return found.map(([, , key, of]) => [0, chars.length, key, of]);
+  }
+  /** @type {number[]} */
+  const origin = [];
+  pieces.forEach((piece, index) => {
+    for (let k = codePoints(piece); k > 0; k--) origin.push(index);
+  });
+  return found.map(([start, end, key, of]) => [origin[start], origin[end - 1] + 1, key, of]);
+}
+
+/** The escaped word with its marks (overlapping or touching ones merged) in <mark>.
+ * @param {string} word @param {Mark[]} marks */
+function render(word, marks) {
+  if (!marks.length) return escapeHtml(word);
+  const chars = Array.from(word);
+  const ranges = marks.map(([start, end]) => [start, end]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged = [ranges[0].slice()];
+  for (const [start, end] of ranges.slice(1)) {
+    const last = merged[merged.length - 1];
+    if (start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  let out = "";
+  let position = 0;
+  for (const [start, end] of merged) {
+    out += escapeHtml(chars.slice(position, start).join(""));
+    out += `<mark>${escapeHtml(chars.slice(start, end).join(""))}</mark>`;
+    position = end;
+  }
+  return out + escapeHtml(chars.slice(position).join(""));
+}
+
+/** The first window with the most distinct query tokens, then the most marked words.
+ * @param {Set<string>[]} keys @param {number} window @returns {[number, number]} */
+function bestWindow(keys, window) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  let marked = 0;
+  /** @param {number} i @param {number} step */
+  const enter = (i, step) => {
+    if (keys[i].size) marked += step;
+    for (const key of keys[i]) {
+      const count = (counts.get(key) ?? 0) + step;
+      if (count) counts.set(key, count);
+      else counts.delete(key);
+    }
+  };
+  for (let i = 0; i < Math.min(window, keys.length); i++) enter(i, 1);
+  let best = 0, bestDistinct = counts.size, bestMarked = marked;
+  for (let start = 1; start < keys.length - window + 1; start++) {
+    enter(start - 1, -1);
+    enter(start + window - 1, 1);
+    if (counts.size > bestDistinct || (counts.size === bestDistinct && marked > bestMarked)) {
+      best = start;
+      bestDistinct = counts.size;
+      bestMarked = marked;
+    }
+  }
+  return [best, Math.min(keys.length, best + window)];
+}
+
+/**
+ * @param {string} text @param {Highlight} hl @param {number} window
+ * @returns {string} safe HTML: escaped text, matches in <mark>
+ */
+export function snippet(text, hl, window) {
+  const words = text.split(WHITESPACE).filter(Boolean);
+  if (!words.length) return "";
+  const terms = needles(hl);
+  /** @type {Map<string, Mark[]>} */
+  const memo = new Map();
+  let marks = words.map((word) => {
+    let found = memo.get(word);
+    if (found === undefined) {
+      const folded = terms.length ? fold(word) : "";
+      found = terms.some((term) => folded.includes(term)) ? tokenMarks(word, hl) : [];
+      memo.set(word, found);
+    }
+    return found;
+  });
+  // A part marked alone stands only where its identifier occurs nowhere in this text.
+  const occurs = new Set(marks.flatMap((found) => found.filter((m) => !m[3]).map((m) => m[2])));
+  marks = marks.map((found) => found.filter((m) => !m[3] || !occurs.has(m[3])));
+  const [start, end] = bestWindow(marks.map((found) => new Set(found.map((m) => m[2]))), window);
+  const body = [];
+  for (let i = start; i < end; i++) body.push(render(words[i], marks[i]));
+  return (start > 0 ? "… " : "") + body.join(" ") + (end < words.length ? " …" : "");
+}
+
+/**
+ * What a chunk's snippet shows: its text; for a heading with none of its own, the first text
+ * among its descendants (document order); else its breadcrumb (titles from the page down).
+ * @param {string[]} texts @param {number[]} parents @param {string[]} titles @param {number} chunk
+ */
+export function sourceText(texts, parents, titles, chunk) {
+  const inside = new Set([chunk]);
+  for (let index = chunk; index < texts.length; index++) {
+    if (index !== chunk && !inside.has(parents[index])) break;
+    if (/[^ \t\n\r\f\v]/.test(texts[index])) return texts[index];
+    inside.add(index);
+  }
+  const trail = [];
+  for (let at = chunk; at >= 0; at = parents[at]) trail.push(titles[at]);
+  return trail.reverse().join(BREADCRUMB_SEPARATOR);
 }

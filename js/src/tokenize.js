@@ -28,7 +28,10 @@ export const CJK_RANGES = [
   [0x20000, 0x3134f],
 ];
 
-const LETTER = 0, NUMBER = 1, MARK = 2, CONNECTOR = 3, CJK = 4, OTHER = 5;
+const LETTER = 0, NUMBER = 1, MARK = 2, CONNECTOR = 3, CJK_CHAR = 4, OTHER = 5;
+/** Token kinds (rule 7 of the specification). */
+export const WORD = "word", COMPOUND = "compound", PART = "part", CJK = "cjk";
+/** @typedef {[string, number, number, string]} Span (token, start, end, kind) */
 const RE_LETTER = /^\p{L}$/u;
 const RE_NUMBER = /^\p{N}$/u;
 const RE_MARK = /^\p{M}$/u;
@@ -43,7 +46,7 @@ function isCjk(code) {
 
 /** @param {string} ch */
 function charClass(ch) {
-  if (isCjk(/** @type {number} */ (ch.codePointAt(0)))) return CJK;
+  if (isCjk(/** @type {number} */ (ch.codePointAt(0)))) return CJK_CHAR;
   if (CONNECTORS.has(ch)) return CONNECTOR;
   if (RE_LETTER.test(ch)) return LETTER;
   if (RE_NUMBER.test(ch)) return NUMBER;
@@ -93,39 +96,40 @@ function keep(token, wholeCompound) {
   return token;
 }
 
-/** Tokens of one compound: whole (if several parts) then the parts.
- * @param {string[]} chars @param {number[]} classes @returns {string[]} */
-function compoundTokens(chars, classes) {
-  /** @type {string[]} */
+/** Spans of one compound (at `offset`): whole (if several parts) then the parts.
+ * @param {string[]} chars @param {number[]} classes @param {number} offset @returns {Span[]} */
+function compoundTokens(chars, classes, offset) {
+  /** @type {[string, number][]} (part, start) */
   const parts = [];
-  /** @type {string[]} */
-  let word = [];
-  /** @type {number[]} */
-  let wordClasses = [];
-  for (let i = 0; i < chars.length; i++) {
-    if (classes[i] === CONNECTOR) {
-      if (word.length) {
-        parts.push(...splitWord(word, wordClasses));
-        word = [];
-        wordClasses = [];
+  let start = 0;
+  for (let i = 0; i <= chars.length; i++) {
+    if (i === chars.length || classes[i] === CONNECTOR) {
+      if (i > start) {
+        for (const piece of splitWord(chars.slice(start, i), classes.slice(start, i))) {
+          parts.push([piece, offset + start]);
+          start += [...piece].length;
+        }
       }
-    } else {
-      word.push(chars[i]);
-      wordClasses.push(classes[i]);
+      start = i + 1;
     }
   }
-  if (word.length) parts.push(...splitWord(word, wordClasses));
-  const tokens = [];
-  if (parts.length > 1) tokens.push(keep(lower(chars.join("")), true));
-  for (const part of parts) tokens.push(keep(lower(part), false));
-  return tokens.filter(Boolean);
+  const end = offset + chars.length;
+  if (parts.length === 1) {
+    const word = keep(lower(parts[0][0]), false);
+    return word ? [[word, offset, end, WORD]] : [];
+  }
+  /** @type {Span[]} */
+  const spans = [[keep(lower(chars.join("")), true), offset, end, COMPOUND]];
+  for (const [part, at] of parts) spans.push([keep(lower(part), false), at, at + [...part].length, PART]);
+  return spans.filter((span) => span[0]);
 }
 
-/** @param {string[]} run */
-function cjkTokens(run) {
-  if (run.length === 1) return [run[0]];
+/** @param {string[]} run @param {number} offset @returns {Span[]} */
+function cjkTokens(run, offset) {
+  if (run.length === 1) return [[run[0], offset, offset + 1, CJK]];
+  /** @type {Span[]} */
   const out = [];
-  for (let i = 0; i + 1 < run.length; i++) out.push(run[i] + run[i + 1]);
+  for (let i = 0; i + 1 < run.length; i++) out.push([run[i] + run[i + 1], offset + i, offset + i + 2, CJK]);
   return out;
 }
 
@@ -135,18 +139,27 @@ function cjkTokens(run) {
  * @returns {string[]}
  */
 export function tokenize(text) {
+  return tokenSpans(text).map((span) => span[0]);
+}
+
+/**
+ * The tokens of `tokenize`, each with its code point offsets in the NFKC text and its kind (rule 7).
+ * @param {string} text
+ * @returns {Span[]}
+ */
+export function tokenSpans(text) {
   const chars = Array.from(text.normalize("NFKC"));
   const classes = chars.map(charClass);
-  /** @type {string[]} */
+  /** @type {Span[]} */
   const tokens = [];
   const n = chars.length;
   let i = 0;
   while (i < n) {
     const cls = classes[i];
-    if (cls === CJK) {
+    if (cls === CJK_CHAR) {
       let j = i;
-      while (j < n && classes[j] === CJK) j++;
-      tokens.push(...cjkTokens(chars.slice(i, j)));
+      while (j < n && classes[j] === CJK_CHAR) j++;
+      tokens.push(...cjkTokens(chars.slice(i, j), i));
       i = j;
     } else if (cls === LETTER || cls === NUMBER) {
       let j = i + 1;
@@ -161,7 +174,7 @@ export function tokenize(text) {
           else break;
         } else break;
       }
-      tokens.push(...compoundTokens(chars.slice(i, j), classes.slice(i, j)));
+      tokens.push(...compoundTokens(chars.slice(i, j), classes.slice(i, j), i));
       i = j;
     } else {
       i++; // separators, and marks with no letter or number before them

@@ -14,6 +14,9 @@ Specification (pinned by tests/vectors/tokenizer.json, run by pytest and node --
 5. A CJK run emits its overlapping bigrams, or the single code point for a one-character run.
 6. Tokens in STOP_WORDS are dropped, except a whole compound; tokens longer than
    MAX_TOKEN_LENGTH code points are dropped.
+7. `token_spans` gives each token with its code point offsets [start, end) in the NFKC text
+   and its kind: WORD (a compound of one part), COMPOUND (a whole compound of several parts),
+   PART (one of its parts) or CJK.
 
 Case is read from the general category (Lu, Lt upper; Ll lower), never from str.isupper(),
 so that Python and JavaScript agree.
@@ -24,6 +27,9 @@ from __future__ import annotations
 import unicodedata
 
 MAX_TOKEN_LENGTH = 64
+WORD, COMPOUND, PART, CJK = "word", "compound", "part", "cjk"
+# (token, start, end, kind): see rule 7.
+Span = tuple[str, int, int, str]
 CONNECTORS = frozenset("_-.")
 
 # Articles, conjunctions, common prepositions and pronouns, modals and question words. Programming
@@ -112,26 +118,24 @@ def _split_word(word: list[str], classes: list[int]) -> list[str]:
     return pieces
 
 
-def _compound_tokens(chars: list[str], classes: list[int]) -> list[str]:
-    """Tokens of one compound: whole (if several parts) then the parts."""
-    parts: list[str] = []
-    word: list[str] = []
-    word_classes: list[int] = []
-    for ch, cls in zip(chars, classes):
-        if cls == _CONNECTOR:
-            if word:
-                parts.extend(_split_word(word, word_classes))
-                word, word_classes = [], []
-        else:
-            word.append(ch)
-            word_classes.append(cls)
-    if word:
-        parts.extend(_split_word(word, word_classes))
-    tokens: list[str] = []
-    if len(parts) > 1:
-        tokens.append(_keep(_lower("".join(chars)), whole_compound=True))
-    tokens.extend(_keep(_lower(part), whole_compound=False) for part in parts)
-    return [token for token in tokens if token]
+def _compound_tokens(chars: list[str], classes: list[int], offset: int) -> list[Span]:
+    """Spans of one compound (at `offset`): whole (if several parts) then the parts."""
+    parts: list[tuple[str, int]] = []  # (part, start)
+    start = 0
+    for i in range(len(chars) + 1):
+        if i == len(chars) or classes[i] == _CONNECTOR:
+            if i > start:
+                for piece in _split_word(chars[start:i], classes[start:i]):
+                    parts.append((piece, offset + start))
+                    start += len(piece)
+            start = i + 1
+    end = offset + len(chars)
+    if len(parts) == 1:
+        word = _keep(_lower(parts[0][0]), whole_compound=False)
+        return [(word, offset, end, WORD)] if word else []
+    spans = [(_keep(_lower("".join(chars)), whole_compound=True), offset, end, COMPOUND)]
+    spans.extend((_keep(_lower(part), whole_compound=False), at, at + len(part), PART) for part, at in parts)
+    return [span for span in spans if span[0]]
 
 
 def _keep(token: str, whole_compound: bool) -> str:
@@ -142,18 +146,23 @@ def _keep(token: str, whole_compound: bool) -> str:
     return token
 
 
-def _cjk_tokens(run: list[str]) -> list[str]:
+def _cjk_tokens(run: list[str], offset: int) -> list[Span]:
     if len(run) == 1:
-        return [run[0]]
-    return [run[i] + run[i + 1] for i in range(len(run) - 1)]
+        return [(run[0], offset, offset + 1, CJK)]
+    return [(run[i] + run[i + 1], offset + i, offset + i + 2, CJK) for i in range(len(run) - 1)]
 
 
 def tokenize(text: str) -> list[str]:
     """Split text into search tokens (see the module docstring for the exact rules)."""
+    return [token for token, _, _, _ in token_spans(text)]
+
+
+def token_spans(text: str) -> list[Span]:
+    """The tokens of `tokenize`, each with where it is and what it is (rule 7)."""
     text = unicodedata.normalize("NFKC", text)
     chars = list(text)
     classes = [_char_class(ch) for ch in chars]
-    tokens: list[str] = []
+    tokens: list[Span] = []
     i, n = 0, len(chars)
     while i < n:
         cls = classes[i]
@@ -161,7 +170,7 @@ def tokenize(text: str) -> list[str]:
             j = i
             while j < n and classes[j] == _CJK:
                 j += 1
-            tokens.extend(_cjk_tokens(chars[i:j]))
+            tokens.extend(_cjk_tokens(chars[i:j], i))
             i = j
         elif cls in (_LETTER, _NUMBER):
             j = i + 1
@@ -180,7 +189,7 @@ def tokenize(text: str) -> list[str]:
                         break
                 else:
                     break
-            tokens.extend(_compound_tokens(chars[i:j], classes[i:j]))
+            tokens.extend(_compound_tokens(chars[i:j], classes[i:j], i))
             i = j
         else:
             i += 1  # separators, and marks with no letter or number before them
