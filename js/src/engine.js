@@ -2,10 +2,9 @@
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
 import { completedQuery, keywordScores } from "./keyword.js";
 import { groupByPage, rankChunks } from "./results.js";
-import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines } from "./vector.js";
-import { rrf } from "./fuse.js";
+import { exactCover, fuse } from "./fuse.js";
 import { expand } from "./expand.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
@@ -55,9 +54,12 @@ export function search(bundle, query, options = {}) {
 
   /** @type {Map<number, import("./expand.js").Origin>} */
   let origins = new Map();
+  /** @type {Set<number>} what the keyword or vector side put in the results */
+  let direct = new Set();
   let scores;
   if (mode === "keyword") {
     scores = keyword.scores;
+    direct = new Set(keywordRanked);
   } else {
     /** @type {Map<number, number>} */
     let fused;
@@ -67,7 +69,7 @@ export function search(bundle, query, options = {}) {
       fused = new Map(vectorRanked.map((chunk) => [chunk, c[chunk]]));
       floor = settings.vector_threshold;
     } else {
-      fused = rrf(keywordRanked, vectorRanked, settings);
+      fused = fuse(keywordRanked, vectorRanked, exactCover(bundle, keyword.tokens), settings);
       floor = settings.min_score;
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.
@@ -76,6 +78,7 @@ export function search(bundle, query, options = {}) {
       const c = /** @type {Float64Array | null} */ (cos);
       fused = new Map([...fused].filter(([chunk]) => keywordHits.has(chunk) || (c !== null && c[chunk] >= alone)));
     }
+    direct = new Set(fused.keys());
     const seeds = [...fused.keys()].sort((a, b) => /** @type {number} */ (fused.get(b)) - /** @type {number} */ (fused.get(a)) || a - b);
     origins = expand(fused, seeds, bundle.graph, settings, floor);
     scores = dense(new Map([...fused].filter(([, s]) => s >= floor)), bundle.nChunks);
@@ -95,7 +98,7 @@ export function search(bundle, query, options = {}) {
       info.bm25 = { rank: keywordRank.get(chunk), score: keyword.scores[chunk] };
     }
     if (vectorRank.has(chunk)) {
-      via.push("vector");
+      if (direct.has(chunk)) via.push("vector"); // else its cosine was too low for a vector-only result
       info.vector = { rank: vectorRank.get(chunk), cosine: /** @type {Float64Array} */ (cos)[chunk] };
     }
     const origin = origins.get(chunk);
@@ -106,7 +109,6 @@ export function search(bundle, query, options = {}) {
     info.via = via;
     details.set(chunk, info);
   }
-  const marks = keywordHighlight(bundle, query, keyword);
-  const results = groupByPage(bundle, ranked, scores, marks, limit, details, Boolean(options.explain));
+  const results = groupByPage(bundle, ranked, scores, keyword.matchedTerms, limit, details, Boolean(options.explain));
   return { query, mode, results };
 }

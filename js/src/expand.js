@@ -15,6 +15,8 @@ export function expand(scores, ranked, graph, settings, minScore) {
   const decay = names.map((name) => settings.graph_decay[name]);
   /** @type {Map<number, Origin>} */
   const origins = new Map();
+  // Expansion only adds related chunks: a directly found chunk keeps its own score.
+  const direct = new Set(scores.keys());
   for (const seed of ranked.slice(0, settings.seeds)) {
     /** @type {[number, number][]} */
     let frontier = [[seed, /** @type {number} */ (scores.get(seed))]];
@@ -25,7 +27,7 @@ export function expand(scores, ranked, graph, settings, minScore) {
         for (let e = offsets[node]; e < offsets[node + 1]; e++) {
           const target = targets[e];
           const value = score * decay[types[e]];
-          if (value < minScore || value <= (scores.get(target) ?? 0)) continue;
+          if (value < minScore || direct.has(target) || value <= (scores.get(target) ?? 0)) continue;
           scores.set(target, value);
           origins.set(target, { seed, edge: names[types[e]], depth });
           following.push([target, value]);

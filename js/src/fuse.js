@@ -1,12 +1,56 @@
 // @ts-check
-/** Reciprocal rank fusion (spec: mkdocs_graphsearch/engine/fuse.py). */
+/** Fusion with exact covers first (spec: mkdocs_graphsearch/engine/fuse.py). */
 
-/** @param {number[]} keywordRanked @param {number[]} vectorRanked @param {any} settings
- * @returns {Map<number, number>} */
-export function rrf(keywordRanked, vectorRanked, settings) {
+/** @typedef {import("./bundle.js").Bundle} Bundle */
+
+/** Each whole compound of the query, or its only token (spec: identifier_tokens).
+ * @param {string[]} tokens @returns {string[]} */
+export function identifierTokens(tokens) {
+  const wholes = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (/[_.-]/.test(token)) {
+      wholes.push(token);
+      continue;
+    }
+    let spelt = "";
+    let j = i + 1;
+    while (j < tokens.length && spelt.length < token.length) spelt += tokens[j++];
+    if (j - i > 2 && spelt === token) wholes.push(token);
+  }
+  return wholes.length ? wholes : tokens.length === 1 ? tokens : [];
+}
+
+/** Chunks that hold every identifier token of the query as an exact term.
+ * @param {Bundle} bundle @param {string[]} tokens @returns {Set<number>} */
+export function exactCover(bundle, tokens) {
+  /** @type {Set<number> | null} */
+  let cover = null;
+  for (const token of identifierTokens(tokens)) {
+    const term = bundle.termIndex.get(token);
+    if (term === undefined) return new Set();
+    /** @type {Set<number>} */
+    const holders = new Set();
+    for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
+      const chunk = bundle.postChunk[p];
+      if (cover === null || cover.has(chunk)) holders.add(chunk);
+    }
+    cover = holders;
+  }
+  return cover ?? new Set();
+}
+
+/** @param {number[]} keywordRanked @param {number[]} vectorRanked @param {Set<number>} cover
+ * @param {any} settings @returns {Map<number, number>} */
+export function fuse(keywordRanked, vectorRanked, cover, settings) {
   const k = settings.rrf_k;
+  const keywordWeight = settings.keyword_weight;
+  const vectorWeight = settings.vector_weight;
+  const ceiling = (keywordWeight + vectorWeight) / (k + 1);
   const fused = new Map();
-  keywordRanked.forEach((chunk, i) => fused.set(chunk, 0 + settings.keyword_weight / (k + i + 1)));
-  vectorRanked.forEach((chunk, i) => fused.set(chunk, (fused.get(chunk) ?? 0) + settings.vector_weight / (k + i + 1)));
+  keywordRanked.forEach((chunk, i) => fused.set(chunk, (cover.has(chunk) ? ceiling : 0) + keywordWeight / (k + i + 1)));
+  vectorRanked.forEach((chunk, i) => {
+    if (!cover.has(chunk)) fused.set(chunk, (fused.get(chunk) ?? 0) + vectorWeight / (k + i + 1));
+  });
   return fused;
 }

@@ -1,6 +1,6 @@
 // @ts-check
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
-import { snippet, sourceText } from "./snippet.js";
+import { snippet } from "./snippet.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
@@ -12,36 +12,33 @@ export function rankChunks(scores) {
   return candidates.sort((a, b) => scores[b] - scores[a] || a - b);
 }
 
-/** @param {number[]} sectionScores @param {any} settings */
-export function pageScore(sectionScores, settings) {
-  const top = sectionScores.slice(0, settings.page_top_n);
-  let total = 0;
-  for (const score of top) total += score;
-  return settings.page_max_weight * top[0] + settings.page_top_weight * (total / top.length);
-}
-
 /**
  * @param {Bundle} bundle @param {number[]} ranked @param {Float64Array} scores
- * @param {import("./snippet.js").Highlight} marks @param {number} limit
+ * @param {Set<string>} matched @param {number} limit
  * @param {Map<number, any>} details per chunk: `via` and the explain parts
  * @param {boolean} explain
  */
-export function groupByPage(bundle, ranked, scores, marks, limit, details, explain = false) {
+export function groupByPage(bundle, ranked, scores, matched, limit, details, explain = false) {
   const { settings, chunks, pages } = bundle;
+  // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
+  // follow them and never lower it.
   /** @type {Map<number, number[]>} */
-  const byPage = new Map();
+  const direct = new Map();
+  /** @type {Map<number, number[]>} */
+  const related = new Map();
   for (const chunk of ranked) {
+    const via = details.get(chunk).via;
+    const found = via.length === 1 && via[0] === "graph" ? related : direct;
     const page = chunks.page[chunk];
-    const members = byPage.get(page);
+    const members = found.get(page);
     if (members) members.push(chunk);
-    else byPage.set(page, [chunk]);
+    else found.set(page, [chunk]);
   }
-  const scored = [...byPage].map(([page, members]) => ({
-    score: pageScore(members.map((c) => scores[c]), settings),
-    page,
-    members,
-  }));
-  scored.sort((a, b) => b.score - a.score || a.page - b.page);
+  const scored = [...new Set([...direct.keys(), ...related.keys()])].map((page) => {
+    const members = [...(direct.get(page) ?? []), ...(related.get(page) ?? [])];
+    return { onlyRelated: !direct.has(page), score: scores[members[0]], page, members };
+  });
+  scored.sort((a, b) => Number(a.onlyRelated) - Number(b.onlyRelated) || b.score - a.score || a.page - b.page);
   return scored.slice(0, limit).map(({ score, page, members }) => {
     const url = pages.url[page];
     const sections = [];
@@ -59,9 +56,7 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, expla
         title: chunks.title[chunk],
         url: anchor ? `${url}#${anchor}` : url,
         score: scores[chunk],
-        snippet: bundle.texts
-          ? snippet(sourceText(bundle.texts, chunks.parent, chunks.title, chunk), marks, settings.snippet_words)
-          : "",
+        snippet: bundle.texts ? snippet(bundle.texts[chunk], matched, settings.snippet_words) : "",
       };
       const { via, ...parts } = details.get(chunk);
       section.via = via;

@@ -2,9 +2,11 @@
 
 From each of the top `seeds` chunks (best first), breadth-first up to `graph_depth` hops over
 the bundle's typed edges: a neighbour reached over an edge of type t scores
-(score of the chunk it was reached from) * graph_decay[t]. A chunk keeps its best score; an
-expansion below `min_score` is pruned (and not followed further). Updates happen in seed order,
-then edge order, so both engines find the same scores and origins.
+(score of the chunk it was reached from) * graph_decay[t]. Expansion only adds related chunks:
+a chunk the query found directly keeps its own score (a neighbour's evidence would blur which
+section matched). An added chunk keeps its best score; an expansion below `min_score` is pruned
+(and not followed further). Updates happen in seed order, then edge order, so both engines find
+the same scores and origins.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ def expand(
     decay = [settings["graph_decay"][name] for name in graph["edge_types"]]
     names = graph["edge_types"]
     origins: dict[int, Origin] = {}
+    direct = set(scores)
     for seed in ranked[: settings["seeds"]]:
         frontier = [(seed, scores[seed])]
         for depth in range(1, settings["graph_depth"] + 1):
@@ -40,7 +43,7 @@ def expand(
                 for e in range(offsets[node], offsets[node + 1]):
                     target = targets[e]
                     value = score * decay[types[e]]
-                    if value < min_score or value <= scores.get(target, 0.0):
+                    if value < min_score or target in direct or value <= scores.get(target, 0.0):
                         continue
                     scores[target] = value
                     origins[target] = Origin(seed, names[types[e]], depth)

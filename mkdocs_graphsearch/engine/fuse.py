@@ -1,7 +1,23 @@
-"""Reciprocal rank fusion of the keyword and vector rankings (mirrored by js/src/fuse.js).
+"""Fusion of the keyword and vector rankings (mirrored by js/src/fuse.js).
 
-fused(c) = keyword_weight / (rrf_k + keyword rank of c) + vector_weight / (rrf_k + vector rank of c),
+Reciprocal rank fusion, except where the keyword side is sure:
+    rrf(c) = keyword_weight / (rrf_k + keyword rank of c) + vector_weight / (rrf_k + vector rank of c)
 each term present only when c is in that ranking (ranks from 1), added in that order.
+
+Exact cover: when the query names an identifier (a token the tokenizer keeps whole beside its
+parts: `TimeoutStopSec`, `visibility_timeout`, `mkdocs.yml`, `--no-cache`) or is one single
+token (`jitter`, `SIGTERM`), the chunks that hold every such token as an exact term are where the
+keyword side cannot be wrong: for `TimeoutStopSec` the one section that contains it (sections
+that only say "timeout" or "stop" lack the whole term), for `jitter` every section that says
+jitter. Such a chunk scores
+    ceiling + keyword_weight / (rrf_k + keyword rank of c),  ceiling = (keyword_weight + vector_weight) / (rrf_k + 1)
+(the ceiling is the best any RRF score can be), so exact covers keep their keyword order ahead of
+every chunk found by meaning or by part of an identifier; the vector side orders the rest. The
+cover is the query's outcome, not its shape: an identifier no section holds (a half-typed
+`extra_java`) covers nothing and the query falls back to plain RRF. Questions in words are never
+covered (measured: their words all appear together in sections about something else, e.g. the
+home page quoting "how do I put this on a server").
+
 The keyword ranking holds chunks with a positive keyword score; the vector ranking those whose
 cosine reaches `vector_threshold`. Both thresholds are absolute, so an off-topic query fuses
 nothing and returns nothing.
@@ -9,14 +25,53 @@ nothing and returns nothing.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Any
 
+from mkdocs_graphsearch.bundle.read import Bundle
 
-def rrf(keyword_ranked: list[int], vector_ranked: list[int], settings: dict[str, Any]) -> dict[int, float]:
+
+def identifier_tokens(tokens: list[str]) -> list[str]:
+    """The tokens a chunk must hold to be an exact cover: each whole compound (it has a
+    connector `_-.`, or the tokens right after it spell it: `timeoutstopsec`, `timeout`, `stop`,
+    `sec`), or the only token of a one-token query; none otherwise."""
+    wholes = []
+    for i, token in enumerate(tokens):
+        if any(c in token for c in "_-."):
+            wholes.append(token)
+            continue
+        spelt, j = "", i + 1
+        while j < len(tokens) and len(spelt) < len(token):
+            spelt += tokens[j]
+            j += 1
+        if j - i > 2 and spelt == token:
+            wholes.append(token)
+    return wholes or (tokens if len(tokens) == 1 else [])
+
+
+def exact_cover(bundle: Bundle, tokens: list[str]) -> set[int]:
+    """Chunks that hold every identifier token of the query as an exact term."""
+    cover: set[int] | None = None
+    for token in identifier_tokens(tokens):
+        term = bundle.term_index.get(token)
+        if term is None:
+            return set()
+        start, end = bundle.term_start[term], bundle.term_start[term + 1]
+        holders = {int(c) for c in bundle.post_chunk[start:end]}
+        cover = holders if cover is None else cover & holders
+    return cover or set()
+
+
+def fuse(
+    keyword_ranked: list[int], vector_ranked: list[int], cover: Set[int], settings: dict[str, Any]
+) -> dict[int, float]:
     k = settings["rrf_k"]
+    keyword_weight, vector_weight = settings["keyword_weight"], settings["vector_weight"]
+    ceiling = (keyword_weight + vector_weight) / (k + 1)
     fused: dict[int, float] = {}
     for rank, chunk in enumerate(keyword_ranked, 1):
-        fused[chunk] = 0.0 + settings["keyword_weight"] / (k + rank)
+        fused[chunk] = (ceiling if chunk in cover else 0.0) + keyword_weight / (k + rank)
     for rank, chunk in enumerate(vector_ranked, 1):
-        fused[chunk] = fused.get(chunk, 0.0) + settings["vector_weight"] / (k + rank)
+        if chunk not in cover:
+            fused[chunk] = fused.get(chunk, 0.0) + vector_weight / (k + rank)
     return fused

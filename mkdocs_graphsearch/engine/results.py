@@ -1,20 +1,23 @@
 """Rank chunks and group them by page (mirrored by js/src/results.js).
 
-Chunks rank by score (descending), ties by chunk index. A page's score is
-page_max_weight * its best chunk + page_top_weight * the mean of its top page_top_n chunks,
-so a page with hundreds of sections cannot win by their number. Pages rank by score, ties by
-page index; each lists its best `sections_per_page` chunks, skipping a chunk whose anchor is
-already listed (a code block and its section lead to the same place: the better one stands).
+Chunks rank by score (descending), ties by chunk index. A chunk is *direct* when the keyword or
+vector side found it, *related* when only graph expansion added it. A page ranks by its best
+direct section (its score, ties by page index): one strong hit is enough, and neither many weak
+sections nor related ones can lower it. Pages with only related sections come after every page
+with a direct one. Each page lists its best `sections_per_page` sections, direct ones first and
+related ones only in the slots left, skipping a chunk whose anchor is already listed (a code block
+and its section lead to the same place: the better one stands).
 """
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Any
 
 import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
-from mkdocs_graphsearch.engine.snippet import Highlight, snippet, source_text
+from mkdocs_graphsearch.engine.snippet import snippet
 
 
 def rank_chunks(scores: np.ndarray) -> list[int]:
@@ -24,19 +27,11 @@ def rank_chunks(scores: np.ndarray) -> list[int]:
     return [int(i) for i in candidates[order]]
 
 
-def page_score(section_scores: list[float], settings: dict[str, Any]) -> float:
-    top = section_scores[: settings["page_top_n"]]
-    total = 0.0
-    for score in top:
-        total += score
-    return settings["page_max_weight"] * top[0] + settings["page_top_weight"] * (total / len(top))
-
-
 def group_by_page(
     bundle: Bundle,
     ranked: list[int],
     scores: np.ndarray,
-    marks: Highlight,
+    matched: Set[str],
     limit: int,
     details: dict[int, dict[str, Any]],
     explain: bool = False,
@@ -44,16 +39,19 @@ def group_by_page(
     """Pages with their best sections; `details[chunk]` holds `via` and the explain parts."""
     settings = bundle.settings
     chunks, pages = bundle.chunks, bundle.pages
-    by_page: dict[int, list[int]] = {}
+    direct: dict[int, list[int]] = {}
+    related: dict[int, list[int]] = {}
     for chunk in ranked:
-        by_page.setdefault(chunks["page"][chunk], []).append(chunk)
-    scored = [
-        (page_score([float(scores[c]) for c in members], settings), page, members)
-        for page, members in by_page.items()
-    ]
-    scored.sort(key=lambda item: (-item[0], item[1]))
+        found = direct if details[chunk]["via"] != ["graph"] else related
+        found.setdefault(chunks["page"][chunk], []).append(chunk)
+    scored = []
+    for page in direct.keys() | related.keys():
+        members = direct.get(page, []) + related.get(page, [])
+        scored.append((page not in direct, -float(scores[members[0]]), page, members))
+    scored.sort()
     results = []
-    for score, page, members in scored[:limit]:
+    for _, negated, page, members in scored[:limit]:
+        score = -negated
         url = pages["url"][page]
         sections = []
         listed: set[str] = set()
@@ -71,11 +69,7 @@ def group_by_page(
                 "title": chunks["title"][chunk],
                 "url": f"{url}#{anchor}" if anchor else url,
                 "score": float(scores[chunk]),
-                "snippet": snippet(
-                    source_text(bundle.texts, chunks["parent"], chunks["title"], chunk),
-                    marks,
-                    settings["snippet_words"],
-                ),
+                "snippet": snippet(bundle.texts[chunk], matched, settings["snippet_words"]),
             }
             section["via"] = details[chunk]["via"]
             if explain:

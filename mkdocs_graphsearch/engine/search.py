@@ -3,8 +3,9 @@
 keyword: BM25F scores rank the chunks.
 vector:  cosines at or above `vector_threshold` rank the chunks; graph expansion (floor: the
          threshold).
-hybrid:  RRF of both rankings (fuse.py), less the chunks that only the vector side found with
-         a cosine under `vector_only_threshold`, then graph expansion (floor: `min_score`).
+hybrid:  RRF of both rankings with exact covers first (fuse.py), less the chunks that only the
+         vector side found with a cosine under `vector_only_threshold` (calibrated per site at
+         build time: index/calibrate.py), then graph expansion (floor: `min_score`).
 The static encoder reads the query completed by the keyword side (keyword.completed_query).
 Every section says `via`: which of keyword, vector and graph put it in the results.
 """
@@ -18,10 +19,9 @@ import numpy as np
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.encoder import project_query, query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
-from mkdocs_graphsearch.engine.fuse import rrf
+from mkdocs_graphsearch.engine.fuse import exact_cover, fuse
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
-from mkdocs_graphsearch.engine.snippet import keyword_highlight
 from mkdocs_graphsearch.engine.vector import cosines
 
 MODES = ("keyword", "vector", "hybrid")
@@ -73,20 +73,23 @@ def search(
             vector_ranked = rank_chunks(cos)
 
     origins: dict[int, Origin] = {}
+    direct: set[int] = set()  # what the keyword or vector side put in the results
     if mode == "keyword":
         scores = keyword.scores
+        direct = set(keyword_ranked)
     else:
         if mode == "vector":
             fused = {chunk: float(cos[chunk]) for chunk in vector_ranked} if cos is not None else {}
             floor = settings["vector_threshold"]
         else:
-            fused = rrf(keyword_ranked, vector_ranked, settings)
+            fused = fuse(keyword_ranked, vector_ranked, exact_cover(bundle, keyword.tokens), settings)
             floor = settings["min_score"]
             # Without a keyword match, a chunk needs a surer cosine: the vector side alone
             # must not answer an off-topic query.
             alone = settings["vector_only_threshold"]
             keyword_hits = set(keyword_ranked)
             fused = {c: s for c, s in fused.items() if c in keyword_hits or (cos is not None and cos[c] >= alone)}
+        direct = set(fused)
         seeds = sorted(fused, key=lambda c: (-fused[c], c))
         origins = expand(fused, seeds, bundle.graph, settings, floor)
         scores = _dense({c: s for c, s in fused.items() if s >= floor}, bundle.n_chunks)
@@ -102,7 +105,8 @@ def search(
             via.append("keyword")
             info["bm25"] = {"rank": keyword_rank[chunk], "score": float(keyword.scores[chunk])}
         if chunk in vector_rank:
-            via.append("vector")
+            if chunk in direct:  # else its cosine was too low for a vector-only result
+                via.append("vector")
             info["vector"] = {"rank": vector_rank[chunk], "cosine": float(cos[chunk])}
         if chunk in origins:
             via.append("graph")
@@ -110,6 +114,5 @@ def search(
             info["graph"] = {"from": bundle.chunks["id"][origin.seed], "edge": origin.edge, "depth": origin.depth}
         info["via"] = via
         details[chunk] = info
-    marks = keyword_highlight(bundle, query, keyword)
-    results = group_by_page(bundle, ranked, scores, marks, limit, details, explain)
+    results = group_by_page(bundle, ranked, scores, keyword.matched_terms, limit, details, explain)
     return {"query": query, "mode": mode, "results": results}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mkdocs_graphsearch.bundle.settings import SearchSettings
@@ -39,6 +40,8 @@ def build_files(
 
         try:
             extra_files, extra_manifest = semantic_files(corpus, semantic)
+            if extra_manifest:  # the site's calibrated cosine for vector-only results (calibrate.py)
+                settings = replace(settings, vector_only_threshold=extra_manifest["vectors"]["vector_only_threshold"])
         except ModelUnavailable as error:
             warn(f"semantic search is off, the embedding model cannot run ({error}); shipping keyword search only")
     return build_bundle(corpus, index, build_graph(corpus), settings, extra_files, extra_manifest)

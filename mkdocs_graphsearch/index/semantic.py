@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCAB
+from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
@@ -106,14 +107,23 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
     if encoder_files is None:  # no token at all: nothing to search by meaning
         return {}, {}
     projected = project(vectors, encoder_files)
+    quantized = quantize_vectors(projected)
+    rows = np.frombuffer(quantized, dtype=np.int8, count=projected.size).reshape(projected.shape)
+    scales = np.frombuffer(quantized, dtype="<f4", offset=projected.size).astype(np.float64)
     files = {
-        VECTORS: quantize_vectors(projected),
+        VECTORS: quantized,
         VOCAB: embedder.wordpiece.vocab_text(),
         ENCODER: encoder_files[0],
         ENCODER_BIN: encoder_files[1],
     }
     manifest: dict[str, object] = {
-        "vectors": {"dim": int(projected.shape[1]), "space": "encoder-pca", "model": fingerprint},
+        "vectors": {
+            "dim": int(projected.shape[1]),
+            "space": "encoder-pca",
+            "model": fingerprint,
+            # calibrate.py; the builder writes it into the search settings both engines read
+            "vector_only_threshold": vector_only_threshold(rows, scales, encoder_files, embedder.wordpiece),
+        },
         "encoder": {"kind": "static"},
     }
     return files, manifest
