@@ -2,6 +2,7 @@
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
 import { completedQuery, keywordScores } from "./keyword.js";
 import { groupByPage, rankChunks } from "./results.js";
+import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines } from "./vector.js";
 import { exactCover, fuse } from "./fuse.js";
@@ -109,6 +110,7 @@ export function search(bundle, query, options = {}) {
     info.via = via;
     details.set(chunk, info);
   }
-  const results = groupByPage(bundle, ranked, scores, keyword.matchedTerms, limit, details, Boolean(options.explain));
+  const marks = keywordHighlight(bundle, query, keyword);
+  const results = groupByPage(bundle, ranked, scores, marks, limit, details, Boolean(options.explain));
   return { query, mode, results };
 }

@@ -1,6 +1,6 @@
 // @ts-check
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
-import { snippet } from "./snippet.js";
+import { snippet, sourceText } from "./snippet.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
@@ -14,11 +14,11 @@ export function rankChunks(scores) {
 
 /**
  * @param {Bundle} bundle @param {number[]} ranked @param {Float64Array} scores
- * @param {Set<string>} matched @param {number} limit
+ * @param {import("./snippet.js").Highlight} marks @param {number} limit
  * @param {Map<number, any>} details per chunk: `via` and the explain parts
  * @param {boolean} explain
  */
-export function groupByPage(bundle, ranked, scores, matched, limit, details, explain = false) {
+export function groupByPage(bundle, ranked, scores, marks, limit, details, explain = false) {
   const { settings, chunks, pages } = bundle;
   // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
   // follow them and never lower it.
@@ -56,7 +56,9 @@ export function groupByPage(bundle, ranked, scores, matched, limit, details, exp
         title: chunks.title[chunk],
         url: anchor ? `${url}#${anchor}` : url,
         score: scores[chunk],
-        snippet: bundle.texts ? snippet(bundle.texts[chunk], matched, settings.snippet_words) : "",
+        snippet: bundle.texts
+          ? snippet(sourceText(bundle.texts, chunks.parent, chunks.title, chunk), marks, settings.snippet_words)
+          : "",
       };
       const { via, ...parts } = details.get(chunk);
       section.via = via;

@@ -23,6 +23,16 @@ class SearchSettings:
     fuzzy_weights: tuple[float, float] = (0.6, 0.4)
     #: Sections listed under each page in results.
     sections_per_page: int = 3
+    #: Query words that say nothing about the docs on their own: they never make a match alone
+    #: and are never highlighted alone (words only: `is` stays in `is_valid`). Articles, pronouns,
+    #: auxiliaries, prepositions and question words; code keywords too (`for`, `if`, `not`, `is`,
+    #: `with`), since in a question they are English, and a code token keeps its compound.
+    query_stop_words: tuple[str, ...] = tuple(
+        """a about after am an and any are as at be been being but by can could did do does doing
+        for from had has have having he her here him his how i if in into is it its me my no nor
+        not of on or our she should so some than that the their them there these they this those
+        to was we were what when where which while who whom whose why will with would you your""".split()
+    )
     #: Snippet length in words, and how much of each chunk's text is kept for snippets.
     snippet_words: int = 24
     snippet_source_chars: int = 2000
@@ -51,4 +61,5 @@ class SearchSettings:
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
         data["fuzzy_weights"] = list(self.fuzzy_weights)
+        data["query_stop_words"] = list(self.query_stop_words)
         return data

@@ -11,13 +11,12 @@ and its section lead to the same place: the better one stands).
 
 from __future__ import annotations
 
-from collections.abc import Set
 from typing import Any
 
 import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
-from mkdocs_graphsearch.engine.snippet import snippet
+from mkdocs_graphsearch.engine.snippet import Highlight, snippet, source_text
 
 
 def rank_chunks(scores: np.ndarray) -> list[int]:
@@ -31,7 +30,7 @@ def group_by_page(
     bundle: Bundle,
     ranked: list[int],
     scores: np.ndarray,
-    matched: Set[str],
+    marks: Highlight,
     limit: int,
     details: dict[int, dict[str, Any]],
     explain: bool = False,
@@ -69,7 +68,11 @@ def group_by_page(
                 "title": chunks["title"][chunk],
                 "url": f"{url}#{anchor}" if anchor else url,
                 "score": float(scores[chunk]),
-                "snippet": snippet(bundle.texts[chunk], matched, settings["snippet_words"]),
+                "snippet": snippet(
+                    source_text(bundle.texts, chunks["parent"], chunks["title"], chunk),
+                    marks,
+                    settings["snippet_words"],
+                ),
             }
             section["via"] = details[chunk]["via"]
             if explain:

@@ -22,6 +22,7 @@ from mkdocs_graphsearch.engine.expand import Origin, expand
 from mkdocs_graphsearch.engine.fuse import exact_cover, fuse
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
+from mkdocs_graphsearch.engine.snippet import keyword_highlight
 from mkdocs_graphsearch.engine.vector import cosines
 
 MODES = ("keyword", "vector", "hybrid")
@@ -114,5 +115,6 @@ def search(
             info["graph"] = {"from": bundle.chunks["id"][origin.seed], "edge": origin.edge, "depth": origin.depth}
         info["via"] = via
         details[chunk] = info
-    results = group_by_page(bundle, ranked, scores, keyword.matched_terms, limit, details, explain)
+    marks = keyword_highlight(bundle, query, keyword)
+    results = group_by_page(bundle, ranked, scores, marks, limit, details, explain)
     return {"query": query, "mode": mode, "results": results}
