@@ -1,18 +1,28 @@
-"""The `graphsearch` command: chunks, tokenize, index, query (other tools call these shapes)."""
+"""The `graphsearch` command: chunks, tokenize, index, query, eval (other tools call these shapes).
+
+Bad input (a missing bundle, a bad query file line, a query that is not text) is a one-line
+`error:` and exit code 2; a broken bundle is exit code 1; neither prints a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import orjson
 
+from mkdocs_graphsearch import __version__
 from mkdocs_graphsearch.bundle.format import BundleError
+from mkdocs_graphsearch.bundle.read import locate
+from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
+from mkdocs_graphsearch.cli_input import InputError, checked_text, read_queries
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
+from mkdocs_graphsearch.terminal import emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.text.tokenize import tokenize
 
 
@@ -31,13 +41,11 @@ def cmd_chunks(args: argparse.Namespace) -> int:
     try:
         rel = file.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
-        print(f"error: {file} is not inside --root {root}", file=sys.stderr)
-        return 2
+        raise InputError(f"{file} is not inside --root {root}") from None
     try:
         source = file.read_bytes()
     except OSError as error:
-        print(f"error: cannot read {file}: {error}", file=sys.stderr)
-        return 2
+        raise InputError(f"cannot read {file}: {error}") from None
     page = parse_page(source, rel, set(markdown_files(root)), chunk_depth=args.chunk_depth)
     for warning in page.warnings:
         _warn(str(warning))
@@ -50,7 +58,7 @@ def cmd_chunks(args: argparse.Namespace) -> int:
 
 
 def cmd_tokenize(args: argparse.Namespace) -> int:
-    tokens = tokenize(args.text)
+    tokens = tokenize(checked_text(args.text, "the text"))
     if args.json:
         _print_json(tokens)
     else:
@@ -63,8 +71,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
     docs = Path(args.docs_dir)
     if not docs.is_dir():
-        print(f"error: {docs} is not a folder", file=sys.stderr)
-        return 2
+        raise InputError(f"{docs} is not a folder")
     pages = parse_folder(docs, chunk_depth=args.chunk_depth)
     for page in pages:
         for warning in page.warnings:
@@ -75,7 +82,10 @@ def cmd_index(args: argparse.Namespace) -> int:
     files = build_files(pages, semantic=semantic, warn=_warn)
     write_bundle(Path(args.out), files)
     total = sum(len(data) for data in files.values())
-    print(f"wrote {len(files)} files ({total} bytes) for {len(pages)} pages to {args.out}", file=sys.stderr)
+    print(
+        f"wrote {plural(len(files), 'file')} ({total} bytes) for {plural(len(pages), 'page')} to {args.out}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -96,116 +106,162 @@ def _semantic_options(cache_dir: Path | None):  # type: ignore[no-untyped-def]
     return SemanticOptions(embedder, cache_dir, progress)
 
 
-def _queries(args: argparse.Namespace) -> list[dict[str, object]]:
-    if args.queries:
-        lines = Path(args.queries).read_bytes().splitlines()
-        return [orjson.loads(line) for line in lines if line.strip()]
-    return [{"query": args.query}]
-
-
 def _query_encoder(kind: str):  # type: ignore[no-untyped-def]
     """query -> vector override: None for the bundle's static encoder, or the full model's."""
     if kind != "model":
         return lambda query: None
-    from mkdocs_graphsearch.index.embed import Embedder
+    from mkdocs_graphsearch.index.embed import Embedder, ModelUnavailable
 
-    embedder = Embedder()
+    try:
+        embedder = Embedder()
+    except ModelUnavailable as error:
+        raise InputError(f"--query-encoder model: the model cannot load ({error})") from None
     return lambda query: embedder.embed_query(query).astype(float).tolist()
 
 
-def _answers(args: argparse.Namespace, items: list[dict[str, object]], explain: bool) -> list[dict]:
+def _answers(args: argparse.Namespace, items: list[dict[str, Any]], explain: bool) -> list[dict[str, Any]]:
     """Each item's results from the chosen engine, with the item's `id` when it has one."""
+    try:
+        folder = locate(Path(args.path))
+    except BundleError as error:
+        raise InputError(str(error)) from None
     if args.engine == "js":
         if args.query_encoder == "model":
-            raise BundleError("--query-encoder model runs in the Python engine only")
+            raise InputError("--query-encoder model runs in the Python engine only")
         from mkdocs_graphsearch.js_engine import run_js_queries
 
-        return run_js_queries(Path(args.path), items, mode=args.mode, limit=args.limit, explain=explain)
+        return run_js_queries(folder, items, mode=args.mode, limit=args.limit, explain=explain)
     from mkdocs_graphsearch.bundle.read import load_bundle
     from mkdocs_graphsearch.engine.search import search
 
-    bundle = load_bundle(Path(args.path))
+    bundle = load_bundle(folder)
     encode = _query_encoder(args.query_encoder)
     outputs = []
     for item in items:
-        query = str(item["query"])
+        query = item["query"]
         output = search(bundle, query, mode=args.mode, limit=args.limit, explain=explain, vector=encode(query))
         outputs.append({"id": item["id"], **output} if "id" in item else output)
     return outputs
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    if args.query is None and not args.queries:
-        print("error: give a QUERY or --queries FILE.jsonl", file=sys.stderr)
-        return 2
-    for output in _answers(args, _queries(args), args.explain):
-        if args.json or args.queries:
+    if (args.query is None) == (args.queries is None):
+        raise InputError("give a QUERY or --queries FILE.jsonl (one of them)")
+    if args.queries is not None:
+        items = read_queries(args.queries, judged=False)
+    else:
+        items = [{"query": checked_text(args.query, "the query")}]
+    emphasis = emphasis_for(sys.stdout)
+    for output in _answers(args, items, args.explain):
+        if args.json or args.queries is not None:  # a query file always gives JSON lines: scripts read them
             _print_json(output)
         else:
-            _print_human(output)
+            print(format_results(output, emphasis, args.mode))
     return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from mkdocs_graphsearch.evaluate import evaluate
 
-    judged = [orjson.loads(line) for line in Path(args.queries).read_bytes().splitlines() if line.strip()]
+    judged = read_queries(args.queries, judged=True)
     outputs = _answers(args, judged, explain=False)
     report = evaluate(judged, outputs)
-    report["mode"] = outputs[0]["mode"] if outputs else args.mode
-    _print_json(report)  # always JSON: scripts read it (--json is accepted for symmetry)
+    report["mode"] = outputs[0]["mode"]
+    if args.json:
+        _print_json(report)
+    else:
+        print(format_report(report))
     return 0
 
 
-def _print_human(output: dict) -> None:
-    print(f"{output['query']!r} ({output['mode']}): {len(output['results'])} pages")
-    for result in output["results"]:
-        print(f"  {result['score']:.4f}  {result['title']}  [{result['page']}]")
-        for section in result["sections"]:
-            print(f"      {section['score']:.4f}  {section['title']}  /{section['url']}")
+def _int_range(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in [low, high] (argparse reports anything else, exit code 2)."""
+    wanted = f"an integer from {low}" + (f" to {high}" if high is not None else "")
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {wanted}")
+        return value
+
+    return parse
+
+
+_DEFAULTS = SearchSettings()
+_CHUNK_DEPTH = {
+    "type": _int_range(1, 6), "default": DEFAULT_CHUNK_DEPTH, "metavar": "N",
+    "help": "the deepest heading level that starts a chunk, 1-6 (default: %(default)s)",
+}
+_JSON_HELP = "print JSON (default: text for a reader)"
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
     """Options `query` and `eval` share."""
-    parser.add_argument("--limit", type=int)
-    parser.add_argument("--mode", choices=["keyword", "vector", "hybrid"])
-    parser.add_argument("--engine", choices=["python", "js"], default="python")
+    parser.add_argument(
+        "--limit", type=_int_range(1), metavar="N",
+        help=f"pages per query (default: the bundle's setting, {_DEFAULTS.default_limit} unless the site sets one)",
+    )
+    parser.add_argument(
+        "--mode", choices=["keyword", "vector", "hybrid"],
+        help=f"default: the bundle's setting, {_DEFAULTS.default_mode} unless the site sets one;"
+        " keyword when the bundle has no vectors",
+    )
+    parser.add_argument(
+        "--engine", choices=["python", "js"], default="python",
+        help="python: the reference engine; js: the browser runtime under node (default: %(default)s)",
+    )
     parser.add_argument(
         "--query-encoder", choices=["static", "model"], default="static",
-        help="model: embed queries with the full ONNX model (Python engine only), to compare",
+        help="static: the bundle's encoder, as in the browser; model: the full ONNX model (Python engine"
+        " only), to compare (default: %(default)s)",
     )
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help=_JSON_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="graphsearch", description=__doc__)
+    parser = argparse.ArgumentParser(prog="graphsearch", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     chunks = sub.add_parser("chunks", help="parse one markdown file into chunks and links")
     chunks.add_argument("file")
-    chunks.add_argument("--root", required=True, help="the docs folder the file belongs to")
-    chunks.add_argument("--chunk-depth", type=int, default=DEFAULT_CHUNK_DEPTH)
-    chunks.add_argument("--json", action="store_true")
+    chunks.add_argument("--root", required=True, help="the docs folder the file belongs to (required)")
+    chunks.add_argument("--chunk-depth", **_CHUNK_DEPTH)
+    chunks.add_argument("--json", action="store_true", help=_JSON_HELP)
     chunks.set_defaults(func=cmd_chunks)
 
     tok = sub.add_parser("tokenize", help="show the search tokens of a text")
     tok.add_argument("text")
-    tok.add_argument("--json", action="store_true")
+    tok.add_argument("--json", action="store_true", help=_JSON_HELP)
     tok.set_defaults(func=cmd_tokenize)
 
     index = sub.add_parser("index", help="build a search bundle from a folder of markdown")
     index.add_argument("docs_dir")
-    index.add_argument("--out", required=True)
-    index.add_argument("--chunk-depth", type=int, default=DEFAULT_CHUNK_DEPTH)
-    index.add_argument("--no-embeddings", action="store_true", help="keyword search only")
-    index.add_argument("--cache-dir", default=".cache/graphsearch", help="embedding cache ('' for none)")
+    index.add_argument("--out", required=True, help="the bundle folder to write (required)")
+    index.add_argument("--chunk-depth", **_CHUNK_DEPTH)
+    index.add_argument(
+        "--no-embeddings", action="store_true",
+        help="keyword search only, no model run (default: embeddings on when the model loads)",
+    )
+    index.add_argument(
+        "--cache-dir", default=".cache/graphsearch", help="embedding cache, '' for none (default: %(default)s)"
+    )
     index.set_defaults(func=cmd_index)
 
     query = sub.add_parser("query", help="search a built site or bundle folder offline")
     query.add_argument("path", help="a built site (with search/) or a bundle folder")
-    query.add_argument("query", nargs="?")
-    query.add_argument("--queries", help="a .jsonl file of {id, query} objects")
-    query.add_argument("--explain", action="store_true")
+    query.add_argument("query", nargs="?", help="the query (or give --queries)")
+    query.add_argument(
+        "--queries", metavar="FILE.jsonl",
+        help="one {id, query} object a line; prints one JSON line per query (default: none)",
+    )
+    query.add_argument(
+        "--explain", action="store_true",
+        help="add each section's keyword, vector and graph rank and score (default: off)",
+    )
     _search_options(query)
     query.set_defaults(func=cmd_query)
 
@@ -219,13 +275,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a title the console cannot show
     try:
         return int(args.func(args))
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     except BundleError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ def test_missing_bundle_is_a_clear_cli_error(tmp_path: Path) -> None:
         [sys.executable, "-m", "mkdocs_graphsearch.cli", "query", str(tmp_path), "x"],
         capture_output=True,
     )
-    assert done.returncode == 1
+    assert done.returncode == 2  # bad input (a broken bundle is 1)
     assert b"no search bundle" in done.stderr
     assert b"Traceback" not in done.stderr
 

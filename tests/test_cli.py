@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +12,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from conftest import EXAMPLE_SITE
+from conftest import EXAMPLE_SITE, ROOT
+from mkdocs_graphsearch import __version__
+from mkdocs_graphsearch.terminal import clean, emphasis_for, format_results
 
 
 def graphsearch(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -79,7 +84,7 @@ def test_eval_reports_metrics_per_type(bundle: Path, tmp_path: Path) -> None:
         "id": "t1", "query": "visibility_timeout", "type": "identifier",
         "relevant": [{"path": "reference/configuration.md", "anchor": "visibility_timeout", "grade": 2}],
     }) + b"\n")
-    report = orjson.loads(graphsearch("eval", str(bundle), str(judged)).stdout)
+    report = orjson.loads(graphsearch("eval", str(bundle), str(judged), "--json").stdout)
     assert report["overall"]["hit@5"] == 1.0
     assert report["overall"]["ndcg@10"] > 0.5
     assert set(report["by_type"]) == {"identifier"}
@@ -89,3 +94,223 @@ def test_query_text_is_never_an_error(bundle: Path) -> None:
     for query in [":", "--", '"', "(", "[x]", "+a -b *c ~d", "a", "ab", "日本", "\\"]:
         done = graphsearch("query", str(bundle), query, "--json")
         assert done.returncode == 0, (query, done.stderr)
+
+
+def test_version() -> None:
+    done = graphsearch("--version")
+    assert done.returncode == 0
+    assert done.stdout.decode() == f"graphsearch {__version__}\n"
+
+
+@pytest.mark.parametrize("command", ["chunks", "tokenize", "index", "query", "eval"])
+def test_help_gives_every_option_a_default(command: str) -> None:
+    text = graphsearch(command, "--help").stdout.decode()
+    options = re.split(r"\n  (?=-)", text.split("options:")[1])[1:]
+    assert len(options) >= 2
+    for option in options:
+        if not option.startswith("-h"):
+            assert "default" in option or "required" in option, option
+
+
+def test_help_shows_the_real_defaults() -> None:
+    assert "(default: python)" in " ".join(graphsearch("query", "--help").stdout.decode().split())
+    index_help = " ".join(graphsearch("index", "--help").stdout.decode().split())
+    assert "(default: 6)" in index_help and "(default: .cache/graphsearch)" in index_help
+
+
+def _page_blocks(text: str) -> list[str]:
+    return re.split(r"\n\n(?=\d+\. )", text)[1:]
+
+
+def test_query_text_shows_snippets_via_scores_and_plurals(bundle: Path) -> None:
+    one = graphsearch("query", str(bundle), "visibility_timeout", "--limit", "1").stdout.decode()
+    assert one.startswith('"visibility_timeout": 1 page (keyword search)\n')
+    assert "/reference/configuration/#visibility_timeout" in one
+    assert re.search(r"score \d+\.\d{4}, via keyword\n", one)
+    assert "[visibility_timeout]" in one  # the marked word, readable without a terminal's bold
+    two = graphsearch("query", str(bundle), "retry", "--limit", "2").stdout.decode()
+    assert two.startswith('"retry": 2 pages (keyword search)\n')
+    for block in _page_blocks(one) + _page_blocks(two):
+        listed = block.count("\n   - ")
+        assert f", {listed} section{'s' if listed != 1 else ''}\n" in block, block
+    for text in (one, two):
+        assert "<mark>" not in text and "&#39;" not in text and "&quot;" not in text
+
+
+def test_explain_without_json_labels_each_part(bundle: Path) -> None:
+    args = ("query", str(bundle), "visibility_timeout", "--limit", "1", "--explain")
+    data = orjson.loads(graphsearch(*args, "--json").stdout)
+    text = graphsearch(*args).stdout.decode()
+    for section in data["results"][0]["sections"]:
+        bm25 = section["explain"]["bm25"]
+        assert f"keyword  rank {bm25['rank']}, BM25 {bm25['score']:.4f}\n" in text
+
+
+def test_explain_lines_for_vector_and_graph() -> None:
+    section = {
+        "title": "Backoff", "url": "guide/#backoff", "score": 0.03, "snippet": "a <mark>b</mark> &amp; c",
+        "via": ["vector", "graph"],
+        "explain": {
+            "vector": {"rank": 4, "cosine": 0.51234},
+            "graph": {"from": "guide.md::Retry", "edge": "child", "depth": 1},
+        },
+    }
+    output = {"query": "q", "mode": "hybrid", "results": [
+        {"page": "guide.md", "title": "Guide", "score": 0.02, "sections": [section]},
+    ]}
+    text = format_results(output, lambda word: f"*{word}*", "hybrid")
+    assert "     a *b* & c\n" in text
+    assert "vector   rank 4, cosine 0.5123\n" in text
+    assert text.endswith("graph    from guide.md::Retry (child edge, depth 1)")
+    assert "via vector, graph" in text and "1 section\n" in text
+
+
+def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:
+    text = graphsearch("query", str(bundle), "retry", "--mode", "vector", "--limit", "1").stdout.decode()
+    assert text.startswith('"retry": 1 page (keyword search; vector needs vectors, the bundle has none)\n')
+
+
+EVIL_TITLE = "Evil \x1b[2J\x1b]0;owned\x07 title \u202egnp.exe"
+
+
+@pytest.fixture(scope="module")
+def evil_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A page whose title and text carry escape sequences, controls and a bidi override."""
+    root = tmp_path_factory.mktemp("evil")
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text(
+        f"# {EVIL_TITLE}\n\nAbout visibility \x1b[31mred\x1b[0m, a bell \x07 and a "
+        "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\.\n"
+        "\n## Sec \x1b[1mtwo\u2066\n\nvisibility again\n",
+        encoding="utf-8",
+    )
+    done = graphsearch("index", str(root / "docs"), "--out", str(root / "bundle"), "--no-embeddings")
+    assert done.returncode == 0, done.stderr
+    return root / "bundle"
+
+
+def test_terminal_output_has_no_escape_sequences(evil_bundle: Path) -> None:
+    text = graphsearch("query", str(evil_bundle), "visibility", "--explain").stdout.decode()
+    assert "Evil  title gnp.exe" in text and "Sec two" in text and "red, a bell  and a link" in text
+    assert "[2J" not in text and "owned" not in text and "[31m" not in text
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text), repr(text)
+
+
+def test_json_output_keeps_titles_exact(evil_bundle: Path) -> None:
+    done = graphsearch("query", str(evil_bundle), "visibility", "--json")
+    assert b"\x1b" not in done.stdout  # JSON escapes it
+    assert orjson.loads(done.stdout)["results"][0]["title"] == EVIL_TITLE
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("a\x1b[2Jb", "ab"),
+        ("a\x1b]0;title\x07b", "ab"),
+        ("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "link"),
+        ("a\x9b31mb", "ab"),
+        ("a\x1bcb", "ab"),
+        ("line\r\nbreak\ttab", "line break tab"),
+        ("\u202eexe.txt\u2069\u200f", "exe.txt"),
+        ("plain — ünïcode 日本", "plain — ünïcode 日本"),
+    ],
+)
+def test_clean(text: str, shown: str) -> None:
+    assert clean(text) == shown
+
+
+def test_marked_words_are_bold_on_a_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert emphasis_for(Terminal())("x") == "\x1b[1mx\x1b[22m"
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert emphasis_for(Terminal())("x") == "[x]"
+    assert emphasis_for(io.StringIO())("x") == "[x]"
+
+
+def test_eval_prints_a_table(bundle: Path, tmp_path: Path) -> None:
+    judged = tmp_path / "judged.jsonl"
+    rows = [
+        {"id": "t1", "query": "visibility_timeout", "type": "identifier",
+         "relevant": [{"path": "reference/configuration.md", "anchor": "visibility_timeout", "grade": 2}]},
+        {"id": "t2", "query": "zzzzqqqq", "type": "natural",
+         "relevant": [{"path": "index.md", "anchor": "", "grade": 1}]},
+    ]
+    judged.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows))
+    done = graphsearch("eval", str(bundle), str(judged))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert lines[0] == "mode: keyword"
+    assert lines[2].split() == ["type", "nDCG@10", "MRR@10", "hit@5", "queries"]
+    table = {line.split()[0]: line.split()[1:] for line in lines[4:7]}
+    assert table["identifier"][2:] == ["1.0000", "1"]
+    assert table["natural"] == ["0.0000", "0.0000", "0.0000", "1"]
+    assert table["overall"][2:] == ["0.5000", "2"]
+    assert lines[-1] == "1 query with no result"
+
+
+def _lines(tmp_path: Path, *lines: bytes) -> str:
+    path = tmp_path / "queries.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return str(path)
+
+
+#: The bytes ED A0 80 (U+D800 encoded alone, not UTF-8) as an argument: Python's argv holds surrogates.
+LONE_SURROGATE = "\udced\udca0\udc80"
+
+BAD_INPUT = {
+    "unknown mode": (lambda b, t: ["query", b, "x", "--mode", "fuzzy"], "invalid choice: 'fuzzy'"),
+    "no bundle": (lambda b, t: ["query", str(t), "x"], "no search bundle at"),
+    "no bundle, js": (lambda b, t: ["query", str(t), "x", "--engine", "js"], "no search bundle at"),
+    "no site for eval": (lambda b, t: ["eval", str(t / "site"), _lines(t, b'{"query": "x", "relevant": []}')],
+                         "no search bundle at"),
+    "bad json line": (lambda b, t: ["query", b, "--queries", _lines(t, b'{"query": "a"}', b"{oops")],
+                      "queries.jsonl:2: not valid JSON"),
+    "no query": (lambda b, t: ["query", b, "--queries", _lines(t, b'{"id": 1}')], 'queries.jsonl:1: no "query" string'),
+    "no query, js": (lambda b, t: ["query", b, "--engine", "js", "--queries", _lines(t, b"", b'{"q": "x"}')],
+                     'queries.jsonl:2: no "query" string'),
+    "query not a string": (lambda b, t: ["query", b, "--queries", _lines(t, b'{"query": 5}')], 'no "query" string'),
+    "not an object": (lambda b, t: ["query", b, "--queries", _lines(t, b'["x"]')],
+                      "queries.jsonl:1: expected a JSON object"),
+    "no judgments": (lambda b, t: ["eval", b, _lines(t, b'{"query": "x"}')],
+                     'queries.jsonl:1: "relevant" must be a list'),
+    "empty file": (lambda b, t: ["eval", b, _lines(t, b"")], "holds no queries"),
+    "missing file": (lambda b, t: ["query", b, "--queries", str(t / "absent.jsonl")], "cannot read"),
+    "lone surrogate": (lambda b, t: ["query", b, LONE_SURROGATE], "the query is not valid UTF-8"),
+    "lone surrogate, js": (lambda b, t: ["query", b, LONE_SURROGATE, "--engine", "js"],
+                           "the query is not valid UTF-8"),
+    "lone surrogate in a file": (lambda b, t: ["query", b, "--queries", _lines(t, b'{"query": "\\ud800"}')],
+                                 "queries.jsonl:1: not valid JSON"),
+    "query and file": (lambda b, t: ["query", b, "x", "--queries", _lines(t, b'{"query": "x"}')], "one of them"),
+    "no query at all": (lambda b, t: ["query", b], "give a QUERY or --queries"),
+    "limit 0": (lambda b, t: ["query", b, "x", "--limit", "0"], "'0' is not an integer from 1"),
+    "chunk depth 9": (lambda b, t: ["index", str(t), "--out", str(t / "o"), "--chunk-depth", "9"],
+                      "'9' is not an integer from 1 to 6"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUT))
+def test_bad_input_is_a_message_and_exit_code_2(bundle: Path, tmp_path: Path, case: str) -> None:
+    if case.endswith(", js") and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    args, message = BAD_INPUT[case]
+    done = graphsearch(*args(str(bundle), tmp_path))
+    stderr = done.stderr.decode()
+    assert done.returncode == 2, stderr
+    assert message in stderr
+    assert "Traceback" not in stderr and done.stdout == b""
+
+
+def test_js_driver_rejects_an_item_without_a_query(bundle: Path, node: str) -> None:
+    done = subprocess.run(
+        [node, str(ROOT / "js" / "drivers" / "query.mjs"), str(bundle)],
+        input=orjson.dumps([{"query": "retry"}, {"id": 2}]),
+        capture_output=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode() == 'error: item 2 of the input has no "query" string: {"id":2}\n'
+    assert done.stdout == b""  # not a search for "undefined"

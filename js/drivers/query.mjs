@@ -1,6 +1,7 @@
 // Node driver for `graphsearch query --engine js` and the parity tests.
 // Usage: node query.mjs BUNDLE_DIR [--mode M] [--limit N] [--explain]
-// Reads a JSON array of {id?, query} on stdin; prints one JSON line per query.
+// Reads a JSON array of {id?, query} on stdin; prints one JSON line per query. An item
+// without a string "query" is an error naming it (exit code 2); a bad bundle is exit code 1.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadBundle } from "../src/bundle.js";
@@ -16,16 +17,35 @@ const mode = option("--mode");
 const limit = option("--limit") === undefined ? undefined : Number(option("--limit"));
 const explain = args.includes("--explain");
 
+/** The queries on stdin, each checked: never String(undefined), which would search "undefined". */
+function readItems(input) {
+  const items = JSON.parse(input);
+  if (!Array.isArray(items)) throw new Error("expected a JSON array of {id?, query} on stdin");
+  items.forEach((item, i) => {
+    if (item === null || typeof item !== "object" || typeof item.query !== "string") {
+      const shown = (JSON.stringify(item) ?? String(item)).slice(0, 80);
+      throw new Error(`item ${i + 1} of the input has no "query" string: ${shown}`);
+    }
+  });
+  return items;
+}
+
 let input = "";
 process.stdin.setEncoding("utf8");
 for await (const chunk of process.stdin) input += chunk;
+let items;
+try {
+  items = readItems(input);
+} catch (error) {
+  process.stderr.write(`error: ${error.message}\n`);
+  process.exit(2);
+}
 try {
   const bundle = await loadBundle((name) => readFile(join(folder, name)));
-  const lines = [];
-  for (const item of JSON.parse(input)) {
-    const output = search(bundle, String(item.query), { mode, limit, explain });
-    lines.push(JSON.stringify("id" in item ? { id: item.id, ...output } : output));
-  }
+  const lines = items.map((item) => {
+    const output = search(bundle, item.query, { mode, limit, explain });
+    return JSON.stringify("id" in item ? { id: item.id, ...output } : output);
+  });
   process.stdout.write(lines.join("\n") + (lines.length ? "\n" : ""));
 } catch (error) {
   process.stderr.write(`error: ${error.message}\n`);

@@ -1,0 +1,73 @@
+"""What `graphsearch` reads besides a bundle: query files, checked line by line, and query text.
+
+A bad line is an `InputError` naming the file and line (the CLI prints it, exit code 2), so no
+engine ever sees an item without a "query" string (the JS one would search "undefined").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+
+class InputError(ValueError):
+    """Bad input from the command line or a file it names."""
+
+
+def checked_text(text: str, what: str) -> str:
+    """`text` if it is real text: an argument of bytes that are not UTF-8 arrives as lone surrogates."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{what} is not valid UTF-8") from None
+    return text
+
+
+def read_queries(path: str, *, judged: bool) -> list[dict[str, Any]]:
+    """A .jsonl file's objects, each with a "query" string (judged: and `relevant` judgments)."""
+    try:
+        lines = Path(path).read_bytes().splitlines()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+    items = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            raise InputError(f"{path}:{number}: not valid JSON ({error})") from None
+        problem = _problem(item, judged)
+        if problem:
+            raise InputError(f"{path}:{number}: {problem}")
+        items.append(item)
+    if not items:
+        raise InputError(f"{path} holds no queries")
+    return items
+
+
+def _problem(item: object, judged: bool) -> str | None:
+    if not isinstance(item, dict):
+        return 'expected a JSON object like {"id": ..., "query": "..."}'
+    if not isinstance(item.get("query"), str):
+        return 'no "query" string'
+    if not judged:
+        return None
+    if not isinstance(item.get("type", ""), str):
+        return '"type" is not a string'
+    relevant = item.get("relevant")
+    if not isinstance(relevant, list) or not all(_is_judgment(r) for r in relevant):
+        return '"relevant" must be a list of {"path": string, "anchor": string, "grade": number}'
+    return None
+
+
+def _is_judgment(item: object) -> bool:
+    return (
+        isinstance(item, dict)
+        and isinstance(item.get("path"), str)
+        and isinstance(item.get("anchor"), str)
+        and isinstance(item.get("grade"), (int, float))
+        and not isinstance(item.get("grade"), bool)
+    )
