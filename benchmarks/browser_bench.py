@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from common import save_report
+from common import repo_path, save_report
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -1079,7 +1079,7 @@ def main() -> None:
     meta = {"date": dt.datetime.now().isoformat(timespec="seconds"), "python": platform.python_version(),
             "platform": platform.platform(), "cpus": os.cpu_count(), "chromium": chromium_version,
             "chromium_args": CHROMIUM_ARGS, "loadavg_start": load_start, "loadavg_end": load_end,
-            "corpus": str(CORPUS), "queries_file": str(QUERIES), "cold_queries": COLD_QUERIES,
+            "corpus": repo_path(CORPUS), "queries_file": repo_path(QUERIES), "cold_queries": COLD_QUERIES,
             "git": git_state(), "contexts": args.contexts, "warmup_queries": args.warmup_queries, "builds": builds,
             "wall_s": round(time.perf_counter() - t_start, 1)}
     print()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -33,6 +34,16 @@ def tool(name: str) -> str:
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+
+
+def repo_path(path: Path | str) -> str:
+    """How a report records a path: relative to the repository (`../shared/corpora/x` for the
+    shared data beside it), so results committed from one machine name nothing of it. A path
+    outside the repository's parent folder (a temporary build) is recorded by its name only."""
+    resolved = Path(path).resolve()
+    if not resolved.is_relative_to(REPO.parent):
+        return resolved.name
+    return Path(os.path.relpath(resolved, REPO)).as_posix()
 
 
 def save_report(kind: str, body: str, out: Path | None, started: dt.datetime) -> Path:

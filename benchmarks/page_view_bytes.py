@@ -36,7 +36,7 @@ from browser_bench import (
     rounded,
     to_json,
 )
-from common import REPO, HERE, die, save_report
+from common import REPO, HERE, die, repo_path, save_report
 
 EXAMPLE = REPO / "example-site"
 QUERY = "theme"
@@ -146,7 +146,7 @@ def main() -> None:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 for name in sites:
                     runs = [measure(browser, server, sizes, name, args.wait_ms, args.latency_ms) for _ in range(args.runs)]
-                    results[name] = {"site_dir": str(sites[name]), "runs": runs}
+                    results[name] = {"site_dir": repo_path(sites[name]), "runs": runs}
                 browser.close()
         finally:
             server.stop()

@@ -175,8 +175,8 @@ def bench_quality(name: str, docs: Path, queries: Path, role: str, cache_root: P
             die(f"eval {name} {label}: asked for mode {mode}, the engine ran {report.get('mode')}")
         reports[label] = report | {"wall_s": round(r["wall_s"], 2)}
     return {
-        "corpus": name, "role": role, "queries_file": str(queries), "counts": manifest["counts"],
-        "index_wall_s": round(built["wall_s"], 2), "index_cache": str(cache),
+        "corpus": name, "role": role, "queries_file": common.repo_path(queries), "counts": manifest["counts"],
+        "index_wall_s": round(built["wall_s"], 2), "index_cache": common.repo_path(cache),
         "cache_was_warm": warm,
         "runs": reports, "targets": targets(reports, role),
     }
@@ -437,7 +437,7 @@ def main() -> None:
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
                     "loadavg_start": load_start, "loadavg_end": load_end},
-        "settings": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items() if k != "out"}
+        "settings": {k: common.repo_path(v) if isinstance(v, Path) else v for k, v in vars(args).items() if k != "out"}
         | {"corpus": corpora},
         "quality": quality,
         "build": [{k: v for k, v in b.items()} for b in builds],
