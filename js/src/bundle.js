@@ -27,7 +27,7 @@ export class BundleError extends Error {
  *   fetches one file of the bundle folder by its file name (manifest.json, or a name the
  *   manifest gives)
  * @typedef {{
- *   manifest: any, settings: any, terms: string[], termIndex: Map<string, number>,
+ *   manifest: any, settings: any, terms: string[], termIndex: Map<string, number>, stems: Map<string, number[]>,
  *   termLengths: Int32Array, pages: {path: string[], url: string[], title: string[]},
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
  *            anchor: string[], title: string[], language: string[]},
@@ -211,11 +211,14 @@ export async function loadKeywordBundle(fetchFile) {
   const terms = keyword.terms;
   const termIndex = new Map(terms.map((term, i) => [term, i]));
   const termLengths = Int32Array.from(terms, codePointLength);
+  /** @type {Map<string, number[]>} stem -> terms that are prose words with it (format 1: none) */
+  const stems = new Map(Object.entries(keyword.stems ?? {}));
   return {
     manifest,
     settings: manifest.search,
     terms,
     termIndex,
+    stems,
     termLengths,
     pages: keyword.pages,
     chunks: keyword.chunks,

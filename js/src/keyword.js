@@ -1,7 +1,8 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
-import { tokenize } from "./tokenize.js";
+import { tokenize, tokenizeWords } from "./tokenize.js";
 import { osaWithin } from "./fuzzy.js";
+import { isProseWord, stem } from "./stem.js";
 
 /**
  * @typedef {import("./bundle.js").Bundle} Bundle
@@ -12,6 +13,28 @@ import { osaWithin } from "./fuzzy.js";
 /** @param {string} query @returns {string[]} */
 export function queryTokens(query) {
   return [...new Set(tokenize(query))];
+}
+
+/** The query tokens that occur as words (not only inside a compound).
+ * @param {string} query @returns {Set<string>} */
+export function queryWords(query) {
+  return new Set(tokenizeWords(query).filter(([, word]) => word).map(([token]) => token));
+}
+
+/** The query's stop words, unless the query has nothing else.
+ * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} words @returns {Set<string>} */
+export function stopTokens(bundle, tokens, words) {
+  const listed = new Set(bundle.settings.query_stop_words ?? []); // format 1: none
+  const stop = new Set(tokens.filter((token) => words.has(token) && listed.has(token)));
+  return stop.size < tokens.length ? stop : new Set();
+}
+
+/** The other terms of a prose word's stem group, in term order.
+ * @param {Bundle} bundle @param {string} token @param {boolean} isWord @returns {number[]} */
+export function stemTerms(bundle, token, isWord) {
+  if (!isWord || !isProseWord(token)) return [];
+  const exact = bundle.termIndex.get(token);
+  return (bundle.stems.get(stem(token)) ?? []).filter((term) => term !== exact);
 }
 
 /** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
@@ -88,8 +111,9 @@ export function fuzzyTerms(bundle, token) {
   return found.slice(0, settings.max_expansions);
 }
 
-/** @param {Bundle} bundle @param {string} token @param {boolean} isLast @returns {Expansion[]} */
-export function expand(bundle, token, isLast) {
+/** @param {Bundle} bundle @param {string} token @param {boolean} isLast @param {boolean} isWord
+ * @returns {Expansion[]} */
+export function expand(bundle, token, isLast, isWord) {
   const settings = bundle.settings;
   /** @type {Expansion[]} */
   const expansions = [];
@@ -97,7 +121,9 @@ export function expand(bundle, token, isLast) {
   if (exact !== undefined) expansions.push({ term: exact, weight: 1.0 });
   const prefixed = isLast ? prefixTerms(bundle, token) : [];
   for (const term of prefixed) expansions.push({ term, weight: settings.prefix_weight });
-  if (exact === undefined && !prefixed.length && Array.from(token).length >= settings.fuzzy_min_length) {
+  const stemmed = stemTerms(bundle, token, isWord);
+  for (const term of stemmed) expansions.push({ term, weight: settings.stem_weight });
+  if (exact === undefined && !prefixed.length && !stemmed.length && Array.from(token).length >= settings.fuzzy_min_length) {
     for (const [term, distance] of fuzzyTerms(bundle, token)) {
       expansions.push({ term, weight: settings.fuzzy_weights[distance - 1] });
     }
@@ -133,7 +159,10 @@ export function completedQuery(bundle, query, keyword) {
 /** @param {Bundle} bundle @param {string} query @returns {KeywordScores} */
 export function keywordScores(bundle, query) {
   const tokens = queryTokens(query);
+  const words = queryWords(query);
+  const stop = stopTokens(bundle, tokens, words);
   const total = new Float64Array(bundle.nChunks);
+  const stopTotal = new Float64Array(bundle.nChunks);
   const matchedTerms = new Set();
   /** @type {Expansion[][]} */
   const allExpansions = [];
@@ -141,7 +170,8 @@ export function keywordScores(bundle, query) {
   /** @type {number[]} */
   const touched = [];
   tokens.forEach((token, position) => {
-    const expansions = expand(bundle, token, position === tokens.length - 1);
+    const expansions = expand(bundle, token, position === tokens.length - 1, words.has(token));
+    const sum = stop.has(token) ? stopTotal : total;
     allExpansions.push(expansions);
     for (const { term, weight } of expansions) {
       for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
@@ -153,11 +183,15 @@ export function keywordScores(bundle, query) {
       matchedTerms.add(bundle.terms[term]);
     }
     for (const chunk of touched) {
-      total[chunk] += best[chunk];
+      sum[chunk] += best[chunk];
       best[chunk] = 0;
     }
     touched.length = 0;
   });
+  if (stop.size) {
+    const weight = bundle.settings.stop_word_weight;
+    for (let c = 0; c < total.length; c++) if (total[c] > 0) total[c] += stopTotal[c] * weight;
+  }
   for (let c = 0; c < total.length; c++) total[c] = total[c] / bundle.impactScale;
   return { scores: total, tokens, matchedTerms, expansions: allExpansions };
 }

@@ -29,7 +29,7 @@ export const CJK_RANGES = [
 ];
 
 const LETTER = 0, NUMBER = 1, MARK = 2, CONNECTOR = 3, CJK_CHAR = 4, OTHER = 5;
-/** Token kinds (rule 7 of the specification). */
+/** Token kinds (rule 8 of the specification). */
 export const WORD = "word", COMPOUND = "compound", PART = "part", CJK = "cjk";
 /** @typedef {[string, number, number, string]} Span (token, start, end, kind) */
 const RE_LETTER = /^\p{L}$/u;
@@ -143,7 +143,16 @@ export function tokenize(text) {
 }
 
 /**
- * The tokens of `tokenize`, each with its code point offsets in the NFKC text and its kind (rule 7).
+ * The tokens of `tokenize`, each with whether it is a word (a whole compound of one part).
+ * @param {string} text
+ * @returns {[string, boolean][]}
+ */
+export function tokenizeWords(text) {
+  return tokenSpans(text).map(([token, , , kind]) => [token, kind === WORD]);
+}
+
+/**
+ * The tokens of `tokenize`, each with its code point offsets in the NFKC text and its kind (rule 8).
  * @param {string} text
  * @returns {Span[]}
  */

@@ -2,7 +2,8 @@
 
     manifest.json   format, generator, counts, search settings, and per part: its file name
                     (v2), bytes and CRC-32                                       -- fetched first
-    keyword.json    terms (sorted by code point), pages and chunks (columnar)   -- first keystroke
+    keyword.json    terms (sorted by code point), stems (stem -> its prose terms' indexes,
+                    optional: index/bm25.py), pages and chunks (columnar)       -- first keystroke
     postings.bin    varints: T per-term posting counts, then P chunk-index deltas
                     (restarting at each term), then P quantized impacts           -- first keystroke
     graph.json      typed chunk -> chunk edges in CSR form (index/graph.py)      -- first keystroke

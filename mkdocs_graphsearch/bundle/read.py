@@ -34,6 +34,7 @@ class Bundle:
     manifest: dict[str, Any]
     terms: list[str]
     term_index: dict[str, int]
+    stems: dict[str, list[int]]  # stem -> terms that are prose words with it (format 1: none)
     pages: dict[str, list[Any]]
     chunks: dict[str, list[Any]]
     term_start: np.ndarray
@@ -140,6 +141,7 @@ def load_bundle(path: Path) -> Bundle:
         manifest=manifest,
         terms=keyword["terms"],
         term_index={term: i for i, term in enumerate(keyword["terms"])},
+        stems=keyword.get("stems", {}),
         pages=keyword["pages"],
         chunks=keyword["chunks"],
         term_start=term_start,

@@ -14,6 +14,12 @@ class SearchSettings:
     prefix_weight: float = 0.8
     #: At most this many dictionary terms stand in for one query token (prefix or typo matches).
     max_expansions: int = 50
+    #: A query word also matches the other prose words of its stem (`admonitions` ->
+    #: `admonition`, text/stem.py) at this weight: below 1.0, so the exact form scores higher.
+    stem_weight: float = 0.5
+    #: A query stop word (`query_stop_words`) counts this much of its score, and only in chunks
+    #: another query word matched: it never makes a match alone.
+    stop_word_weight: float = 0.2
     #: Tokens shorter than this are never typo-matched (4-letter words have too many neighbours:
     #: "cake" would match make, case, care).
     fuzzy_min_length: int = 5

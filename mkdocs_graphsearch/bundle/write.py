@@ -41,6 +41,7 @@ def keyword_part(corpus: Corpus, index: KeywordIndex) -> dict[str, bytes]:
     chunks = corpus.chunks
     keyword = {
         "terms": index.terms,
+        "stems": index.stems,
         "pages": {
             "path": [page.path for page in corpus.pages],
             "url": corpus.urls,

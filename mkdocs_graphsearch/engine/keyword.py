@@ -1,16 +1,24 @@
 """Keyword scoring over the bundle's precomputed BM25F impacts (mirrored by js/src/keyword.js).
 
 Specification:
-- Query tokens: the shared tokenizer's tokens, duplicates removed (first occurrence kept).
+- Query tokens: the shared tokenizer's tokens, duplicates removed (first occurrence kept). A
+  token is a query *word* when it occurs as a word (text/tokenize.py rule 7) in the query.
+- Stop words: when some query token is not a word in `query_stop_words`, the words in that
+  list are stop tokens: their scores count `stop_word_weight` times, and only in chunks some
+  other token matched, so they never make a match alone (`my cat is sick` is about a cat:
+  nothing, where no page has cat or sick; `is` alone, or in `is_valid`, searches as usual).
 - Each token expands to dictionary terms with weights:
   exact match 1.0; if it is the last token, up to `max_expansions` other terms it is a prefix of
-  (most postings first, then term order) at `prefix_weight`; if it has no exact match, is at
-  least `fuzzy_min_length` code points long and (being the last token) found no prefix match,
-  up to `max_expansions` terms within optimal-string-alignment distance d (d = 2 from
+  (most postings first, then term order) at `prefix_weight`; if it is a prose word (text/stem.py),
+  the other terms of its stem's group in the bundle's `stems` at `stem_weight`; if it has no
+  exact, prefix or stem match and is at least `fuzzy_min_length` code points long, up to
+  `max_expansions` terms within optimal-string-alignment distance d (d = 2 from
   `fuzzy_long_length` code points, else 1; nearest, then most postings, then term order)
   at `fuzzy_weights[d - 1]`.
 - A chunk's score for a token is the best impact * weight among the token's terms; its keyword
-  score is the sum over tokens in query order, divided by the bundle's impact_scale.
+  score is the sum over the other tokens in query order, plus (if that sum is above 0)
+  `stop_word_weight` times the sum over stop tokens in query order, divided by the bundle's
+  impact_scale.
 """
 
 from __future__ import annotations
@@ -22,7 +30,8 @@ import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.fuzzy import osa_within
-from mkdocs_graphsearch.text.tokenize import tokenize
+from mkdocs_graphsearch.text.stem import is_prose_word, stem
+from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
 
 
 @dataclass
@@ -43,6 +52,18 @@ class KeywordScores:
 
 def query_tokens(query: str) -> list[str]:
     return list(dict.fromkeys(tokenize(query)))
+
+
+def query_words(query: str) -> set[str]:
+    """The query tokens that occur as words (not only inside a compound)."""
+    return {token for token, word in tokenize_words(query) if word}
+
+
+def stop_tokens(bundle: Bundle, tokens: list[str], words: set[str]) -> set[str]:
+    """The query's stop words, unless the query has nothing else."""
+    listed = set(bundle.settings.get("query_stop_words", ()))  # format 1: none
+    stop = {token for token in tokens if token in words and token in listed}
+    return stop if len(stop) < len(tokens) else set()
 
 
 def _postings_count(bundle: Bundle, term: int) -> int:
@@ -79,7 +100,15 @@ def fuzzy_terms(bundle: Bundle, token: str) -> list[tuple[int, int]]:
     return found[: settings["max_expansions"]]
 
 
-def expand(bundle: Bundle, token: str, is_last: bool) -> list[Expansion]:
+def stem_terms(bundle: Bundle, token: str, is_word: bool) -> list[int]:
+    """The other terms of a prose word's stem group, in term order."""
+    if not is_word or not is_prose_word(token):
+        return []
+    exact = bundle.term_index.get(token)
+    return [term for term in bundle.stems.get(stem(token), ()) if term != exact]
+
+
+def expand(bundle: Bundle, token: str, is_last: bool, is_word: bool) -> list[Expansion]:
     settings = bundle.settings
     expansions: list[Expansion] = []
     exact = bundle.term_index.get(token)
@@ -87,7 +116,9 @@ def expand(bundle: Bundle, token: str, is_last: bool) -> list[Expansion]:
         expansions.append(Expansion(exact, 1.0))
     prefixed = prefix_terms(bundle, token) if is_last else []
     expansions.extend(Expansion(term, settings["prefix_weight"]) for term in prefixed)
-    if exact is None and not prefixed and len(token) >= settings["fuzzy_min_length"]:
+    stemmed = stem_terms(bundle, token, is_word)
+    expansions.extend(Expansion(term, settings["stem_weight"]) for term in stemmed)
+    if exact is None and not prefixed and not stemmed and len(token) >= settings["fuzzy_min_length"]:
         weights = settings["fuzzy_weights"]
         expansions.extend(
             Expansion(term, weights[distance - 1]) for term, distance in fuzzy_terms(bundle, token)
@@ -110,10 +141,13 @@ def completed_query(bundle: Bundle, query: str, keyword: KeywordScores) -> str:
 
 def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
     tokens = query_tokens(query)
+    words = query_words(query)
+    stop = stop_tokens(bundle, tokens, words)
     total = np.zeros(bundle.n_chunks, dtype=np.float64)
+    stop_total = np.zeros(bundle.n_chunks, dtype=np.float64)
     result = KeywordScores(total, tokens)
     for position, token in enumerate(tokens):
-        expansions = expand(bundle, token, position == len(tokens) - 1)
+        expansions = expand(bundle, token, position == len(tokens) - 1, token in words)
         result.expansions.append(expansions)
         if not expansions:
             continue
@@ -124,6 +158,11 @@ def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
             weighted = bundle.post_impact[start:end].astype(np.float64) * expansion.weight
             best[chunks] = np.maximum(best[chunks], weighted)
             result.matched_terms.add(bundle.terms[expansion.term])
-        total += best
+        if token in stop:
+            stop_total += best
+        else:
+            total += best
+    if stop:
+        total += np.where(total > 0, stop_total * bundle.settings["stop_word_weight"], 0.0)
     result.scores = total / bundle.manifest["impact_scale"]
     return result

@@ -14,9 +14,12 @@ Specification (pinned by tests/vectors/tokenizer.json, run by pytest and node --
 5. A CJK run emits its overlapping bigrams, or the single code point for a one-character run.
 6. Tokens in STOP_WORDS are dropped, except a whole compound; tokens longer than
    MAX_TOKEN_LENGTH code points are dropped.
-7. `token_spans` gives each token with its code point offsets [start, end) in the NFKC text
-   and its kind: WORD (a compound of one part), COMPOUND (a whole compound of several parts),
-   PART (one of its parts) or CJK.
+7. A token is a *word* when it is a whole compound of one part (no connector, no case or
+   letter/number split): `Deploying` is a word, the parts of `TimeoutStopSec`, `is_valid` or
+   `v2` are not (`tokenize_words` says which; stemming and query stop words apply to words only).
+8. `token_spans` gives each token with its code point offsets [start, end) in the NFKC text
+   and its kind: WORD (rule 7), COMPOUND (a whole compound of several parts), PART (one of its
+   parts) or CJK.
 
 Case is read from the general category (Lu, Lt upper; Ll lower), never from str.isupper(),
 so that Python and JavaScript agree.
@@ -28,7 +31,7 @@ import unicodedata
 
 MAX_TOKEN_LENGTH = 64
 WORD, COMPOUND, PART, CJK = "word", "compound", "part", "cjk"
-# (token, start, end, kind): see rule 7.
+# (token, start, end, kind): see rule 8.
 Span = tuple[str, int, int, str]
 CONNECTORS = frozenset("_-.")
 
@@ -154,11 +157,16 @@ def _cjk_tokens(run: list[str], offset: int) -> list[Span]:
 
 def tokenize(text: str) -> list[str]:
     """Split text into search tokens (see the module docstring for the exact rules)."""
-    return [token for token, _, _, _ in token_spans(text)]
+    return [token for token, _ in tokenize_words(text)]
+
+
+def tokenize_words(text: str) -> list[tuple[str, bool]]:
+    """The tokens of `tokenize`, each with whether it is a word (rule 7)."""
+    return [(token, kind == WORD) for token, _, _, kind in token_spans(text)]
 
 
 def token_spans(text: str) -> list[Span]:
-    """The tokens of `tokenize`, each with where it is and what it is (rule 7)."""
+    """The tokens of `tokenize`, each with where it is and what it is (rule 8)."""
     text = unicodedata.normalize("NFKC", text)
     chars = list(text)
     classes = [_char_class(ch) for ch in chars]
