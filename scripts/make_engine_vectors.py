@@ -1,12 +1,15 @@
-"""Regenerate tests/vectors/engine/: a frozen format-1 bundle of docs/ and the expected answers.
+"""Regenerate tests/vectors/engine/cases.json: each engine's expected answers on the frozen
+format-1 bundle in tests/vectors/engine/bundle/.
 
 Both test suites (tests/test_engine_vectors.py and js/test/engine.test.js) check that each
-engine gives these answers on this bundle. Regenerate only on a deliberate change of the
-format or of scoring, and say so in CHANGELOG.md: an old bundle must keep loading.
+engine gives these answers on this bundle. Regenerate the answers only on a deliberate change of
+scoring, and say so in CHANGELOG.md. The bundle itself stays frozen (an old bundle must keep
+loading); `--rebuild-bundle` replaces it with one in today's format, for a deliberate new freeze.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import orjson
@@ -28,19 +31,24 @@ QUERIES = [
 ]
 
 
-def main() -> None:
+def rebuild_bundle(bundle_dir: Path) -> None:
     files = build_files(parse_folder(HERE / "docs"), semantic=SemanticOptions(Embedder(), None))
-    bundle_dir = HERE / "bundle"
     for old in bundle_dir.glob("*"):
         old.unlink()
     write_bundle(bundle_dir, files)
+
+
+def main() -> None:
+    bundle_dir = HERE / "bundle"
+    if "--rebuild-bundle" in sys.argv[1:]:
+        rebuild_bundle(bundle_dir)
     bundle = load_bundle(bundle_dir)
     cases = [
         {"query": query, "mode": mode, "expected": search(bundle, query, mode=mode, explain=True)}
         for query, mode in QUERIES
     ]
     (HERE / "cases.json").write_bytes(orjson.dumps(cases, option=orjson.OPT_INDENT_2) + b"\n")
-    print(f"wrote {len(cases)} cases and {len(files)} bundle files under {HERE}")
+    print(f"wrote {len(cases)} cases for the bundle in {bundle_dir}")
 
 
 if __name__ == "__main__":

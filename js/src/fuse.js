@@ -3,10 +3,12 @@
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
-/** Each whole compound of the query, or its only token (spec: identifier_tokens).
- * @param {string[]} tokens @returns {string[]} */
+/** Each whole compound of a query made of nothing but identifiers, or its only token
+ * (spec: identifier_tokens). @param {string[]} tokens @returns {string[]} */
 export function identifierTokens(tokens) {
+  /** @type {string[]} */
   const wholes = [];
+  const parts = new Set();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (/[_.-]/.test(token)) {
@@ -16,9 +18,16 @@ export function identifierTokens(tokens) {
     let spelt = "";
     let j = i + 1;
     while (j < tokens.length && spelt.length < token.length) spelt += tokens[j++];
-    if (j - i > 2 && spelt === token) wholes.push(token);
+    if (j - i > 2 && spelt === token) {
+      wholes.push(token);
+      for (let k = i + 1; k < j; k++) parts.add(k);
+    }
   }
-  return wholes.length ? wholes : tokens.length === 1 ? tokens : [];
+  if (tokens.length === 1) return tokens;
+  const lookup = tokens.every(
+    (token, i) => wholes.includes(token) || parts.has(i) || wholes.some((whole) => whole.includes(token)),
+  );
+  return wholes.length && lookup ? wholes : [];
 }
 
 /** Chunks that hold every identifier token of the query as an exact term.
@@ -49,8 +58,6 @@ export function fuse(keywordRanked, vectorRanked, cover, settings) {
   const ceiling = (keywordWeight + vectorWeight) / (k + 1);
   const fused = new Map();
   keywordRanked.forEach((chunk, i) => fused.set(chunk, (cover.has(chunk) ? ceiling : 0) + keywordWeight / (k + i + 1)));
-  vectorRanked.forEach((chunk, i) => {
-    if (!cover.has(chunk)) fused.set(chunk, (fused.get(chunk) ?? 0) + vectorWeight / (k + i + 1));
-  });
+  vectorRanked.forEach((chunk, i) => fused.set(chunk, (fused.get(chunk) ?? 0) + vectorWeight / (k + i + 1)));
   return fused;
 }

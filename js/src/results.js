@@ -12,6 +12,15 @@ export function rankChunks(scores) {
   return candidates.sort((a, b) => scores[b] - scores[a] || a - b);
 }
 
+/** page_max_weight x best + page_top_weight x mean of the top page_top_n (spec: page_score).
+ * @param {number[]} members best first @param {Float64Array} scores @param {any} settings */
+export function pageScore(members, scores, settings) {
+  const top = members.slice(0, settings.page_top_n).map((chunk) => scores[chunk]);
+  let sum = 0;
+  for (const score of top) sum += score;
+  return settings.page_max_weight * top[0] + settings.page_top_weight * (sum / top.length);
+}
+
 /**
  * @param {Bundle} bundle @param {number[]} ranked @param {Float64Array} scores
  * @param {import("./snippet.js").Highlight} marks @param {number} limit
@@ -21,7 +30,7 @@ export function rankChunks(scores) {
 export function groupByPage(bundle, ranked, scores, marks, limit, details, explain = false) {
   const { settings, chunks, pages } = bundle;
   // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
-  // follow them and never lower it.
+  // follow them and never lower it (spec: results.py).
   /** @type {Map<number, number[]>} */
   const direct = new Map();
   /** @type {Map<number, number[]>} */
@@ -36,7 +45,8 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, expla
   }
   const scored = [...new Set([...direct.keys(), ...related.keys()])].map((page) => {
     const members = [...(direct.get(page) ?? []), ...(related.get(page) ?? [])];
-    return { onlyRelated: !direct.has(page), score: scores[members[0]], page, members };
+    const ranking = direct.get(page) ?? /** @type {number[]} */ (related.get(page));
+    return { onlyRelated: !direct.has(page), score: pageScore(ranking, scores, settings), page, members };
   });
   scored.sort((a, b) => Number(a.onlyRelated) - Number(b.onlyRelated) || b.score - a.score || a.page - b.page);
   return scored.slice(0, limit).map(({ score, page, members }) => {

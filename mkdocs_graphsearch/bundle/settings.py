@@ -27,6 +27,11 @@ class SearchSettings:
     fuzzy_long_length: int = 8
     #: Weight of a typo match at edit distance 1 and 2 (always below an exact match).
     fuzzy_weights: tuple[float, float] = (0.6, 0.4)
+    #: Page score from its direct sections (best first): page_max_weight * best +
+    #: page_top_weight * mean of the top page_top_n (engine/results.py).
+    page_max_weight: float = 0.8
+    page_top_weight: float = 0.2
+    page_top_n: int = 3
     #: Sections listed under each page in results.
     sections_per_page: int = 3
     #: Query words that say nothing about the docs on their own: they never make a match alone
