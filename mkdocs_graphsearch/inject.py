@@ -20,6 +20,7 @@ from mkdocs.utils import get_relative_url
 
 from mkdocs_graphsearch.assets import runtime_dir
 
+
 def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str) -> str:
     """<link> and <script> tags with URLs relative to the page, so any base path works."""
     folder = runtime_dir(assets_dir)

@@ -152,7 +152,8 @@ def load_bundle(path: Path) -> Bundle:
         files=files,
     )
     if "vectors" in manifest:
-        bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], manifest["vectors"]["dim"])
+        dim = manifest["vectors"]["dim"]
+        bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
     return bundle
 
 

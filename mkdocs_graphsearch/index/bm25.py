@@ -84,7 +84,7 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
     field_counts: list[dict[str, Counter[str]]] = []
     field_lengths: dict[str, list[int]] = {name: [] for name in FIELD_WEIGHTS}
     prose: set[str] = set()
-    for chunk, page_index in zip(corpus.chunks, corpus.chunk_page):
+    for chunk, page_index in zip(corpus.chunks, corpus.chunk_page, strict=True):
         fields = chunk_fields(chunk, corpus.pages[page_index].tags)
         counts: dict[str, Counter[str]] = {}
         for name in FIELD_WEIGHTS:

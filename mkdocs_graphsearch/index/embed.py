@@ -19,10 +19,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Sequence
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -203,8 +204,10 @@ class Embedder:
         self._output = out.name
         self._check_vocabulary()
         dim = out.shape[-1]
+        if not isinstance(dim, int):  # a symbolic dimension: run the model once to see it
+            dim = int(self._run([self.wordpiece.cls_id, self.wordpiece.sep_id]).shape[-1])
         #: Vector dimension (384 for MiniLM-L6).
-        self.dim: int = dim if isinstance(dim, int) else int(self._run([self.wordpiece.cls_id, self.wordpiece.sep_id]).shape[-1])
+        self.dim: int = dim
 
     def _check_vocabulary(self) -> None:
         """`ModelUnavailable` unless the vocabulary belongs to the model.

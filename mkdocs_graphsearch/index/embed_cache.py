@@ -18,8 +18,9 @@ import os
 import struct
 import time
 import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -35,7 +36,7 @@ ProgressCallback = Callable[[int, int, float], None]
 
 def cache_key(fingerprint: str, text: str) -> str:
     """sha256(fingerprint + "\\n" + text) as hex."""
-    return hashlib.sha256(f"{fingerprint}\n{text}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"{fingerprint}\n{text}".encode()).hexdigest()
 
 
 def _lock(fh) -> None:
@@ -199,7 +200,7 @@ class EmbeddingCache:
             os.replace(tmp, self._path(dim))
         self.corrupt_records = 0
 
-    def __enter__(self) -> "EmbeddingCache":
+    def __enter__(self) -> EmbeddingCache:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -232,7 +233,7 @@ def embed_with_cache(
     fingerprint = embedder.fingerprint
     keys = [cache_key(fingerprint, t) for t in texts]
     found = {k: v for k, v in cache.get_many(dict.fromkeys(keys)).items() if v.size == embedder.dim}
-    todo = {k: t for k, t in zip(keys, texts) if k not in found}
+    todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in found}
     total, done = len(todo), 0
     start = last_report = last_flush = time.monotonic()
     for key, text in todo.items():

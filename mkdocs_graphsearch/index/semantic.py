@@ -153,5 +153,5 @@ def _store_encoder(cache_dir: Path | None, corpus_key: str, files: tuple[bytes, 
     cache_dir.mkdir(parents=True, exist_ok=True)
     for stale in cache_dir.glob("encoder-*"):
         stale.unlink()  # one site, one encoder: older fits are dead weight
-    for path, data in zip(_encoder_paths(cache_dir, corpus_key), files):
+    for path, data in zip(_encoder_paths(cache_dir, corpus_key), files, strict=True):
         path.write_bytes(data)

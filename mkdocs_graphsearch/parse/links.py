@@ -191,7 +191,8 @@ class WikiIndex:
             stem = posixpath.basename(name)
             matches = [
                 p for p in self._by_stem.get(stem, [])
-                if norm is not None and (posixpath.splitext(p)[0] == norm or posixpath.splitext(p)[0].endswith("/" + norm))
+                if norm is not None
+                and (posixpath.splitext(p)[0] == norm or posixpath.splitext(p)[0].endswith("/" + norm))
             ]
         else:
             matches = list(self._by_stem.get(name, []))

@@ -265,7 +265,7 @@ def _parse(
     # (parse/rendered.py): includes and extensions can add headings this source does not show.
     allocator = AnchorAllocator([h.explicit_id for h in headings if h.explicit_id is not None])
     anchors = [allocator.allocate(h.title, h.explicit_id) for h in headings]
-    anchor_of = {id(h): anchor for h, anchor in zip(headings, anchors)}
+    anchor_of = {id(h): anchor for h, anchor in zip(headings, anchors, strict=True)}
 
     first_h1 = next((h for h in headings if h.level == 1), None)
     title = front.title or (first_h1.title if first_h1 is not None and first_h1.title else "") or _stem(path)
@@ -296,7 +296,7 @@ def _parse(
     # Spans: root and sections tile the page (root also owns the front matter); code chunks
     # sit inside their parent's span.
     sections = builder.sections
-    for position, next_position in zip(sections, [*sections[1:], None]):
+    for position, next_position in zip(sections, [*sections[1:], None], strict=True):
         chunk = builder.chunks[position]
         chunk.end_line = builder.chunks[next_position].line - 1 if next_position is not None else n_lines
     builder.finish_texts()

@@ -71,7 +71,9 @@ class _InlineWriter:
         self.parts.append("".join(pieces))
 
 
-def inline_text(children: Sequence[Token] | None, first_line: int, *, heading: bool = False) -> tuple[str, list[RawLink]]:
+def inline_text(
+    children: Sequence[Token] | None, first_line: int, *, heading: bool = False
+) -> tuple[str, list[RawLink]]:
     """Render inline tokens to plain text; return it with the links found (in order).
 
     Breaks become newlines (spaces in headings). Images give their alt text, except in

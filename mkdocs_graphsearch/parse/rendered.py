@@ -57,10 +57,8 @@ class _LinkResolver:
         anchor = unquote(anchor)
         if not url:
             return (self.path, anchor) if anchor else None
-        if url.startswith("/"):
-            joined = url  # site-absolute: right when the site is served at the domain root
-        else:
-            joined = posixpath.normpath(posixpath.join("/" + self.base, url))
+        # A site-absolute URL is right as it is when the site is served at the domain root.
+        joined = url if url.startswith("/") else posixpath.normpath(posixpath.join("/" + self.base, url))
         if joined.startswith("/.."):
             return None  # climbs out of the site
         target = self.pages.get(_url_key(joined))

@@ -65,7 +65,11 @@ _GENERIC = [
         r"inline|value|annotation|export|readonly|unsafe)\s+)*"
         r"(?:class|interface|enum|record|struct|object|trait|protocol|extension)\s+([A-Za-z_]\w*)", re.M),
     # Kotlin / Scala / Swift functions: `fun name(`, `def name`, `func name(`
-    re.compile(r"^(?:(?:public|private|internal|override|suspend|inline|open)\s+)*fun\s+(?:<[^>\n]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)\s*\(", re.M),
+    re.compile(
+        r"^(?:(?:public|private|internal|override|suspend|inline|open)\s+)*fun\s+"
+        r"(?:<[^>\n]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)\s*\(",
+        re.M,
+    ),
     re.compile(r"^(?:(?:public|private|static|async)\s+)*def\s+([A-Za-z_]\w*)", re.M),
     # Shell: `name() {` and `function name` (a bare `name()` line is more often a call)
     re.compile(r"^(?:function\s+)?([A-Za-z_][\w-]*)[ \t]*\(\)[ \t]*\{", re.M),

@@ -91,7 +91,9 @@ def rewrite_wiki_links(
             if resolution.target is None:
                 written = match.target or f"#{match.heading}"
                 warnings.append(
-                    PageWarning(page_path, first_line + number, f"wiki link [[{written}]] matches no page; shown as text")
+                    PageWarning(
+                        page_path, first_line + number, f"wiki link [[{written}]] matches no page; shown as text"
+                    )
                 )
                 replacement = match.display
             else:

@@ -105,15 +105,10 @@ def _split_word(word: list[str], classes: list[int]) -> list[str]:
         a, b = classes[prev], classes[i]
         boundary = (a == _LETTER and b == _NUMBER) or (a == _NUMBER and b == _LETTER)
         if not boundary and a == _LETTER and b == _LETTER:
-            if _is_lower(word[prev]) and _is_upper(word[i]):
-                boundary = True
-            elif (
-                _is_upper(word[prev])
-                and _is_upper(word[i])
-                and i + 1 < len(word)
-                and _is_lower(word[i + 1])
-            ):
-                boundary = True
+            # camelCase (lower, upper), or the last upper of a run before a lower (HTTPServer).
+            boundary = (_is_lower(word[prev]) and _is_upper(word[i])) or (
+                _is_upper(word[prev]) and _is_upper(word[i]) and i + 1 < len(word) and _is_lower(word[i + 1])
+            )
         if boundary:
             pieces.append("".join(word[start:i]))
             start = i

@@ -17,9 +17,10 @@ Truncation: `encode(text, max_tokens)` returns at most `max_tokens` ids *includi
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from tokenizers import Tokenizer
@@ -41,7 +42,7 @@ MAX_INPUT_CHARS_PER_WORD = 100
 CLS, SEP, UNK = "[CLS]", "[SEP]", "[UNK]"
 
 
-def build_tokenizer(path: str | Path | None = None) -> "Tokenizer":
+def build_tokenizer(path: str | Path | None = None) -> Tokenizer:
     """A `tokenizers.Tokenizer` for BERT uncased WordPiece.
 
     `path` is a `vocab.txt` (one token per line, line number = id; default: the shipped one) or a
