@@ -56,12 +56,23 @@ export function crc32(bytes) {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** All unsigned LEB128 varints in bytes. @param {Uint8Array} bytes @returns {Float64Array} */
+/** Bytes a varint may take (spec: bundle/format.py MAX_VARINT_BYTES). */
+const MAX_VARINT_BYTES = 9;
+
+/** All unsigned LEB128 varints in bytes, checked in the order decode_varints checks them (a
+ * cut-off value, one too long, one above 2^53 - 1: a JS number would lose its low bits).
+ * @param {Uint8Array} bytes @returns {Float64Array} */
 export function decodeVarints(bytes) {
-  let count = 0;
-  for (let i = 0; i < bytes.length; i++) if (!(bytes[i] & 0x80)) count++;
   if (bytes.length && bytes[bytes.length - 1] & 0x80) {
     throw new BundleError("varint stream ends inside a value");
+  }
+  let count = 0, length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (++length > MAX_VARINT_BYTES) throw new BundleError(`varint longer than ${MAX_VARINT_BYTES} bytes`);
+    if (!(bytes[i] & 0x80)) {
+      count++;
+      length = 0;
+    }
   }
   const out = new Float64Array(count);
   let value = 0, scale = 1, k = 0;
@@ -70,6 +81,8 @@ export function decodeVarints(bytes) {
     value += (b & 0x7f) * scale;
     if (b & 0x80) scale *= 128;
     else {
+      // Exact up to 2^53 - 1; any larger value rounds to >= 2^53, so the check holds.
+      if (value > Number.MAX_SAFE_INTEGER) throw new BundleError("varint above 2^53 - 1");
       out[k++] = value;
       value = 0;
       scale = 1;

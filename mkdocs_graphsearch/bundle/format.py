@@ -83,12 +83,19 @@ def file_name(manifest: dict[str, Any], part: str) -> str:
     return name
 
 
+#: The largest varint value: 2^53 - 1, the largest integer a JavaScript number holds exactly
+#: (js/src/bundle.js decodes into float64), so both engines read every value exactly.
+MAX_VARINT = 2**53 - 1
+#: Bytes a varint may take (9 x 7 bits; only zero-padded values reach 9 bytes below MAX_VARINT).
+MAX_VARINT_BYTES = 9
+
+
 def encode_varints(values: Iterable[int]) -> bytes:
     """Unsigned LEB128: 7 bits a byte, high bit set on every byte but a value's last."""
     out = bytearray()
     for value in values:
-        if value < 0:
-            raise ValueError(f"varint must be >= 0, got {value}")
+        if not 0 <= value <= MAX_VARINT:
+            raise ValueError(f"varint must be in 0..2^53 - 1, got {value}")
         while value >= 0x80:
             out.append((value & 0x7F) | 0x80)
             value >>= 7
@@ -97,7 +104,8 @@ def encode_varints(values: Iterable[int]) -> bytes:
 
 
 def decode_varints(data: bytes) -> np.ndarray:
-    """All varints in `data` as int64 (vectorised); raises BundleError on a cut-off value."""
+    """All varints in `data` as int64 (vectorised); raises BundleError on a cut-off value, one
+    longer than MAX_VARINT_BYTES or above MAX_VARINT (tests/vectors/varints.json: same errors in JS)."""
     raw = np.frombuffer(data, dtype=np.uint8)
     if raw.size == 0:
         return np.zeros(0, dtype=np.int64)
@@ -107,10 +115,13 @@ def decode_varints(data: bytes) -> np.ndarray:
     value_of_byte = np.concatenate(([0], np.cumsum(last)[:-1]))
     starts = np.flatnonzero(np.concatenate(([True], last[:-1])))
     position = np.arange(raw.size) - starts[value_of_byte]
-    if position.max() > 8:
-        raise BundleError("varint longer than 9 bytes")
+    if position.max() >= MAX_VARINT_BYTES:
+        raise BundleError(f"varint longer than {MAX_VARINT_BYTES} bytes")
     parts = (raw & 0x7F).astype(np.int64) << (7 * position)
-    return np.add.reduceat(parts, starts)
+    values = np.add.reduceat(parts, starts)
+    if values.max() > MAX_VARINT:
+        raise BundleError("varint above 2^53 - 1")
+    return values
 
 
 def checksum(data: bytes) -> int:

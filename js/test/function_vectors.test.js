@@ -1,0 +1,81 @@
+// @ts-check
+// Per-function vectors of the mirrored engine parts (tests/test_function_vectors.py checks the
+// Python reference against the same files; scripts/make_function_vectors.py writes them).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { osaWithin } from "../src/fuzzy.js";
+import { BundleError, decodeVarints } from "../src/bundle.js";
+import { exactCover, fuse, identifierTokens } from "../src/fuse.js";
+import { groupByPage, pageScore, rankChunks } from "../src/results.js";
+import { highlight } from "../src/snippet.js";
+
+/** @param {string} name */
+const load = (name) => JSON.parse(readFileSync(new URL(`../../tests/vectors/${name}`, import.meta.url), "utf8"));
+const STOP_WORDS = ["a", "do", "how", "i", "is", "the", "to"]; // as scripts/make_function_vectors.py
+/** @param {string} text code points, as keyword.js passes them */
+const codePoints = (text) => Array.from(text, (ch) => /** @type {number} */ (ch.codePointAt(0)));
+
+const fuzzy = load("fuzzy.json");
+for (const c of fuzzy.osa) {
+  test(`osa ${JSON.stringify(c.a)} ${JSON.stringify(c.b)} within ${c.budget}`, () => {
+    assert.equal(osaWithin(codePoints(c.a), codePoints(c.b), c.budget), c.expected);
+  });
+}
+
+const varints = load("varints.json");
+for (const c of varints.decode) {
+  test(`varints: ${c.name}`, () => {
+    const bytes = Uint8Array.from(c.hex.match(/../g) ?? [], (/** @type {string} */ h) => parseInt(h, 16));
+    if (c.expected.error) {
+      assert.throws(() => decodeVarints(bytes), (error) => error instanceof BundleError && error.message === c.expected.error);
+    } else {
+      assert.deepEqual(Array.from(decodeVarints(bytes)), c.expected.values);
+    }
+  });
+}
+
+const fusion = load("fuse.json");
+for (const c of fusion.identifier_tokens) {
+  test(`identifier tokens of ${JSON.stringify(c.query ?? c.tokens)}`, () => {
+    assert.deepEqual(identifierTokens(c.tokens), c.expected);
+  });
+}
+for (const c of fusion.exact_cover) {
+  test(`exact cover of ${JSON.stringify(c.query)}`, () => {
+    const termStart = [0];
+    for (const postings of c.postings) termStart.push(termStart[termStart.length - 1] + postings.length);
+    const bundle = /** @type {any} */ ({
+      termIndex: new Map(c.terms.map((/** @type {string} */ term, /** @type {number} */ i) => [term, i])),
+      termStart,
+      postChunk: c.postings.flat(),
+    });
+    assert.deepEqual([...exactCover(bundle, c.tokens)].sort((a, b) => a - b), c.expected);
+  });
+}
+for (const c of fusion.fuse) {
+  test(`fuse: ${c.name}`, () => {
+    assert.deepEqual([...fuse(c.keyword, c.vector, new Set(c.cover), c.settings)], c.expected);
+  });
+}
+
+const results = load("results.json");
+for (const c of results.rank_chunks) {
+  test(`rank chunks ${JSON.stringify(c.scores)}`, () => {
+    assert.deepEqual(rankChunks(Float64Array.from(c.scores)), c.expected);
+  });
+}
+for (const c of results.page_score) {
+  test(`page score: ${c.name}`, () => {
+    assert.equal(pageScore(c.members, Float64Array.from(c.scores), c.settings), c.expected);
+  });
+}
+for (const c of results.group_by_page) {
+  test(`group by page: ${c.name}`, () => {
+    const bundle = /** @type {any} */ ({ settings: c.settings, chunks: c.chunks, pages: c.pages, texts: c.texts });
+    const details = new Map(Object.entries(c.details).map(([chunk, info]) => [Number(chunk), info]));
+    const marks = highlight(c.query, new Map(Object.entries(c.matched)), STOP_WORDS);
+    const got = groupByPage(bundle, c.ranked, Float64Array.from(c.scores), marks, c.limit, details, c.explain);
+    assert.deepEqual(got, c.expected);
+  });
+}

@@ -1,0 +1,319 @@
+"""Regenerate the per-function vectors of the mirrored engine parts from the Python reference:
+
+    tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/fuzzy.js osaWithin)
+    tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/bundle.js decodeVarints)
+    tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, fuse (js/src/fuse.js)
+    tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/results.js)
+
+tests/test_function_vectors.py checks that the Python reference still gives every answer (with
+`answer()` below) and js/test/function_vectors.test.js that the JS runtime does. The vectors
+are the spec: review the diff by hand, and regenerate only on a deliberate change of behaviour.
+
+    .venv/bin/python scripts/make_function_vectors.py
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import orjson
+
+from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode_varints
+from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.engine.fuse import exact_cover, fuse, identifier_tokens
+from mkdocs_graphsearch.engine.fuzzy import osa_within
+from mkdocs_graphsearch.engine.keyword import query_tokens
+from mkdocs_graphsearch.engine.results import group_by_page, page_score, rank_chunks
+from mkdocs_graphsearch.engine.snippet import highlight
+
+VECTORS = Path(__file__).resolve().parents[1] / "tests" / "vectors"
+STOP_WORDS = ["a", "do", "how", "i", "is", "the", "to"]
+
+# --- inputs ---------------------------------------------------------------------------------
+
+OSA = [
+    ("", "", 0), ("", "abc", 3), ("", "abc", 2), ("abc", "", 3), ("abc", "abc", 0),
+    ("retry", "retyr", 1), ("retry", "rtery", 1), ("ab", "ba", 1), ("ab", "ba", 0),
+    ("ca", "abc", 2), ("ca", "abc", 3),  # OSA: 3 (no edit of a swapped pair; Damerau says 2)
+    ("abcdef", "badcfe", 3), ("abcdef", "badcfe", 2),
+    ("kitten", "sitting", 3), ("kitten", "sitting", 2), ("flaw", "lawn", 2),
+    ("dashbords", "dashboards", 1), ("instal", "install", 1), ("configration", "configuration", 2),
+    ("visibility_timeout", "visibility_timeuot", 1), ("aaaa", "aaa", 1), ("aaaa", "a", 2),
+    ("abc", "abcdef", 2), ("abc", "xyz", 3), ("abc", "xyz", 2), ("a", "b", 1), ("a", "b", 0),
+    ("café", "cafe", 1), ("straße", "strasse", 2), ("naïve", "naive", 1), ("日本語", "日語本", 1),
+    ("e\u0301cole", "ecole", 1), ("ΟΔΥΣΣΕΥΣ", "ΟΔΥΣΕΥΣ", 1),
+    # Astral code points are one character each (JS strings would count two UTF-16 units).
+    ("🚀ship", "ship🚀", 2), ("🚀a", "a🚀", 1), ("👍🏽", "🏽👍", 1), ("𝔘𝔫𝔦", "𝔘𝔦𝔫", 1), ("😀", "😁", 1),
+]
+OSA_RANDOM = 300  # seeded pairs over a small alphabet: swaps, repeats and near misses
+
+VARINT_VALUES = [
+    [], [0], [1], [127], [128], [255], [300], [16383], [16384], [2097151], [2097152],
+    [2**31 - 1], [2**31], [2**32 - 1], [2**32], [2**32 + 1], [2**35 - 1], [2**35], [2**49 - 1],
+    [2**49], [2**52], [2**53 - 2], [2**53 - 1], [0, 1, 127, 128, 0, 2**40 + 5, 7],
+]
+VARINT_ENCODE_ERRORS = [[-1], [2**53], [5, 2**53 + 1], [2**63 - 1]]
+VARINT_DECODE = [  # (name, hex): decoded as the reference does, or its error
+    ("zero-padded 9 bytes is still 1", "818080808080808000"),
+    ("zero-padded 2 bytes", "8000"),
+    ("2^53 - 1 in 8 bytes", "ffffffffffffff0f"),
+    ("2^53: one above the limit", "80808080808080" + "10"),
+    ("2^56 - 1: all 8 bytes full", "ffffffffffffff7f"),
+    ("2^56: 9 bytes", "8080808080808080" + "01"),
+    ("2^63 - 1: 9 bytes full", "ffffffffffffffff7f"),
+    ("10 bytes", "80808080808080808000"),
+    ("cut off", "ac"),
+    ("cut off after a value", "05ff"),
+    ("cut off beats too long", "8080808080808080808080"),
+    ("too long beats too big", "ffffffffffffff7f" + "80808080808080808000"),
+    ("a good value, then one too big", "01" + "ffffffffffffff7f"),
+]
+
+IDENTIFIER_QUERIES = [
+    "", "jitter", "SIGTERM", "TimeoutStopSec", "visibility_timeout", "mkdocs.yml", "--no-cache",
+    "visibility_timeout max_attempts", "use_directory_urls mkdocs.yml", "HTTPException",
+    "getUserById", "XMLHttpRequest", "visibility timeout", "how do I set visibility_timeout",
+    "what is pyproject.toml", "TimeoutStopSec timeout", "timeout TimeoutStopSec", "retry_policy retry",
+    "retry_policy backoff", "v2", "a", "extra_java", "日本語", "café_au_lait", "RetryPolicy.delay_for",
+]
+# Token lists no query above gives: a two-letter compound, and parts that spell more than it.
+IDENTIFIER_TOKENS = [["ab", "a", "b"], ["abc", "a", "b", "c", "x"], ["xy", "x", "y", "z"]]
+
+COVER_TERMS = ["jitter", "max_attempts", "timeout", "timeoutstopsec", "visibility_timeout", "日本"]
+COVER_POSTINGS = [[0, 3, 5], [1, 3], [0, 1, 2, 3, 4], [4], [3, 5], [2]]
+COVER_QUERIES = [
+    "jitter", "TimeoutStopSec", "visibility_timeout max_attempts", "visibility_timeout jitter",
+    "extra_java", "how does jitter work", "timeout", "max_attempts missing_term", "", "日本",
+]
+
+RRF = {"rrf_k": 60, "keyword_weight": 1.0, "vector_weight": 1.0}
+FUSE = [  # (name, keyword ranking, vector ranking, cover, settings)
+    ("both empty", [], [], [], RRF),
+    ("keyword only", [3, 1, 2], [], [], RRF),
+    ("vector only", [], [2, 0], [], RRF),
+    ("both sides, keyword first in insertion order", [3, 1, 2], [2, 4, 3], [], RRF),
+    ("covered chunks get the ceiling", [5, 1, 9, 4], [4, 1, 7], [9, 4], RRF),
+    ("a cover outside the keyword ranking adds nothing", [1, 2], [3], [3, 8], RRF),
+    ("ties: the same score twice", [1, 2], [2, 1], [], RRF),
+    ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2], {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3}),
+    ("k = 0", [7, 8], [8], [], {"rrf_k": 0, "keyword_weight": 1.0, "vector_weight": 1.0}),
+    ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), RRF),
+]
+
+PAGE = {"page_max_weight": 0.8, "page_top_weight": 0.2, "page_top_n": 3}
+PAGE_SCORES = [0.1, 0.2, 0.3, 0.7, 0.7, 1e-9, 0.033333333333333333, 1 / 61, 2 / 61 + 1 / 62, 5.0]
+PAGE_SCORE = [  # (name, members best first, settings)
+    ("one member", [4], PAGE),
+    ("two members: mean of two", [3, 1], PAGE),
+    ("three members", [9, 3, 2], PAGE),
+    ("only the top n count", [9, 3, 2, 1, 0], PAGE),
+    ("left-to-right sum (0.1 + 0.2 + 0.3)", [0, 1, 2], PAGE),
+    ("tied members", [3, 4], PAGE),
+    ("tiny and RRF-sized scores", [8, 7, 5], PAGE),
+    ("top n = 1: the best alone", [9, 3, 2], {**PAGE, "page_top_n": 1}),
+    ("only the mean", [6, 2, 1], {"page_max_weight": 0.0, "page_top_weight": 1.0, "page_top_n": 3}),
+    ("top n beyond the members", [2, 1], {**PAGE, "page_top_n": 10}),
+]
+
+RANK_SCORES = [
+    [], [0.0, 0.0], [0.5], [0.1, 0.3, 0.2], [0.2, 0.2, 0.1, 0.2], [0.0, -1.0, 0.4, 0.0, 1e-300],
+    [1 / 61, 1 / 62, 1 / 61, 2 / 122, 0.0163934426229508],
+]
+
+# A small site for group_by_page: chunk -> (page, anchor, title, parent, kind, text).
+PAGES = {"path": ["index.md", "retries.md", "deploy.md", "api.md"],
+         "url": ["", "retries/", "deploy/", "api/"],
+         "title": ["Home", "Retries", "Deploying", "API"]}
+CHUNKS = [
+    (0, "", "Home", -1, "section", "Welcome to Tidewater, a job queue."),
+    (1, "", "Retries", -1, "section", "A failed job is retried with jitter."),
+    (1, "backoff", "Backoff", 1, "section", "Backoff doubles the delay after each retry."),
+    (1, "backoff", "Backoff", 2, "code", "RetryPolicy(delay=2, jitter=True)"),
+    (1, "limits", "Limits", 1, "section", "max_attempts caps the retries & <stops> them."),
+    (2, "", "Deploying", -1, "section", "Put the workers on a server with systemd."),
+    (2, "systemd", "systemd", 5, "section", "TimeoutStopSec gives a job time to finish."),
+    (3, "", "API", -1, "section", ""),
+    (3, "retrypolicy", "RetryPolicy", 7, "section", "RetryPolicy.delay_for(attempt) returns seconds."),
+]
+GROUP_SETTINGS = {**PAGE, "sections_per_page": 3, "snippet_words": 8}
+KW, VEC, BOTH, GRAPH = ["keyword"], ["vector"], ["keyword", "vector"], ["graph"]
+GROUP = [  # (name, scores per chunk, via per scored chunk, limit, query, matched, settings, explain)
+    ("nothing scored", [0.0] * 9, {}, 10, "", {}, GROUP_SETTINGS, False),
+    ("direct pages by best x 0.8 + mean x 0.2",
+     [0.0, 0.5, 0.4, 0.45, 0.3, 0.0, 0.6, 0.0, 0.2], {1: KW, 2: KW, 3: BOTH, 4: VEC, 6: KW, 8: KW},
+     10, "retry", {"retry": ["retry", "retries", "retried"]}, GROUP_SETTINGS, False),
+    ("a code block and its section share an anchor: the better one stands",
+     [0.0, 0.0, 0.3, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0], {2: KW, 3: KW}, 10, "jitter", {"jitter": ["jitter"]},
+     GROUP_SETTINGS, False),
+    ("graph-only sections never lower a page and fill the slots left",
+     [0.0, 0.9, 0.2, 0.1, 0.05, 0.0, 0.3, 0.0, 0.0], {1: GRAPH, 2: KW, 3: GRAPH, 4: GRAPH, 6: VEC},
+     10, "backoff", {"backoff": ["backoff"]}, GROUP_SETTINGS, False),
+    ("pages with only related sections come last",
+     [0.9, 0.0, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.2], {0: GRAPH, 5: KW, 8: GRAPH}, 10, "", {},
+     GROUP_SETTINGS, False),
+    ("tied pages by page index",
+     [0.0, 0.25, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.25], {1: KW, 5: KW, 8: KW}, 10, "", {},
+     GROUP_SETTINGS, False),
+    ("limit and sections per page",
+     [0.1, 0.5, 0.4, 0.3, 0.2, 0.0, 0.6, 0.0, 0.05], {0: KW, 1: KW, 2: KW, 3: KW, 4: KW, 6: KW, 8: KW},
+     2, "", {}, {**GROUP_SETTINGS, "sections_per_page": 2}, False),
+    ("explain parts, escaped snippet, empty text",
+     [0.0, 0.0, 0.0, 0.0, 0.7, 0.0, 0.0, 0.2, 0.0],
+     {4: BOTH, 7: GRAPH}, 10, "max_attempts", {"max_attempts": ["max_attempts"]}, GROUP_SETTINGS, True),
+]
+
+
+# --- the reference's answers (also what tests/test_function_vectors.py checks) ---------------
+
+
+def small_bundle(case: dict[str, Any]) -> Bundle:
+    """Just the parts of a Bundle the function under test reads."""
+    postings = case.get("postings", [])
+    return Bundle(
+        path=Path("."),
+        manifest={"search": case.get("settings", {})},
+        terms=case.get("terms", []),
+        term_index={term: i for i, term in enumerate(case.get("terms", []))},
+        stems={},
+        pages=case.get("pages", {}),
+        chunks=case.get("chunks", {}),
+        term_start=np.concatenate(([0], np.cumsum([len(p) for p in postings]))).astype(np.int64),
+        post_chunk=np.array([c for p in postings for c in p], dtype=np.int64),
+        post_impact=np.zeros(sum(len(p) for p in postings), dtype=np.int64),
+        texts=case.get("texts", []),
+        graph={},
+        files={},
+    )
+
+
+def answer(kind: str, case: dict[str, Any]) -> Any:
+    """The reference's output for one case of a kind (the key of its list in the file)."""
+    if kind == "osa":
+        return osa_within(case["a"], case["b"], case["budget"])
+    if kind == "encode":
+        return encode_varints(case["values"]).hex()
+    if kind == "decode":
+        try:
+            return {"values": decode_varints(bytes.fromhex(case["hex"])).tolist()}
+        except BundleError as error:
+            return {"error": str(error)}
+    if kind == "identifier_tokens":
+        return identifier_tokens(case["tokens"])
+    if kind == "exact_cover":
+        return sorted(exact_cover(small_bundle(case), case["tokens"]))
+    if kind == "fuse":
+        fused = fuse(case["keyword"], case["vector"], set(case["cover"]), case["settings"])
+        return [[chunk, score] for chunk, score in fused.items()]
+    if kind == "rank_chunks":
+        return rank_chunks(np.array(case["scores"], dtype=np.float64))
+    if kind == "page_score":
+        return page_score(case["members"], np.array(case["scores"], dtype=np.float64), case["settings"])
+    if kind == "group_by_page":
+        scores = np.array(case["scores"], dtype=np.float64)
+        details = {int(chunk): info for chunk, info in case["details"].items()}
+        marks = highlight(case["query"], case["matched"], STOP_WORDS)
+        return group_by_page(
+            small_bundle(case), case["ranked"], scores, marks, case["limit"], details, case["explain"]
+        )
+    raise ValueError(f"unknown kind {kind}")
+
+
+# --- cases ----------------------------------------------------------------------------------
+
+
+def osa_cases() -> list[dict[str, Any]]:
+    rng = random.Random(13)
+    pairs = list(OSA)
+    while len(pairs) < len(OSA) + OSA_RANDOM:
+        a = "".join(rng.choice("abcé🚀") for _ in range(rng.randint(0, 7)))
+        b = list(a)
+        for _ in range(rng.randint(0, 3)):
+            i = rng.randint(0, max(0, len(b) - 1))
+            edit = rng.choice("isdt")
+            if edit == "i":
+                b.insert(i, rng.choice("abcé🚀"))
+            elif b and edit == "s":
+                b[i] = rng.choice("abcé🚀")
+            elif b and edit == "d":
+                del b[i]
+            elif i + 1 < len(b):
+                b[i], b[i + 1] = b[i + 1], b[i]
+        pairs.append((a, "".join(b), rng.randint(0, 3)))
+    return [{"a": a, "b": b, "budget": budget} for a, b, budget in pairs]
+
+
+def group_cases() -> list[dict[str, Any]]:
+    chunks = {
+        "id": [f"{PAGES['path'][page]}#{anchor or 'top'}{'-code' if kind == 'code' else ''}"
+               for page, anchor, _, _, kind, _ in CHUNKS],
+        "page": [c[0] for c in CHUNKS], "anchor": [c[1] for c in CHUNKS], "title": [c[2] for c in CHUNKS],
+        "parent": [c[3] for c in CHUNKS], "kind": [c[4] for c in CHUNKS],
+    }
+    texts = [c[5] for c in CHUNKS]
+    cases = []
+    for name, scores, via, limit, query, matched, settings, explain in GROUP:
+        ranked = rank_chunks(np.array(scores, dtype=np.float64))
+        details: dict[str, dict[str, Any]] = {}
+        for rank, chunk in enumerate(ranked, 1):
+            info: dict[str, Any] = {"via": via[chunk]}
+            if explain:
+                info["bm25"] = {"rank": rank, "score": scores[chunk]}
+            details[str(chunk)] = info
+        cases.append({
+            "name": name, "pages": PAGES, "chunks": chunks, "texts": texts, "settings": settings,
+            "scores": scores, "ranked": ranked, "details": details, "limit": limit, "query": query,
+            "matched": matched, "explain": explain,
+        })
+    return cases
+
+
+def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Every vector file's inputs, by file name and kind (answers not yet filled in)."""
+    return {
+        "fuzzy.json": {"osa": osa_cases()},
+        "varints.json": {
+            "encode": [{"values": values} for values in VARINT_VALUES]
+            + [{"values": values, "error": True} for values in VARINT_ENCODE_ERRORS],
+            # Every encoded value decodes back; then the edge cases of the decoder.
+            "decode": [{"name": f"round trip {values}", "hex": encode_varints(values).hex()} for values in VARINT_VALUES]
+            + [{"name": name, "hex": hex_} for name, hex_ in VARINT_DECODE],
+        },
+        "fuse.json": {
+            "identifier_tokens": [{"query": q, "tokens": query_tokens(q)} for q in IDENTIFIER_QUERIES]
+            + [{"query": None, "tokens": tokens} for tokens in IDENTIFIER_TOKENS],
+            "exact_cover": [
+                {"query": q, "tokens": query_tokens(q), "terms": COVER_TERMS, "postings": COVER_POSTINGS}
+                for q in COVER_QUERIES
+            ],
+            "fuse": [
+                {"name": name, "keyword": kw, "vector": vec, "cover": cover, "settings": settings}
+                for name, kw, vec, cover, settings in FUSE
+            ],
+        },
+        "results.json": {
+            "rank_chunks": [{"scores": scores} for scores in RANK_SCORES],
+            "page_score": [
+                {"name": name, "members": members, "scores": PAGE_SCORES, "settings": settings}
+                for name, members, settings in PAGE_SCORE
+            ],
+            "group_by_page": group_cases(),
+        },
+    }
+
+
+def main() -> None:
+    for file, kinds in families().items():
+        for kind, cases in kinds.items():
+            for case in cases:
+                if case.get("error") is True:
+                    continue  # an input the reference must refuse (checked by the test)
+                case["expected"] = answer(kind, case)
+        (VECTORS / file).write_bytes(orjson.dumps(kinds, option=orjson.OPT_INDENT_2) + b"\n")
+        print(f"wrote {sum(len(c) for c in kinds.values())} cases to {VECTORS / file}")
+
+
+if __name__ == "__main__":
+    main()
