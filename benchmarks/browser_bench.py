@@ -306,8 +306,9 @@ BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
   const t = {};
   let t0 = performance.now();
   const runtime = new URL(runtimeDir, site);
-  const [bundleJs, engineJs] = await Promise.all([import(new URL("bundle.js", runtime).href),
-                                                  import(new URL("engine.js", runtime).href)]);
+  const [bundleJs, workerJs, engineJs] = await Promise.all([import(new URL("bundle.js", runtime).href),
+                                                            import(new URL("worker.js", runtime).href),
+                                                            import(new URL("engine.js", runtime).href)]);
   t.import_modules = performance.now() - t0;
   t0 = performance.now();
   const bundle = await bundleJs.loadKeywordBundle(fetchFile);
@@ -328,7 +329,7 @@ BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
   engineJs.search(bundle, query, { mode: "keyword" });
   t.second_search_keyword = performance.now() - t0;
   t0 = performance.now();
-  await bundleJs.loadSemantic(bundle, fetchFile);
+  await workerJs.loadSemantic(bundle, fetchFile);
   t.semantic_part = performance.now() - t0;
   t0 = performance.now();
   engineJs.search(bundle, query);

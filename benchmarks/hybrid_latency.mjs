@@ -2,7 +2,7 @@
 // Usage: node benchmarks/hybrid_latency.mjs BUNDLE_DIR QUERIES.jsonl   (5 timed rounds after 3 warm-up)
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadBundle } from "../js/src/bundle.js";
+import { loadBundle } from "../js/src/worker.js";
 import { search } from "../js/src/engine.js";
 const dir = process.argv[2];
 const queries = (await readFile(process.argv[3], "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l).query);

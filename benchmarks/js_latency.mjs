@@ -19,7 +19,8 @@ import MiniSearch from "minisearch";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "js", "src");
-const { loadBundle, loadKeywordBundle } = await import(path.join(src, "bundle.js"));
+const { loadKeywordBundle } = await import(path.join(src, "bundle.js"));
+const { loadBundle } = await import(path.join(src, "worker.js"));
 const { search } = await import(path.join(src, "engine.js"));
 const { keywordScores } = await import(path.join(src, "keyword.js"));
 

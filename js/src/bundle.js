@@ -2,6 +2,8 @@
 /**
  * Load and validate a search bundle (format: mkdocs_graphsearch/bundle/format.py).
  * Works in browsers, workers and node: the caller passes a function that fetches one file.
+ * Files only: this module reads and checks the parts; worker.js composes them with the query
+ * encoder (encoder.js) into a searchable bundle (loadBundle).
  *
  * Format 2 stores each part under a content-hashed file name that manifest.json gives
  * (`files[part].name`); format 1 (still read) stores each part under its own name.
@@ -37,6 +39,7 @@ export class BundleError extends Error {
  *   vectors: {values: Int8Array, scales: Float64Array, dim: number} | null,
  *   encoder: any
  * }} Bundle
+ *   (`vectors` and `encoder` are set together by worker.js's semantic part)
  */
 
 const CRC_TABLE = (() => {
@@ -261,12 +264,14 @@ export async function loadTexts(bundle, fetchFile) {
 }
 
 /**
- * Load the semantic part (passage vectors and the query encoder), when the bundle has one.
+ * Read the passage vectors (vectors.bin), or null when the bundle has no semantic part. The
+ * query encoder's files are read by encoder.js: the worker composes the two (worker.js).
  * @param {Bundle} bundle @param {FetchFile} fetchFile
+ * @returns {Promise<{values: Int8Array, scales: Float64Array, dim: number} | null>}
  */
-export async function loadSemantic(bundle, fetchFile) {
+export async function loadVectors(bundle, fetchFile) {
   const info = bundle.manifest.vectors;
-  if (!info) return bundle;
+  if (!info) return null;
   const bytes = await readFile(fetchFile, bundle.manifest, "vectors.bin");
   const n = bundle.nChunks, dim = info.dim;
   if (bytes.length !== n * dim + 4 * n) {
@@ -276,20 +281,7 @@ export async function loadSemantic(bundle, fetchFile) {
   const view = new DataView(bytes.buffer, bytes.byteOffset + n * dim, 4 * n);
   const scales = new Float64Array(n);
   for (let c = 0; c < n; c++) scales[c] = view.getFloat32(4 * c, true);
-  const { loadEncoder } = await import("./encoder.js");
-  bundle.encoder = await loadEncoder(bundle, fetchFile);
-  bundle.vectors = { values, scales, dim };
-  return bundle;
-}
-
-/**
- * Load every part a query can use.
- * @param {FetchFile} fetchFile
- */
-export async function loadBundle(fetchFile) {
-  const bundle = await loadKeywordBundle(fetchFile);
-  await loadTexts(bundle, fetchFile);
-  return loadSemantic(bundle, fetchFile);
+  return { values, scales, dim };
 }
 
 /**

@@ -2,8 +2,10 @@
 /**
  * The search service: loads the bundle part by part and answers queries.
  *
- * Runs as a module Web Worker (started by ui.js); when workers are unavailable, ui.js imports
- * this module and runs the same service in the page (createService).
+ * Runs as a module Web Worker (started by ui-client.js); when workers are unavailable,
+ * ui-client.js imports this module and runs the same service in the page (createService).
+ * It also composes the bundle: bundle.js reads and checks files, encoder.js reads the query
+ * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
  *   in:  {type: "init", bundleUrl}
@@ -17,7 +19,7 @@
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
  * can update the list in place (a new part of the bundle = one more entry in PARTS).
  */
-import { BundleError, httpFetcher, loadKeywordBundle, loadSemantic, loadTexts } from "./bundle.js";
+import { BundleError, httpFetcher, loadKeywordBundle, loadTexts, loadVectors } from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -65,13 +67,38 @@ export const PARTS = [
     name: "semantic",
     required: false,
     prefetch: [],
-    load: async (context) => {
-      const bundle = /** @type {Bundle} */ (context.bundle);
-      await loadSemantic(bundle, context.fetchFile);
-      return bundle.vectors !== null; // false: nothing new, no need to re-run queries
-    },
+    load: async (context) => loadSemantic(/** @type {Bundle} */ (context.bundle), context.fetchFile),
   },
 ];
+
+/**
+ * Add the semantic part: the passage vectors (bundle.js) and the query encoder (encoder.js,
+ * imported only now: it and WordPiece stay off the first keystroke's path). Both are set at once,
+ * so a query never sees vectors without their encoder.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ * @returns {Promise<boolean>} false when the bundle has no semantic part (nothing new)
+ */
+export async function loadSemantic(bundle, fetchFile) {
+  if (!bundle.manifest.vectors) return false;
+  const [vectors, encoder] = await Promise.all([
+    loadVectors(bundle, fetchFile),
+    import("./encoder.js").then(({ loadEncoder }) => loadEncoder(bundle, fetchFile)),
+  ]);
+  bundle.encoder = encoder;
+  bundle.vectors = vectors;
+  return true;
+}
+
+/**
+ * Every part, in order, for node (drivers, tests, benchmarks): any part that fails throws.
+ * @param {FetchFile} fetchFile @returns {Promise<Bundle>}
+ */
+export async function loadBundle(fetchFile) {
+  /** @type {LoadContext} */
+  const context = { fetchFile, bundle: null };
+  for (const part of PARTS) await part.load(context);
+  return /** @type {Bundle} */ (context.bundle);
+}
 
 /**
  * A FetchFile that fetches each file once (so prefetching warms the cache).

@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { loadBundle, BundleError, FORMAT_VERSION } from "../src/bundle.js";
+import { BundleError, FORMAT_VERSION } from "../src/bundle.js";
+import { loadBundle } from "../src/worker.js";
 import { search } from "../src/engine.js";
 
 const ENGINE = new URL("../../tests/vectors/engine/", import.meta.url);
