@@ -49,7 +49,8 @@ class Bundle:
 
     @property
     def settings(self) -> dict[str, Any]:
-        return self.manifest["search"]
+        search: dict[str, Any] = self.manifest["search"]
+        return search
 
     @property
     def n_chunks(self) -> int:
@@ -93,7 +94,7 @@ def parse_json(name: str, data: bytes) -> Any:
 
 def read_manifest(folder: Path) -> dict[str, Any]:
     try:
-        manifest = parse_json(MANIFEST, (folder / MANIFEST).read_bytes())
+        manifest: dict[str, Any] = parse_json(MANIFEST, (folder / MANIFEST).read_bytes())
     except OSError as error:
         raise BundleError(f"cannot read {folder / MANIFEST}: {error}") from error
     version = manifest.get("format") if isinstance(manifest, dict) else None

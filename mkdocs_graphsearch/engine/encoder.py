@@ -79,7 +79,8 @@ def _unit(vector: np.ndarray) -> list[float] | None:
     norm = math.sqrt(total)
     if norm == 0.0:
         return None
-    return (vector / norm).tolist()
+    unit: list[float] = (vector / norm).tolist()
+    return unit
 
 
 def project_query(bundle: Bundle, vector: list[float]) -> list[float] | None:

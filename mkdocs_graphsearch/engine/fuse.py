@@ -54,7 +54,9 @@ def identifier_tokens(tokens: list[str]) -> list[str]:
             parts.update(range(i + 1, j))
     if len(tokens) == 1:
         return tokens
-    lookup = all(token in wholes or i in parts or any(token in whole for whole in wholes) for i, token in enumerate(tokens))
+    lookup = all(
+        token in wholes or i in parts or any(token in whole for whole in wholes) for i, token in enumerate(tokens)
+    )
     return wholes if wholes and lookup else []
 
 

@@ -131,7 +131,7 @@ def completed_query(bundle: Bundle, query: str, keyword: KeywordScores) -> str:
     its best stand-in term (highest weight, then most postings, then term order), so a
     half-typed or misspelt word still means something to the encoder."""
     extra: list[str] = []
-    for token, options in zip(keyword.tokens, keyword.expansions):
+    for token, options in zip(keyword.tokens, keyword.expansions, strict=True):
         if not options or token in bundle.term_index:
             continue
         best = min(options, key=lambda e: (-e.weight, -_postings_count(bundle, e.term), e.term))

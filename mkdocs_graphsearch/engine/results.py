@@ -34,7 +34,7 @@ def page_score(members: list[int], scores: np.ndarray, settings: dict[str, Any])
     total = 0.0
     for score in top:  # left to right, as JS adds (Python 3.12's sum() compensates)
         total += score
-    return settings["page_max_weight"] * top[0] + settings["page_top_weight"] * (total / len(top))
+    return float(settings["page_max_weight"] * top[0] + settings["page_top_weight"] * (total / len(top)))
 
 
 def group_by_page(
@@ -64,7 +64,7 @@ def group_by_page(
     for _, negated, page, members in scored[:limit]:
         score = -negated
         url = pages["url"][page]
-        sections = []
+        sections: list[dict[str, Any]] = []
         listed: set[str] = set()
         for chunk in members:
             anchor = chunks["anchor"][chunk]

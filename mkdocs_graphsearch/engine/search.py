@@ -62,8 +62,9 @@ def search(
     keyword = keyword_scores(bundle, query)
     keyword_ranked = rank_chunks(keyword.scores) if mode != "vector" else []
     vector_ranked: list[int] = []
-    cos = None
-    if mode != "keyword":
+    cos: np.ndarray | None = None
+    # available_mode: vectors are there in every mode but keyword.
+    if mode != "keyword" and bundle.vectors is not None and bundle.vector_scales is not None:
         if vector is None:
             vector = query_vector(bundle, completed_query(bundle, query, keyword))
         elif len(vector) != bundle.vectors.shape[1]:
@@ -105,7 +106,7 @@ def search(
         if chunk in keyword_rank:
             via.append("keyword")
             info["bm25"] = {"rank": keyword_rank[chunk], "score": float(keyword.scores[chunk])}
-        if chunk in vector_rank:
+        if cos is not None and chunk in vector_rank:
             if chunk in direct:  # else its cosine was too low for a vector-only result
                 via.append("vector")
             info["vector"] = {"rank": vector_rank[chunk], "cosine": float(cos[chunk])}

@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.keyword import KeywordScores
@@ -95,7 +96,7 @@ def highlight(query: str, matched: Mapping[str, Iterable[str]], stop_words: Coll
     def close() -> None:
         # The identifier, and each dotted piece of it (`RetryPolicy` of `RetryPolicy.delay_for`).
         pieces = [[parts[0][0]]] if parts else []
-        for (terms, start, _), (_, _, end) in zip(parts[1:], parts):
+        for (_, _, end), (terms, start, _) in pairwise(parts):
             if "." in normalized[end:start]:
                 pieces.append([])
             pieces[-1].append(terms)
@@ -129,7 +130,7 @@ def keyword_highlight(bundle: Bundle, query: str, keyword: KeywordScores) -> Hig
     A bundle that names no query stop words (format 1) has none."""
     matched = {
         token: [bundle.terms[expansion.term] for expansion in expansions]
-        for token, expansions in zip(keyword.tokens, keyword.expansions)
+        for token, expansions in zip(keyword.tokens, keyword.expansions, strict=True)
     }
     return highlight(query, matched, bundle.settings.get("query_stop_words", ()))
 

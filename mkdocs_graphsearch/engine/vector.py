@@ -30,4 +30,5 @@ def cosines(vectors: np.ndarray, scales: np.ndarray, query: Sequence[float]) -> 
     """Cosine of every passage with the (unit) query vector, as both engines compute it."""
     q, query_scale = quantize_query(query)
     dots = vectors.astype(np.int64) @ q
-    return dots.astype(np.float64) * scales * query_scale
+    cos: np.ndarray = dots.astype(np.float64) * scales * query_scale
+    return cos
