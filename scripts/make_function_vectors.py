@@ -98,7 +98,8 @@ FUSE = [  # (name, keyword ranking, vector ranking, cover, settings)
     ("covered chunks get the ceiling", [5, 1, 9, 4], [4, 1, 7], [9, 4], RRF),
     ("a cover outside the keyword ranking adds nothing", [1, 2], [3], [3, 8], RRF),
     ("ties: the same score twice", [1, 2], [2, 1], [], RRF),
-    ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2], {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3}),
+    ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2],
+     {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3}),
     ("k = 0", [7, 8], [8], [], {"rrf_k": 0, "keyword_weight": 1.0, "vector_weight": 1.0}),
     ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), RRF),
 ]
@@ -278,7 +279,9 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
             "encode": [{"values": values} for values in VARINT_VALUES]
             + [{"values": values, "error": True} for values in VARINT_ENCODE_ERRORS],
             # Every encoded value decodes back; then the edge cases of the decoder.
-            "decode": [{"name": f"round trip {values}", "hex": encode_varints(values).hex()} for values in VARINT_VALUES]
+            "decode": [
+                {"name": f"round trip {values}", "hex": encode_varints(values).hex()} for values in VARINT_VALUES
+            ]
             + [{"name": name, "hex": hex_} for name, hex_ in VARINT_DECODE],
         },
         "fuse.json": {

@@ -39,7 +39,10 @@ def test_reference_gives_the_pinned_answer(kind: str, case: dict[str, Any]) -> N
 def test_files_hold_the_generators_inputs() -> None:
     """A case added to the script but not written (or edited in the file by hand) fails here."""
     for name, kinds in make.families().items():
-        written = {kind: [{k: v for k, v in c.items() if k != "expected"} for c in cases] for kind, cases in FILES[name].items()}
+        written = {
+            kind: [{k: v for k, v in case.items() if k != "expected"} for case in cases]
+            for kind, cases in FILES[name].items()
+        }
         assert written == orjson.loads(orjson.dumps(kinds)), name
 
 

@@ -2,11 +2,13 @@
 /** The static query encoder (spec, with the exact order of operations: engine/encoder.py). */
 import { BundleError, readFile } from "./bundle.js";
 
-const MAX_QUERY_PIECES = 64;
+/** A format-1 manifest's encoder entry has no `max_query_pieces` (written since format 2,
+ * index/semantic.py): the value those engines had built in. Frozen: never change it. */
+const FORMAT_1_MAX_QUERY_PIECES = 64;
 
 /**
  * @typedef {{rowOf: Map<number, number>, rows: Float64Array, weights: Float64Array, k: number,
- *   wordpiece: import("./wordpiece.js").WordPiece}} StaticEncoder
+ *   maxPieces: number, wordpiece: import("./wordpiece.js").WordPiece}} StaticEncoder
  */
 
 /** @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
@@ -53,6 +55,7 @@ export async function loadEncoder(bundle, fetchFile) {
   return {
     rowOf: new Map(tokens.map((token, i) => [token, i])),
     rows, weights, k,
+    maxPieces: manifest.encoder.max_query_pieces ?? FORMAT_1_MAX_QUERY_PIECES,
     wordpiece: createWordPiece(new TextDecoder().decode(vocabBytes)),
   };
 }
@@ -62,7 +65,7 @@ export function encodeQuery(encoder, pieces) {
   const { k, rows, weights } = encoder;
   const acc = new Float64Array(k);
   let wsum = 0;
-  for (const piece of pieces.slice(0, MAX_QUERY_PIECES)) {
+  for (const piece of pieces.slice(0, encoder.maxPieces)) {
     const r = encoder.rowOf.get(piece);
     if (r === undefined) continue;
     const w = weights[r];

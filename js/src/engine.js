@@ -4,7 +4,7 @@ import { completedQuery, keywordScores } from "./keyword.js";
 import { groupByPage, rankChunks } from "./results.js";
 import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
-import { cosines } from "./vector.js";
+import { cosines, queryLevels } from "./vector.js";
 import { exactCover, fuse } from "./fuse.js";
 import { expand } from "./expand.js";
 
@@ -47,7 +47,8 @@ export function search(bundle, query, options = {}) {
   if (mode !== "keyword" && bundle.vectors) {
     const vector = queryVector(bundle, completedQuery(bundle, query, keyword));
     if (vector !== null) {
-      cos = cosines(bundle.vectors.values, bundle.vectors.scales, bundle.vectors.dim, vector);
+      const { values, scales, dim } = bundle.vectors;
+      cos = cosines(values, scales, dim, vector, queryLevels(bundle.manifest));
       for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold) cos[c] = 0;
       vectorRanked = rankChunks(cos);
     }

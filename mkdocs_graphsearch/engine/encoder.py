@@ -4,7 +4,7 @@ encoder.bin's layout: bundle/encoder_file.py.
 
 Query vector (pca_dim numbers, in the space vectors.bin is stored in), with float64
 operations in exactly this order, so both engines agree bit for bit:
-    pieces = WordPiece(query) without [CLS]/[SEP], at most `max_query_pieces`
+    pieces = WordPiece(query) without [CLS]/[SEP], at most the manifest's encoder.max_query_pieces
     acc[d] = 0; wsum = 0
     for each piece with a row r (others are skipped), in query order:
         acc[d] += w_r * (rows[r][d] * row_scales[d])   for d ascending;  wsum += w_r
@@ -29,7 +29,9 @@ from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VOCAB
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
-MAX_QUERY_PIECES = 64
+#: A format-1 manifest's encoder entry has no `max_query_pieces` (index/semantic.py writes it
+#: since format 2): the value those engines had built in. Frozen: never change it.
+FORMAT_1_MAX_QUERY_PIECES = 64
 
 
 @dataclass
@@ -39,6 +41,7 @@ class StaticEncoder:
     weights: np.ndarray  # float64
     components: np.ndarray  # float64 (pca_dim, dim): components * component_scales
     vocab_path: Path
+    max_pieces: int  # the query pieces read, at most
 
 
 def load_encoder(bundle: Bundle) -> StaticEncoder:
@@ -49,6 +52,7 @@ def load_encoder(bundle: Bundle) -> StaticEncoder:
         weights=arrays.weights,
         components=arrays.components,
         vocab_path=bundle.file_path(VOCAB),
+        max_pieces=bundle.manifest["encoder"].get("max_query_pieces", FORMAT_1_MAX_QUERY_PIECES),
     )
 
 
@@ -60,7 +64,7 @@ def _wordpiece(vocab_path: Path) -> WordPiece:
 def encode_query(encoder: StaticEncoder, pieces: list[int]) -> list[float] | None:
     acc = np.zeros(encoder.rows.shape[1], dtype=np.float64)
     wsum = 0.0
-    for piece in pieces[:MAX_QUERY_PIECES]:
+    for piece in pieces[: encoder.max_pieces]:
         r = encoder.row_of.get(piece)
         if r is None:
             continue

@@ -23,7 +23,7 @@ from mkdocs_graphsearch.engine.fuse import exact_cover, fuse
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.snippet import keyword_highlight
-from mkdocs_graphsearch.engine.vector import cosines
+from mkdocs_graphsearch.engine.vector import cosines, query_levels
 
 MODES = ("keyword", "vector", "hybrid")
 
@@ -70,7 +70,7 @@ def search(
         elif len(vector) != bundle.vectors.shape[1]:
             vector = project_query(bundle, vector)
         if vector is not None:
-            cos = cosines(bundle.vectors, bundle.vector_scales, vector)
+            cos = cosines(bundle.vectors, bundle.vector_scales, vector, query_levels(bundle.manifest))
             cos[cos < settings["vector_threshold"]] = 0.0
             vector_ranked = rank_chunks(cos)
 

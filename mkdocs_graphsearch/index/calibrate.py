@@ -39,11 +39,17 @@ CALIBRATION_STEP = 0.01
 
 
 def vector_only_threshold(
-    quantized_rows: np.ndarray, scales: np.ndarray, encoder_files: tuple[bytes, bytes], wordpiece: WordPiece
+    quantized_rows: np.ndarray,
+    scales: np.ndarray,
+    encoder_files: tuple[bytes, bytes],
+    wordpiece: WordPiece,
+    max_query_pieces: int,
+    query_levels: int,
 ) -> float:
     """The best cosine any OFF_TOPIC query reaches with any passage, rounded up to the step.
 
-    `quantized_rows`, `scales`: vectors.bin as the engines read it, so the cosines are theirs."""
+    `quantized_rows`, `scales`: vectors.bin as the engines read it, and the manifest's
+    `max_query_pieces` and `query_levels`, so the cosines are theirs."""
     arrays = decode_encoder(*encoder_files)
     encoder = StaticEncoder(
         row_of={token: i for i, token in enumerate(arrays.tokens)},
@@ -51,10 +57,11 @@ def vector_only_threshold(
         weights=arrays.weights,
         components=arrays.components,
         vocab_path=wordpiece.path,
+        max_pieces=max_query_pieces,
     )
     best = 0.0
     for text in OFF_TOPIC:
         vector = encode_query(encoder, wordpiece.pieces(text))
         if vector is not None:
-            best = max(best, float(cosines(quantized_rows, scales, vector).max()))
+            best = max(best, float(cosines(quantized_rows, scales, vector, query_levels).max()))
     return math.ceil(round(best / CALIBRATION_STEP, 6)) * CALIBRATION_STEP

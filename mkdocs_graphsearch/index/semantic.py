@@ -29,6 +29,13 @@ from mkdocs_graphsearch.index.passages import passage_text
 #: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
 Progress = Callable[[int, int, float], None]
 PROGRESS_SECONDS = 5.0
+#: Written into the manifest's semantic entries, the one place both engines read them from
+#: (a format-1 manifest lacks them: each engine keeps the values it had built in, the same).
+#: The static encoder reads at most MAX_QUERY_PIECES WordPiece pieces of a query; the query
+#: vector is quantized to integers in +-QUERY_LEVELS (int16: its dot products with the int8
+#: passage rows are exact integers in both engines).
+MAX_QUERY_PIECES = 64
+QUERY_LEVELS = 32767
 
 
 @dataclass
@@ -121,10 +128,13 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
             "dim": int(projected.shape[1]),
             "space": "encoder-pca",
             "model": fingerprint,
+            "query_levels": QUERY_LEVELS,
             # calibrate.py; the builder writes it into the search settings both engines read
-            "vector_only_threshold": vector_only_threshold(rows, scales, encoder_files, embedder.wordpiece),
+            "vector_only_threshold": vector_only_threshold(
+                rows, scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS
+            ),
         },
-        "encoder": {"kind": "static"},
+        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES},
     }
     return files, manifest
 

@@ -1,0 +1,52 @@
+"""The numbers both engines use beyond the search settings (the query encoder's piece limit,
+the query quantisation levels) come from the manifest's semantic entries, written once by
+index/semantic.py; a format-1 manifest lacks them and each engine falls back to the value it
+had built in (js/test/manifest_constants.test.js checks the JS side)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import VECTORS, build_bundle_dir
+from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
+from mkdocs_graphsearch.engine.encoder import FORMAT_1_MAX_QUERY_PIECES, load_encoder, query_vector
+from mkdocs_graphsearch.engine.vector import FORMAT_1_QUERY_LEVELS, cosines, query_levels
+from mkdocs_graphsearch.index.semantic import MAX_QUERY_PIECES, QUERY_LEVELS
+
+FROZEN = VECTORS / "engine"
+QUERY = "what happens when a render fails and the retry policy gives up"
+
+
+@pytest.fixture()
+def frozen() -> Bundle:
+    return load_bundle(FROZEN / "bundle")
+
+
+def test_a_new_bundle_carries_them(tmp_path: Path) -> None:
+    manifest = load_bundle(build_bundle_dir(tmp_path, FROZEN / "docs", embeddings=True)).manifest
+    assert manifest["format"] >= 2
+    assert manifest["encoder"]["max_query_pieces"] == MAX_QUERY_PIECES
+    assert manifest["vectors"]["query_levels"] == QUERY_LEVELS
+
+
+def test_a_format_1_bundle_falls_back(frozen: Bundle) -> None:
+    assert frozen.manifest["format"] == 1
+    assert "max_query_pieces" not in frozen.manifest["encoder"]
+    assert "query_levels" not in frozen.manifest["vectors"]
+    assert load_encoder(frozen).max_pieces == FORMAT_1_MAX_QUERY_PIECES
+    assert query_levels(frozen.manifest) == FORMAT_1_QUERY_LEVELS
+
+
+def test_the_engine_reads_the_manifest(frozen: Bundle) -> None:
+    full = query_vector(frozen, QUERY)
+    frozen.manifest["encoder"]["max_query_pieces"] = 2
+    frozen.encoder = None
+    assert query_vector(frozen, QUERY) != full
+    frozen.manifest["vectors"]["query_levels"] = 3
+    assert full is not None and frozen.vectors is not None and frozen.vector_scales is not None
+    coarse = cosines(frozen.vectors, frozen.vector_scales, full, query_levels(frozen.manifest))
+    fine = cosines(frozen.vectors, frozen.vector_scales, full, FORMAT_1_QUERY_LEVELS)
+    assert not np.array_equal(coarse, fine)
