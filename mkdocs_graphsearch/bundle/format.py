@@ -33,11 +33,10 @@ only the parts its previous manifest listed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import hashlib
 import re
 import zlib
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -55,6 +54,9 @@ VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
 ENCODER_BIN = "encoder.bin"
 VOCAB = "vocab.txt"
+#: postings.bin stores each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
+#: the engines divide a summed score by the manifest's `impact_scale`.
+IMPACT_SCALE = 256
 #: Hex digits of a part's SHA-256 in its file name (48 bits: no two builds' parts collide in practice).
 HASH_CHARS = 12
 #: What a part's file name may look like: one plain file in the bundle folder, never a path.

@@ -1,10 +1,16 @@
-"""Serialise a corpus and its indexes into bundle files (see format.py for the layout)."""
+"""Serialise the bundle's documents into bundle files (see format.py for the layout).
+
+The writer takes plain data (the documents index/documents.py makes, the graph's JSON, the chunks'
+texts): it knows the format, not the index's classes, so bundle/ imports nothing from index/.
+"""
 
 from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -12,6 +18,7 @@ from mkdocs_graphsearch import __version__
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     GRAPH,
+    IMPACT_SCALE,
     KEYWORD,
     MANIFEST,
     POSTINGS,
@@ -23,11 +30,11 @@ from mkdocs_graphsearch.bundle.format import (
     hashed_name,
 )
 from mkdocs_graphsearch.bundle.settings import SearchSettings
-from mkdocs_graphsearch.index.bm25 import IMPACT_SCALE, KeywordIndex
-from mkdocs_graphsearch.index.corpus import Corpus
-from mkdocs_graphsearch.index.graph import Graph
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
+
+#: Per term, its postings: (chunk index, quantized impact) by ascending chunk index.
+Postings = Sequence[Sequence[tuple[int, int]]]
 
 
 def dumps(data: object) -> bytes:
@@ -35,63 +42,36 @@ def dumps(data: object) -> bytes:
     return orjson.dumps(data, option=_JSON_OPTIONS)
 
 
-def keyword_part(corpus: Corpus, index: KeywordIndex) -> dict[str, bytes]:
+def keyword_part(keyword: Mapping[str, Any], postings: Postings) -> dict[str, bytes]:
     """keyword.json and postings.bin: what the first keystroke needs."""
-    chunk_index = corpus.index_of()
-    chunks = corpus.chunks
-    keyword = {
-        "terms": index.terms,
-        "stems": index.stems,
-        "pages": {
-            "path": [page.path for page in corpus.pages],
-            "url": corpus.urls,
-            "title": [page.title for page in corpus.pages],
-        },
-        "chunks": {
-            "id": [chunk.id for chunk in chunks],
-            "page": corpus.chunk_page,
-            "parent": [chunk_index.get(chunk.parent, -1) if chunk.parent else -1 for chunk in chunks],
-            "kind": [chunk.kind for chunk in chunks],
-            "level": [chunk.level for chunk in chunks],
-            "anchor": [chunk.anchor for chunk in chunks],
-            "title": [chunk.title for chunk in chunks],
-            "language": [chunk.language or "" for chunk in chunks],
-        },
-    }
-    counts = [len(postings) for postings in index.postings]
+    counts = [len(term_postings) for term_postings in postings]
     deltas: list[int] = []
     impacts: list[int] = []
-    for postings in index.postings:
+    for term_postings in postings:
         previous = 0
-        for chunk, impact in postings:
+        for chunk, impact in term_postings:
             deltas.append(chunk - previous)
             previous = chunk
             impacts.append(impact)
     return {KEYWORD: dumps(keyword), POSTINGS: encode_varints(counts + deltas + impacts)}
 
 
-def text_part(corpus: Corpus, settings: SearchSettings) -> dict[str, bytes]:
+def text_part(texts: Sequence[str], settings: SearchSettings) -> dict[str, bytes]:
     """text.json: each chunk's text, cut to what snippets use."""
     limit = settings.snippet_source_chars
-    return {TEXT: dumps([chunk.text[:limit] for chunk in corpus.chunks])}
+    return {TEXT: dumps([text[:limit] for text in texts])}
 
 
 def manifest(
-    corpus: Corpus,
-    index: KeywordIndex,
+    counts: Mapping[str, int],
     settings: SearchSettings,
     files: dict[str, bytes],
-    extra: dict[str, object] | None = None,
+    extra: Mapping[str, object] | None = None,
 ) -> bytes:
     data: dict[str, object] = {
         "format": FORMAT_VERSION,
         "generator": f"mkdocs-graphsearch {__version__}",
-        "counts": {
-            "pages": len(corpus.pages),
-            "chunks": len(corpus.chunks),
-            "terms": len(index.terms),
-            "postings": sum(len(p) for p in index.postings),
-        },
+        "counts": dict(counts),
         "impact_scale": IMPACT_SCALE,
         "search": settings.to_json(),
         "files": {
@@ -104,22 +84,34 @@ def manifest(
 
 
 def build_bundle(
-    corpus: Corpus,
-    index: KeywordIndex,
-    graph: Graph,
+    *,
+    keyword: Mapping[str, Any],
+    postings: Postings,
+    graph: Mapping[str, Any],
+    texts: Sequence[str],
     settings: SearchSettings,
-    extra_files: dict[str, bytes] | None = None,
-    extra_manifest: dict[str, object] | None = None,
+    extra_files: Mapping[str, bytes] | None = None,
+    extra_manifest: Mapping[str, object] | None = None,
 ) -> dict[str, bytes]:
-    """All bundle files by the name they are written under (parts content-hashed), manifest included."""
+    """All bundle files by the name they are written under (parts content-hashed), manifest included.
+
+    `keyword` is keyword.json's document (its `pages` and `chunks` columns give the counts),
+    `graph` graph.json's, `texts` each chunk's text.
+    """
     parts = {
-        **keyword_part(corpus, index),
-        GRAPH: dumps(graph.to_json()),
-        **text_part(corpus, settings),
+        **keyword_part(keyword, postings),
+        GRAPH: dumps(graph),
+        **text_part(texts, settings),
         **(extra_files or {}),
     }
+    counts = {
+        "pages": len(keyword["pages"]["path"]),
+        "chunks": len(keyword["chunks"]["id"]),
+        "terms": len(keyword["terms"]),
+        "postings": sum(len(term_postings) for term_postings in postings),
+    }
     files = {hashed_name(part, data): data for part, data in parts.items()}
-    files[MANIFEST] = manifest(corpus, index, settings, parts, extra_manifest)
+    files[MANIFEST] = manifest(counts, settings, parts, extra_manifest)
     return files
 
 

@@ -4,9 +4,10 @@ For a term t and chunk c (Robertson & Zaragoza's simple BM25F):
     tf~(t, c)   = sum over fields f of  w_f * tf_f(t, c) / (1 - b + b * len_f(c) / avglen_f)
     impact(t,c) = boost(page of c) * idf(t) * tf~ / (k1 + tf~)
     idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
-and impacts are stored as integers round(impact * IMPACT_SCALE) (at least 1), so the engines
-only add: a query's keyword score for c is the sum over query tokens of the best weighted
-impact among that token's matching terms (see engine/keyword.py and js/src/keyword.js).
+and impacts are stored as integers round(impact * IMPACT_SCALE) (at least 1; IMPACT_SCALE is a
+format constant, bundle/format.py), so the engines only add: a query's keyword score for c is
+the sum over query tokens of the best weighted impact among that token's matching terms (see
+engine/keyword.py and js/src/keyword.js).
 
 Stems (text/stem.py) are not indexed as terms of their own: the index lists, per stem, the
 terms that occur as prose words in some chunk's title, heading path or body (never symbols or
@@ -22,12 +23,11 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+from mkdocs_graphsearch.bundle.format import IMPACT_SCALE
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
 from mkdocs_graphsearch.text.tokenize import tokenize_words
-
-IMPACT_SCALE = 256
 
 # Field weights: the chunk's own heading first, identifiers next, then ancestors' headings and
 # tags, body text, and code last (code repeats names that the prose explains better).
@@ -119,8 +119,8 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
         for term in sorted(pseudo_tf):
             df = document_frequency[term]
             idf = math.log(1 + (n_chunks - df + 0.5) / (df + 0.5))
-            tf = pseudo_tf[term]
-            impact = boost * idf * tf / (k1 + tf)
+            saturating = pseudo_tf[term]
+            impact = boost * idf * saturating / (k1 + saturating)
             postings[term_index[term]].append(
                 (chunk_index, max(1, round(impact * IMPACT_SCALE)))
             )

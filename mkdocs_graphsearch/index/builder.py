@@ -10,6 +10,7 @@ from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
+from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.graph import build_graph
 from mkdocs_graphsearch.parse.model import Page
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are a
 def build_files(
     pages: Iterable[Page],
     *,
-    settings: SearchSettings = SearchSettings(),
+    settings: SearchSettings | None = None,
     url_for: Callable[[str], str] = directory_url,
     semantic: SemanticOptions | None = None,
     warn: Callable[[str], None] = print,
@@ -30,6 +31,7 @@ def build_files(
     With `semantic`, the bundle also carries passage vectors and the query encoder; when the
     model cannot run, `warn` says so once and the bundle is keyword-only.
     """
+    settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
     index = build_keyword_index(corpus)
     extra_files: dict[str, bytes] = {}
@@ -40,8 +42,17 @@ def build_files(
 
         try:
             extra_files, extra_manifest = semantic_files(corpus, semantic)
-            if extra_manifest:  # the site's calibrated cosine for vector-only results (calibrate.py)
-                settings = replace(settings, vector_only_threshold=extra_manifest["vectors"]["vector_only_threshold"])
+            vectors = extra_manifest.get("vectors")
+            if isinstance(vectors, dict):  # the site's calibrated cosine for vector-only results (calibrate.py)
+                settings = replace(settings, vector_only_threshold=vectors["vector_only_threshold"])
         except ModelUnavailable as error:
             warn(f"semantic search is off, the embedding model cannot run ({error}); shipping keyword search only")
-    return build_bundle(corpus, index, build_graph(corpus), settings, extra_files, extra_manifest)
+    return build_bundle(
+        keyword=keyword_document(corpus, index),
+        postings=index.postings,
+        graph=build_graph(corpus).to_json(),
+        texts=[chunk.text for chunk in corpus.chunks],
+        settings=settings,
+        extra_files=extra_files,
+        extra_manifest=extra_manifest,
+    )

@@ -55,14 +55,16 @@ def build_graph(corpus: Corpus) -> Graph:
                     edges[before].add((sibling, i))
                     edges[i].add((sibling, before))
                 previous_child[up] = i
-        for target in chunk.links:
-            j = anchored.get((target.target, target.anchor)) if target.anchor else None
+        for ref in chunk.links:
+            j = anchored.get((ref.target, ref.anchor)) if ref.anchor else None
             if j is None:
-                j = page_root.get(target.target)
+                j = page_root.get(ref.target)
             if j is not None and j != i:
                 edges[i].add((link, j))
 
-    offsets, targets, types = [0], [], []
+    offsets = [0]
+    targets: list[int] = []
+    types: list[int] = []
     for chunk_edges in edges:
         for edge_type, target in sorted(chunk_edges):
             targets.append(target)

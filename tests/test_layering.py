@@ -1,0 +1,73 @@
+"""The package's import walls, as README's "How it works" draws them: parse/ -> index/ -> bundle/
+<- engine/, text/ beneath them all. The reference engine sees only the bundle (as the browser
+does), and the bundle format knows nothing of how an index is built."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from conftest import ROOT
+
+PACKAGE = ROOT / "mkdocs_graphsearch"
+
+#: Subpackage -> the subpackages it must never import (at module level, in a function or under
+#: TYPE_CHECKING alike).
+WALLS = {
+    "text": {"parse", "index", "bundle", "engine"},
+    "parse": {"index", "bundle", "engine"},
+    "bundle": {"parse", "index", "engine"},
+    "engine": {"parse", "index"},
+}
+
+
+def imported_modules(source: str, module: str) -> set[str]:
+    """Every module `source` (the text of `module`, dotted) imports, relative imports resolved."""
+    package = module.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            found.add(target)
+            # `from mkdocs_graphsearch import index` imports a subpackage by name.
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return found
+
+
+def subpackage_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "mkdocs_graphsearch" else None
+
+
+def test_the_walker_sees_every_kind_of_import() -> None:
+    source = """
+import mkdocs_graphsearch.index.bm25
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from mkdocs_graphsearch.parse.model import Page
+def later():
+    from ..engine import search
+    from . import format
+"""
+    found = {subpackage_of(m) for m in imported_modules(source, "mkdocs_graphsearch.bundle.write")}
+    assert {"index", "parse", "engine", "bundle"} <= found
+
+
+@pytest.mark.parametrize("layer", sorted(WALLS))
+def test_import_walls(layer: str) -> None:
+    files = sorted((PACKAGE / layer).glob("*.py"))
+    assert files, f"no modules in {layer}/"
+    crossings = []
+    for path in files:
+        module = "mkdocs_graphsearch." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        for imported in sorted(imported_modules(path.read_text(encoding="utf-8"), module)):
+            if subpackage_of(imported) in WALLS[layer]:
+                crossings.append(f"{path.relative_to(ROOT)} imports {imported}")
+    assert not crossings, "\n".join(crossings)
