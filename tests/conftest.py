@@ -47,7 +47,9 @@ def build_bundle_dir(out: Path, docs: Path, *, embeddings: bool) -> Path:
         from mkdocs_graphsearch.index.embed import Embedder
         from mkdocs_graphsearch.index.semantic import SemanticOptions
 
-        semantic = SemanticOptions(Embedder(), EMBED_CACHE)
+        # One cache folder per docs tree: a cache keeps one fitted query encoder, so trees
+        # sharing a folder would refit (run the model over every passage) on each build.
+        semantic = SemanticOptions(Embedder(), EMBED_CACHE / f"{docs.resolve().parent.name}-{docs.name}")
 
     def fail(message: str) -> None:
         raise AssertionError(message)
