@@ -7,11 +7,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-from conftest import CORPORA, EVAL, EXAMPLE_SITE, build_bundle_dir, require_shared
+from conftest import CORPORA, EVAL, EXAMPLE_SITE, ROOT, build_bundle_dir, require_shared
 from mkdocs_graphsearch.bundle.read import load_bundle
 from parity import assert_parity, generated_queries
 
 MODES = ["keyword", "vector", "hybrid"]
+#: Real pages of the MkDocs docs and queries for them, committed: parity on real-world markdown
+#: without ../shared (tests/fixtures/parity-corpus/README.md).
+PARITY_CORPUS = ROOT / "tests" / "fixtures" / "parity-corpus"
 
 EXAMPLE_QUERIES = [
     "visibility_timeout", "max_attempts", "TidewaterClient", "HTTPTransportError", "--concurrency",
@@ -31,6 +34,11 @@ def example_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def parity_corpus_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _bundle(tmp_path_factory, PARITY_CORPUS / "docs", "parity-corpus-bundle")
+
+
+@pytest.fixture(scope="module")
 def mkdocs_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _bundle(tmp_path_factory, require_shared(CORPORA / "mkdocs-docs"), "mkdocs-bundle")
 
@@ -38,6 +46,13 @@ def mkdocs_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_example_site_parity(node: str, example_bundle: Path) -> None:
     queries = EXAMPLE_QUERIES + generated_queries(load_bundle(example_bundle), 200)
     assert assert_parity(example_bundle, queries, MODES) == len(queries) * len(MODES)
+
+
+def test_parity_corpus_fixture(node: str, parity_corpus_bundle: Path) -> None:
+    bundle = load_bundle(parity_corpus_bundle)
+    assert bundle.vectors is not None and len(bundle.pages["path"]) == 8
+    queries = orjson.loads((PARITY_CORPUS / "queries.json").read_bytes()) + generated_queries(bundle, 300)
+    assert assert_parity(parity_corpus_bundle, queries, MODES) == len(queries) * len(MODES)
 
 
 @pytest.mark.corpus
