@@ -64,9 +64,9 @@ _CHROMIUM: list = [None, None, 0]
 
 @contextlib.contextmanager
 def shared_chromium(executable: Path, args: list[str]) -> Iterator[object]:
-    """Launch chromium once however many test modules hold a `browser` fixture at a time (the
-    session fixture of test_browser.py, imported by other modules, becomes one per module, and
-    Playwright's sync API cannot start a second instance on the same thread); closed with its last user."""
+    """Launch chromium once however many `browser` fixtures hold it at a time (a module may define
+    its own, and Playwright's sync API cannot start a second instance on the same thread); closed
+    with its last user."""
     from playwright.sync_api import sync_playwright
 
     if _CHROMIUM[2] == 0:
@@ -87,3 +87,47 @@ def shared_chromium(executable: Path, args: list[str]) -> Iterator[object]:
             _CHROMIUM[1].close()
             _CHROMIUM[0].__exit__(None, None, None)
             _CHROMIUM[:] = [None, None, 0]
+
+
+# ------------------------------------------------------------------ real-browser fixtures
+# Here, not in a test module: a fixture imported by several modules is one per module, and the
+# browser modules share one set of built sites (tests/browser_support.py builds and serves them).
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """The session's headless chromium (skips without Playwright or Debian's chromium)."""
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    from browser_support import CHROMIUM, CHROMIUM_ARGS
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; CI installs it)")
+    with shared_chromium(CHROMIUM, CHROMIUM_ARGS) as browser:
+        yield browser
+
+
+@pytest.fixture(scope="session")
+def sites(tmp_path_factory: pytest.TempPathFactory):
+    """The example site's test builds, each built on first use, served by one local server."""
+    from browser_support import Sites, serve
+
+    root = tmp_path_factory.mktemp("browser") / "www"
+    root.mkdir()
+    with serve(root) as base_url:
+        yield Sites(root, base_url)
+
+
+@pytest.fixture
+def page(browser, sites):
+    """A fresh page that records requests and dialogs (alert); any page error fails the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.requests = []
+    page.dialogs = []
+    errors = []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    page.on("pageerror", lambda error: errors.append(f"{error.message}\n{error.stack}"))
+    yield page
+    context.close()
+    assert not errors, "page errors:\n" + "\n".join(errors)

@@ -19,12 +19,12 @@ import pytest
 
 from conftest import EXAMPLE_SITE
 
-# The shared real-browser fixture and helpers (skips this module when playwright is missing;
-# the `browser` fixture skips when chromium is).
-from test_browser import DIALOG, OPTIONS, browser, expect, open_search, search_for  # noqa: F401 (browser: fixture)
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
+# The shared helpers (conftest.py's `browser` fixture skips when chromium is missing).
+from browser_support import DIALOG, OPTIONS, expect, open_search, search_for  # noqa: E402 (after the skip)
 
-pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=2)]
+pytestmark = pytest.mark.browser
 
 #: (theme, config file, theme options): highlight.js off so nothing is fetched from a CDN.
 THEMES = {

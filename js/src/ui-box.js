@@ -1,0 +1,197 @@
+// @ts-check
+/**
+ * A search box (an ARIA combobox: the input, its keys, and a results panel) and the modal
+ * search dialog built around one.
+ */
+import { h, matchScheme, searchIcon } from "./ui-dom.js";
+import { ResultsPanel } from "./ui-panel.js";
+
+/** @typedef {import("./ui-client.js").SearchClient} SearchClient */
+
+let uid = 0;
+
+/** An input (ARIA combobox) with a listbox of results grouped by page. */
+export class SearchBox {
+  /**
+   * @param {SearchClient} client @param {URL} root
+   * @param {{inline: boolean, placeholder: string, onNavigate?: () => void, onEscape?: () => void}} options
+   */
+  constructor(client, root, options) {
+    this.client = client;
+    this.options = options;
+    this.channel = `box${++uid}`;
+    this.sentId = 0;
+
+    const id = `graphsearch-${uid}`;
+    this.input = h("input", {
+      type: "search",
+      class: "gs-input",
+      role: "combobox",
+      "aria-autocomplete": "list",
+      "aria-expanded": "false",
+      "aria-controls": `${id}-list`,
+      "aria-label": "Search the documentation",
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: "false",
+      enterkeyhint: "go",
+      placeholder: options.placeholder,
+    });
+    // Shown while parts of the index are still loading (results may still improve).
+    this.spinner = h("span", { class: "gs-spinner", "aria-hidden": "true", title: "Loading the search index", hidden: "" });
+    this.bar = h("div", { class: "gs-bar" }, [searchIcon("gs-icon"), this.input, this.spinner]);
+    this.panel = new ResultsPanel(this.input, root, {
+      id,
+      inline: options.inline,
+      // Nothing better will come for these results (every part of the bundle was tried).
+      onShow: (message) => { this.element.dataset.gsComplete = String(message.complete); },
+    });
+    this.element = h("div", { class: `gs-box ${options.inline ? "gs-inline" : "gs-modal"}` },
+                     [this.bar, ...this.panel.elements]);
+
+    client.channels.set(this.channel, (message) => {
+      if (message.id === this.sentId) this.panel.show(message); // else: an older keystroke's answer
+    });
+    this.statusListener = () => this.refreshState();
+    client.statusListeners.add(this.statusListener);
+    this.input.addEventListener("input", () => this.search());
+    this.input.addEventListener("keydown", (event) => this.keydown(event));
+    client.warmOn(this.element);
+    this.panel.list.addEventListener("click", (event) => {
+      const option = event.target instanceof Element ? event.target.closest("a.gs-option") : null;
+      if (!option || !option.hasAttribute("href")) return;
+      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return; // new tab
+      if (this.options.onNavigate) this.options.onNavigate();
+    });
+    this.refreshState();
+  }
+
+  /** The box left the page for good (a page swapped by instant navigation). */
+  dispose() {
+    this.client.channels.delete(this.channel);
+    this.client.statusListeners.delete(this.statusListener);
+    this.client.clear(this.channel);
+    this.panel.dispose();
+  }
+
+  /** Send the current text (every keystroke; stale answers are dropped by id). */
+  search() {
+    const query = this.input.value;
+    if (!query.trim()) {
+      this.sentId = this.client.nextId++; // answers to older queries are now stale
+      this.client.clear(this.channel);
+      this.panel.clear();
+      this.refreshState();
+      return;
+    }
+    this.sentId = this.client.query(this.channel, query);
+    this.refreshState();
+  }
+
+  /** @param {string} text */
+  setQuery(text) {
+    this.input.value = text;
+    this.search();
+  }
+
+  /** Follow the service's status: spinner, loading / error / idle lines. */
+  refreshState() {
+    this.spinner.hidden = this.client.status.done || !this.client.started;
+    this.panel.showState(this.client.status, this.input.value.trim());
+  }
+
+  /** @param {KeyboardEvent} event */
+  keydown(event) {
+    if (event.isComposing) return;
+    const panel = this.panel;
+    switch (event.key) {
+      case "ArrowDown":
+      case "ArrowUp":
+        if (panel.move(event.key === "ArrowDown" ? 1 : -1)) event.preventDefault();
+        break;
+      case "Home":
+      case "End":
+        if (!event.ctrlKey) return;
+        if (panel.moveTo(event.key === "Home" ? 0 : -1)) event.preventDefault();
+        break;
+      case "Enter": {
+        event.preventDefault();
+        const option = panel.activeOption();
+        const href = option && option.getAttribute("href");
+        if (!option || !href) return;
+        if (event.ctrlKey || event.metaKey || event.shiftKey) {
+          window.open(href, "_blank", "noopener");
+          return;
+        }
+        if (this.options.onNavigate) this.options.onNavigate();
+        option.click();
+        break;
+      }
+      case "Escape":
+        event.preventDefault();
+        event.stopPropagation();
+        if (this.options.onEscape) this.options.onEscape();
+        else if (this.input.value) this.setQuery("");
+        break;
+      default:
+    }
+  }
+}
+
+/** A modal search dialog (native <dialog>: top layer, focus kept inside, page inert). */
+export class SearchDialog {
+  /** @param {SearchClient} client @param {URL} root */
+  constructor(client, root) {
+    this.box = new SearchBox(client, root, {
+      inline: false,
+      placeholder: "Search the documentation",
+      onNavigate: () => this.close(),
+      onEscape: () => this.close(),
+    });
+    const close = h("button", { type: "button", class: "gs-close", "aria-label": "Close search" }, ["Esc"]);
+    close.addEventListener("click", () => this.close());
+    this.box.bar.append(close);
+    const footer = h("div", { class: "gs-footer", "aria-hidden": "true" }, [
+      h("span", {}, [h("kbd", {}, ["↑"]), h("kbd", {}, ["↓"]), " to select"]),
+      h("span", {}, [h("kbd", {}, ["↵"]), " to open"]),
+      h("span", {}, [h("kbd", {}, ["esc"]), " to close"]),
+    ]);
+    this.dialog = h("dialog", { class: "gs-dialog", "aria-label": "Search" }, [this.box.element, footer]);
+    this.dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      this.close();
+    });
+    // A click on the backdrop (the dialog itself, outside its content) closes.
+    this.dialog.addEventListener("click", (event) => {
+      if (event.target === this.dialog) this.close();
+    });
+    /** @type {Element | null} */
+    this.returnFocus = null;
+    document.body.append(this.dialog);
+  }
+
+  get isOpen() {
+    return this.dialog.open;
+  }
+
+  /** @param {string} [text] text to start with (e.g. typed into the theme's box) */
+  open(text) {
+    this.box.client.start(); // first: the worker loads while the dialog is laid out
+    matchScheme(this.dialog);
+    if (!this.dialog.open) {
+      this.returnFocus = document.activeElement;
+      this.dialog.showModal();
+    }
+    if (text !== undefined && text !== this.box.input.value) this.box.setQuery(text);
+    this.box.input.focus();
+    this.box.input.select();
+  }
+
+  close() {
+    if (!this.dialog.open) return;
+    this.dialog.close();
+    const back = this.returnFocus;
+    this.returnFocus = null;
+    if (back instanceof HTMLElement && back !== document.body) back.focus({ preventScroll: true });
+  }
+}

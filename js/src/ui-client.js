@@ -1,0 +1,125 @@
+// @ts-check
+/**
+ * The search UI's client of the search service (worker.js): starts it on the reader's first
+ * sign of intent, in a module Web Worker or, when workers fail, in the page; sends queries and
+ * hands each box's answers (and the service's status) to whoever listens.
+ */
+
+/**
+ * @typedef {{state: "loading" | "ready" | "error", parts: string[], done: boolean, message: string,
+ *            warnings: string[]}} Status
+ * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
+ *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
+ */
+
+/** Talks to the search service: a module worker, or the same code in the page. */
+export class SearchClient {
+  /** @param {URL} bundleUrl */
+  constructor(bundleUrl) {
+    this.bundleUrl = bundleUrl;
+    /** @type {Status} */
+    this.status = { state: "loading", parts: [], done: false, message: "", warnings: [] };
+    /** @type {Map<string, (message: ResultsMessage) => void>} */
+    this.channels = new Map();
+    /** @type {Set<(status: Status) => void>} */
+    this.statusListeners = new Set();
+    /** Latest query per channel, replayed if the worker has to be replaced. @type {Map<string, any>} */
+    this.latest = new Map();
+    this.nextId = 1;
+    /** @type {Worker | null} */
+    this.worker = null;
+    /** @type {{handle: (message: any) => void} | null} */
+    this.service = null;
+    this.heard = false;
+    this.started = false;
+  }
+
+  /**
+   * Start loading when the reader shows intent on this element: pointer over it, press, touch
+   * or focus (so loading is under way before the first keystroke).
+   * @param {Element} element
+   */
+  warmOn(element) {
+    const warm = () => this.start();
+    for (const type of ["pointerenter", "pointerdown", "touchstart", "focusin"]) {
+      element.addEventListener(type, warm, { once: true, passive: true });
+    }
+  }
+
+  /** Start loading the bundle (on first use, so pages that never search fetch nothing). */
+  start() {
+    if (this.started) return;
+    this.started = true;
+    try {
+      // worker.js comes from this file's own folder, which is named after the runtime's hash
+      // (inject.py): an old page can only ever start its own worker, never a newer one.
+      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      worker.addEventListener("message", (event) => {
+        this.heard = true;
+        this.receive(event.data);
+      });
+      worker.addEventListener("error", (event) => {
+        if (this.heard) return; // the service reports its own errors as messages
+        event.preventDefault();
+        worker.terminate();
+        this.worker = null;
+        this.inPage();
+      });
+      worker.postMessage({ type: "init", bundleUrl: this.bundleUrl.href });
+      this.worker = worker;
+    } catch {
+      this.inPage();
+    }
+  }
+
+  /** No module workers here: run the service in the page, and replay the latest queries. */
+  inPage() {
+    import("./worker.js").then(
+      ({ createService }) => {
+        const service = createService((message) => queueMicrotask(() => this.receive(message)));
+        service.handle({ type: "init", bundleUrl: this.bundleUrl.href });
+        for (const message of this.latest.values()) service.handle(message);
+        this.service = service;
+      },
+      (error) => this.receive({ type: "status", state: "error", parts: [], done: true, warnings: [],
+                                message: `the search runtime could not start (${error.message})` }),
+    );
+  }
+
+  /** @param {any} message */
+  send(message) {
+    if (this.worker) this.worker.postMessage(message);
+    else if (this.service) this.service.handle(message);
+  }
+
+  /** @param {any} message */
+  receive(message) {
+    if (!message || typeof message !== "object") return;
+    if (message.type === "status") {
+      this.status = message;
+      for (const listener of this.statusListeners) listener(message);
+    } else if (message.type === "results") {
+      const handler = this.channels.get(message.channel);
+      if (handler) handler(message);
+    }
+  }
+
+  /** The box of this channel is empty again. @param {string} channel */
+  clear(channel) {
+    this.latest.delete(channel);
+    this.send({ type: "clear", channel });
+  }
+
+  /**
+   * Ask for results; the answer (and later, better answers for the same query) come to the
+   * channel's handler with the returned id.
+   * @param {string} channel @param {string} query @returns {number}
+   */
+  query(channel, query) {
+    this.start();
+    const message = { type: "query", channel, id: this.nextId++, query };
+    this.latest.set(channel, message);
+    this.send(message);
+    return message.id;
+  }
+}

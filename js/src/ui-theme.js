@@ -1,0 +1,166 @@
+// @ts-check
+/**
+ * The theme takeover: the search UI of the `mkdocs`, `readthedocs` and Material themes opens our
+ * dialog instead (or, when the theme's own search plugin is off, a search button is added where
+ * the theme would have one). The theme's elements stay in the page, so its own scripts, which
+ * expect them, keep working; they just never get a query to answer.
+ */
+import { h, searchIcon } from "./ui-dom.js";
+
+/**
+ * @typedef {(text?: string) => void} Open opens the search dialog (with text to start with)
+ * @typedef {(element: Element) => void} Warm starts loading on the reader's intent on an element
+ */
+
+/**
+ * Make an element open our dialog instead of whatever it did (captured before the theme sees it).
+ * @param {Element} element @param {() => void} open
+ */
+export function redirectClicks(element, open) {
+  element.addEventListener("click", (event) => {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    open();
+  }, true);
+}
+
+/** @param {string} label @param {string} className */
+function triggerButton(label, className) {
+  const button = h("button", { type: "button", class: `gs-trigger ${className}`, "aria-label": label,
+                               title: `${label} (/)`, "aria-haspopup": "dialog", "aria-keyshortcuts": "/ s" });
+  button.append(searchIcon("gs-trigger-icon"));
+  return button;
+}
+
+/**
+ * Hook the theme's own search UI, or add a search button where the theme would have one.
+ * @param {Open} open @param {Warm} warm
+ */
+export function takeOverTheme(open, warm) {
+  if (takeOverMaterial(open, warm)) return;
+  if (takeOverMkdocs(open, warm)) return;
+  takeOverReadthedocs(open, warm);
+}
+
+/**
+ * Material for MkDocs: .md-search exists only with its search plugin.
+ * @param {Open} open @param {Warm} warm @returns {boolean} the page has Material's header
+ */
+function takeOverMaterial(open, warm) {
+  const mdHeader = document.querySelector(".md-header__inner");
+  if (!mdHeader) return false;
+  const toggle = document.getElementById("__search");
+  if (document.querySelector(".md-search") && toggle instanceof HTMLInputElement) {
+    for (const label of document.querySelectorAll('label[for="__search"]')) {
+      redirectClicks(label, () => open());
+      warm(label);
+    }
+    for (const search of document.querySelectorAll(".md-search")) warm(search);
+    const stop = () => {
+      const typed = /** @type {HTMLInputElement | null} */ (document.querySelector(".md-search__input"));
+      const text = typed && typed.value ? typed.value : undefined;
+      if (typed) {
+        typed.value = "";
+        typed.blur();
+      }
+      toggle.checked = false;
+      toggle.dispatchEvent(new Event("change"));
+      open(text);
+    };
+    toggle.addEventListener("change", () => { if (toggle.checked) stop(); });
+    document.addEventListener("focusin", (event) => {
+      if (event.target instanceof Element && event.target.closest(".md-search")) stop();
+    }, true);
+  } else {
+    const button = triggerButton("Search", "md-header__button md-icon gs-trigger-material");
+    button.addEventListener("click", () => open());
+    warm(button);
+    mdHeader.insertBefore(button, mdHeader.querySelector(".md-header__source"));
+  }
+  return true;
+}
+
+/**
+ * The built-in `mkdocs` theme (Bootstrap): a navbar link + modal with the search plugin; without
+ * it, theme_compat.py's stand-in modal (no link) and our own Search link in the navbar.
+ * @param {Open} open @param {Warm} warm @returns {boolean} the page has (or now has) a Search link
+ */
+function takeOverMkdocs(open, warm) {
+  const bsLink = document.querySelector('[data-bs-target="#mkdocs_search_modal"]');
+  const bsModal = document.getElementById("mkdocs_search_modal");
+  if (bsLink) {
+    redirectClicks(bsLink, () => open());
+    warm(bsLink);
+  }
+  if (bsModal) {
+    // Anything else that tries to show the built-in modal (e.g. ?q= in the URL) opens ours.
+    bsModal.addEventListener("show.bs.modal", (event) => {
+      event.preventDefault();
+      const typed = /** @type {HTMLInputElement | null} */ (document.getElementById("mkdocs-search-query"));
+      // Its ?q= (the built-in script fills the field only later, and the stand-in never does).
+      open((typed && typed.value) || new URLSearchParams(location.search).get("q") || undefined);
+    });
+    // The built-in script still sees its (never shown) modal, so the theme's own script,
+    // which expects those elements, keeps working; it never gets a keystroke to answer.
+  }
+  if (bsLink) return true;
+  // No link: the theme's search plugin is off (the modal, if any, is the stand-in): add ours.
+  const bsNav = document.querySelector(".navbar .navbar-nav.ms-md-auto");
+  if (!bsNav) return false;
+  const link = h("a", { href: "#", class: "nav-link gs-trigger gs-trigger-mkdocs", role: "button",
+                        "aria-haspopup": "dialog", "aria-keyshortcuts": "/ s", title: "Search (/)" },
+                 [searchIcon("gs-trigger-icon"), " Search"]);
+  redirectClicks(link, () => open());
+  warm(link);
+  bsNav.prepend(h("li", { class: "nav-item" }, [link]));
+  return true;
+}
+
+/**
+ * readthedocs: a search field in the side bar with the search plugin, else our button there.
+ * @param {Open} open @param {Warm} warm
+ */
+function takeOverReadthedocs(open, warm) {
+  const rtdForm = document.getElementById("rtd-search-form");
+  if (rtdForm) {
+    warm(rtdForm);
+    const field = rtdForm.querySelector("input");
+    rtdForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      open();
+    });
+    if (field) {
+      field.addEventListener("focus", () => {
+        const text = field.value || undefined;
+        field.value = "";
+        field.blur();
+        open(text);
+      });
+    }
+    return;
+  }
+  const rtdSide = document.querySelector(".wy-side-nav-search");
+  if (rtdSide) {
+    const button = h("button", { type: "button", class: "gs-trigger gs-trigger-rtd", "aria-haspopup": "dialog",
+                                 "aria-keyshortcuts": "/ s" }, [searchIcon("gs-trigger-icon"), "Search docs"]);
+    button.addEventListener("click", () => open());
+    warm(button);
+    const after = rtdSide.querySelector(".version") || rtdSide.querySelector("a");
+    if (after) after.after(button);
+    else rtdSide.append(button);
+  }
+}
+
+/**
+ * The built-in search plugin's results page (readthedocs' search.html) becomes ours: its form and
+ * results are hidden (not removed: its script expects them) and a mount point for an inline box
+ * goes after them.
+ */
+export function adoptResultsPage() {
+  const builtinResults = document.getElementById("mkdocs-search-results");
+  if (!builtinResults || builtinResults.closest(".modal") || builtinResults.hidden) return;
+  const form = document.getElementById("content_search");
+  if (form) form.hidden = true;
+  builtinResults.hidden = true;
+  builtinResults.after(h("div", { "data-graphsearch": "" }));
+}

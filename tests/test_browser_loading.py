@@ -1,0 +1,164 @@
+"""Loading in a real browser (issue 8): bytes before intent, and deploys.
+
+A page view that never searches fetches the runtime's UI modules (ui*.js) and ui.css only:
+nothing from the bundle folder, no worker, until the reader shows intent. A deploy (a rebuild into
+the same folder) never mixes two builds: served by a host that lets browsers cache every file for
+an hour, a reloaded page (and a page left open) answers from the new build, because manifest.json
+is revalidated every time and every part has a content-hashed name.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+from browser_support import (  # noqa: E402 (after the skip)
+    DIALOG,
+    MKDOCS_THEME,
+    OPTIONS,
+    STATUS,
+    QuietHandler,
+    build_site,
+    expect,
+    open_search,
+    search_for,
+    serve,
+    wait_complete,
+    write_config,
+)
+from conftest import EXAMPLE_SITE  # noqa: E402
+
+from mkdocs_graphsearch.assets import runtime_sources  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+#: Longer than the idle prefetch this replaces waited (requestIdleCallback, timeout 3 s).
+IDLE_MS = 4000
+
+
+def _bundle_requests(urls: list[str]) -> list[str]:
+    return [url for url in urls if "/search/" in url]
+
+
+def _manifest_requested(page) -> bool:
+    return any(url.endswith("/search/manifest.json") for url in page.requests)
+
+
+@pytest.mark.parametrize("intent", ["key", "focus"])
+def test_no_bundle_bytes_before_intent(page, sites, intent):
+    page.goto(sites.url("mkdocs", "user-guide/jobs/"))
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(IDLE_MS)
+    page.mouse.move(600, 500)  # the pointer over the page's text (not a search box) is no intent
+    page.mouse.down()
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    assert _bundle_requests(page.requests) == [], "the bundle was fetched before any intent"
+    assert page.workers == [], "a worker started before any intent"
+    runtime = sorted(url.rsplit("/", 1)[-1] for url in page.requests if "/assets/graphsearch/" in url)
+    ui = sorted(path.name for path in runtime_sources() if path.name.startswith("ui"))
+    assert runtime == ui, runtime  # ui.css and the UI's modules: no worker.js, engine or bundle code
+    assert "ui.css" in ui and "ui.js" in ui and "worker.js" not in ui
+
+    if intent == "key":
+        open_search(page, "/")
+    else:  # the theme's search button: focus alone starts loading, before any key
+        page.locator(".gs-trigger").focus()
+        for _ in range(100):
+            if _manifest_requested(page):
+                break
+            page.wait_for_timeout(50)
+        assert _manifest_requested(page), "focus did not start loading"
+        page.keyboard.press("Enter")
+        expect(page.locator(DIALOG)).to_have_attribute("open", "")
+    search_for(page, "visibility_timeout")
+    wait_complete(page)
+    expect(page.locator(OPTIONS).first).to_be_visible()
+    fetched = _bundle_requests(page.requests)
+    assert any(url.endswith("/search/manifest.json") for url in fetched)
+    assert any(re.search(r"/search/keyword\.[0-9a-f]{12}\.json$", url) for url in fetched), fetched
+    assert [worker.url.rsplit("/", 1)[-1] for worker in page.workers] == ["worker.js"]
+
+
+def test_window_api_starts_loading(page, sites):
+    page.goto(sites.url("mkdocs", ""))
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)
+    assert _bundle_requests(page.requests) == []
+    page.evaluate("window.graphsearchUI.open('heartbeat')")
+    expect(page.locator(STATUS)).to_have_class("gs-status gs-state-count")
+    assert _bundle_requests(page.requests)
+
+
+# ------------------------------------------------------------------------------ deploy
+
+
+class _CachingHandler(QuietHandler):
+    """A host that lets browsers keep every file but HTML for an hour (as CDNs often do)."""
+
+    def end_headers(self) -> None:
+        html = self.path.split("?")[0].endswith(("/", ".html"))
+        self.send_header("Cache-Control", "no-cache" if html else "public, max-age=3600")
+        super().end_headers()
+
+
+def test_a_deploy_never_mixes_two_builds(browser, tmp_path):
+    root = tmp_path / "www"
+    root.mkdir()
+    docs = tmp_path / "docs"
+    shutil.copytree(EXAMPLE_SITE / "docs", docs)
+    config = write_config(
+        tmp_path / "mkdocs.yml",
+        f"INHERIT: {EXAMPLE_SITE / 'mkdocs.yml'}\ndocs_dir: {docs}\n{MKDOCS_THEME}"
+        "plugins:\n  - graphsearch:\n      embeddings: false\n",
+    )
+    site = root / "site"
+    build_site(config, site)  # build A
+
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    try:
+        with serve(root, _CachingHandler) as base:
+            reader = context.new_page()
+            idle = context.new_page()  # open on build A, never searched before the deploy
+            for tab in (reader, idle):
+                tab.on("pageerror", lambda error: errors.append(f"page error: {error.message}\n{error.stack}"))
+                tab.on("console", lambda message: errors.append(message.text)
+                       if message.type == "error" and re.search(r"/(assets/graphsearch|search)/", message.location["url"])
+                       else None)
+                tab.goto(f"{base}site/user-guide/jobs/")
+            open_search(reader)
+            search_for(reader, "visibility_timeout")
+            wait_complete(reader)
+            expect(reader.locator(OPTIONS).first).to_be_visible()
+            reader.keyboard.press("Control+a")
+            reader.keyboard.type("quokkaberry")
+            wait_complete(reader)
+            expect(reader.locator(STATUS)).to_have_class("gs-status gs-state-empty")  # not in build A
+
+            # Deploy B: the same site with one page that now has a word only B knows.
+            page_md = docs / "user-guide" / "retries.md"
+            page_md.write_text(page_md.read_text(encoding="utf-8") + "\n## Quokkaberry backoff\n\n"
+                               "The quokkaberry strategy waits a random time.\n", encoding="utf-8")
+            build_site(config, site)
+
+            reader.reload()
+            open_search(reader)
+            search_for(reader, "quokkaberry")
+            wait_complete(reader)
+            expect(reader.locator(".gs-section-title", has_text="Quokkaberry backoff")).to_have_count(1)
+            # The page left open on A starts its search after the deploy: it gets B too.
+            open_search(idle)
+            search_for(idle, "quokkaberry")
+            wait_complete(idle)
+            expect(idle.locator(".gs-section-title", has_text="Quokkaberry backoff")).to_have_count(1)
+            for tab in (reader, idle):
+                expect(tab.locator(f"{DIALOG} .gs-warning")).to_be_hidden()
+                expect(tab.locator(DIALOG)).not_to_contain_text("corrupted")
+    finally:
+        context.close()
+    assert not errors, errors
