@@ -10,20 +10,24 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from mkdocs_graphsearch import __version__
 from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import locate
-from mkdocs_graphsearch.bundle.settings import SearchSettings
+from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.cli_input import InputError, checked_text, read_queries
+from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
 from mkdocs_graphsearch.terminal import emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.text.tokenize import tokenize
+
+if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are asked for
+    from mkdocs_graphsearch.index.semantic import SemanticOptions
 
 
 def _print_json(data: object) -> None:
@@ -89,7 +93,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _semantic_options(cache_dir: Path | None):  # type: ignore[no-untyped-def]
+def _semantic_options(cache_dir: Path | None) -> SemanticOptions | None:
     """The default model with a progress line on stderr; None (warned) when it cannot load."""
     from mkdocs_graphsearch.index.embed import Embedder, ModelUnavailable
     from mkdocs_graphsearch.index.semantic import SemanticOptions
@@ -106,7 +110,7 @@ def _semantic_options(cache_dir: Path | None):  # type: ignore[no-untyped-def]
     return SemanticOptions(embedder, cache_dir, progress)
 
 
-def _query_encoder(kind: str):  # type: ignore[no-untyped-def]
+def _query_encoder(kind: str) -> Callable[[str], list[float] | None]:
     """query -> vector override: None for the bundle's static encoder, or the full model's."""
     if kind != "model":
         return lambda query: None
@@ -191,11 +195,14 @@ def _int_range(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 _DEFAULTS = SearchSettings()
-_CHUNK_DEPTH = {
-    "type": _int_range(1, 6), "default": DEFAULT_CHUNK_DEPTH, "metavar": "N",
-    "help": "the deepest heading level that starts a chunk, 1-6 (default: %(default)s)",
-}
 _JSON_HELP = "print JSON (default: text for a reader)"
+
+
+def _chunk_depth_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--chunk-depth", type=_int_range(1, 6), default=DEFAULT_CHUNK_DEPTH, metavar="N",
+        help="the deepest heading level that starts a chunk, 1-6 (default: %(default)s)",
+    )
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
@@ -205,7 +212,7 @@ def _search_options(parser: argparse.ArgumentParser) -> None:
         help=f"pages per query (default: the bundle's setting, {_DEFAULTS.default_limit} unless the site sets one)",
     )
     parser.add_argument(
-        "--mode", choices=["keyword", "vector", "hybrid"],
+        "--mode", choices=MODES,
         help=f"default: the bundle's setting, {_DEFAULTS.default_mode} unless the site sets one;"
         " keyword when the bundle has no vectors",
     )
@@ -229,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     chunks = sub.add_parser("chunks", help="parse one markdown file into chunks and links")
     chunks.add_argument("file")
     chunks.add_argument("--root", required=True, help="the docs folder the file belongs to (required)")
-    chunks.add_argument("--chunk-depth", **_CHUNK_DEPTH)
+    _chunk_depth_option(chunks)
     chunks.add_argument("--json", action="store_true", help=_JSON_HELP)
     chunks.set_defaults(func=cmd_chunks)
 
@@ -241,13 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
     index = sub.add_parser("index", help="build a search bundle from a folder of markdown")
     index.add_argument("docs_dir")
     index.add_argument("--out", required=True, help="the bundle folder to write (required)")
-    index.add_argument("--chunk-depth", **_CHUNK_DEPTH)
+    _chunk_depth_option(index)
     index.add_argument(
         "--no-embeddings", action="store_true",
         help="keyword search only, no model run (default: embeddings on when the model loads)",
     )
     index.add_argument(
-        "--cache-dir", default=".cache/graphsearch", help="embedding cache, '' for none (default: %(default)s)"
+        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
     )
     index.set_defaults(func=cmd_index)
 

@@ -7,7 +7,14 @@ import posixpath
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
+from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
+from mkdocs_graphsearch.index.embed import POOLINGS, ModelSpec
+from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH
+
+# The options' defaults are the search settings' and the embedder's own: each defined once.
+_SEARCH = SearchSettings()
+_MODEL = ModelSpec()
 
 #: Where the browser runtime is written inside the site (bundle_dir must not overlap it).
 ASSETS_DIR = "assets/graphsearch"
@@ -25,7 +32,8 @@ class BoundedInt(c.Type[int]):
         if isinstance(number, bool):
             raise base.ValidationError(f"expected a whole number, got {number!r}")
         if number < self.minimum or (self.maximum is not None and number > self.maximum):
-            allowed = f"from {self.minimum} to {self.maximum}" if self.maximum is not None else f"{self.minimum} or more"
+            bounded = self.maximum is not None
+            allowed = f"from {self.minimum} to {self.maximum}" if bounded else f"{self.minimum} or more"
             raise base.ValidationError(f"must be {allowed}, got {number}")
         return number
 
@@ -62,16 +70,16 @@ class ModelConfig(base.Config):
     tokenizer = c.Optional(c.File(exists=True))
     """Its WordPiece vocabulary: a vocab.txt or a tokenizer.json (the browser reads it as vocab.txt)."""
 
-    pooling = c.Choice(("mean", "cls"), default="mean")
+    pooling = c.Choice(POOLINGS, default=_MODEL.pooling)
     """How token vectors become one vector: mean over tokens, or the [CLS] token."""
 
-    query_prefix = c.Type(str, default="")
+    query_prefix = c.Type(str, default=_MODEL.query_prefix)
     """Text put before queries (e5-style models want "query: ")."""
 
-    passage_prefix = c.Type(str, default="")
+    passage_prefix = c.Type(str, default=_MODEL.passage_prefix)
     """Text put before passages (e5-style models want "passage: ")."""
 
-    max_tokens = BoundedInt(default=256, minimum=8, maximum=8192)
+    max_tokens = BoundedInt(default=_MODEL.max_tokens, minimum=8, maximum=8192)
     """Longest model input in word pieces, [CLS] and [SEP] included."""
 
 
@@ -81,22 +89,22 @@ class GraphSearchConfig(base.Config):
     chunk_depth = BoundedInt(default=DEFAULT_CHUNK_DEPTH, minimum=1, maximum=6)
     """Headings h1..h`chunk_depth` start their own search result; deeper ones fold into their parent."""
 
-    mode = c.Choice(("hybrid", "keyword", "vector"), default="hybrid")
+    mode = c.Choice(MODES, default=_SEARCH.default_mode)
     """How the browser searches by default. Without embeddings, search is always keyword."""
 
     embeddings = c.Type(bool, default=True)
     """Compute sentence embeddings at build time (semantic search). `false` ships keyword search only."""
 
-    limit = BoundedInt(default=10, minimum=1, maximum=1000)
+    limit = BoundedInt(default=_SEARCH.default_limit, minimum=1, maximum=1000)
     """Pages shown for a query."""
 
-    sections_per_page = BoundedInt(default=3, minimum=1, maximum=100)
+    sections_per_page = BoundedInt(default=_SEARCH.sections_per_page, minimum=1, maximum=100)
     """Sections listed under each page in the results."""
 
     model = c.SubConfig(ModelConfig)
     """The embedding model; see ModelConfig. Every setting is part of the cache's fingerprint."""
 
-    cache_dir = c.Type(str, default=".cache/graphsearch")
+    cache_dir = c.Type(str, default=DEFAULT_CACHE_DIR)
     """Embedding cache and the last build's parsed pages (for `--dirty` builds), relative to
     mkdocs.yml; "" turns both off."""
 

@@ -81,13 +81,12 @@ def semantic_options(
     from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
     from mkdocs_graphsearch.index.semantic import SemanticOptions
 
+    # An option the model config leaves out keeps ModelSpec's default (defined there only).
+    tuning = {key: model[key] for key in ("pooling", "query_prefix", "passage_prefix", "max_tokens") if key in model}
     spec = ModelSpec(
         onnx_path=Path(model["path"]) if model.get("path") else None,
         vocab_path=Path(model["tokenizer"]) if model.get("tokenizer") else None,
-        pooling=model.get("pooling", "mean"),
-        query_prefix=model.get("query_prefix", ""),
-        passage_prefix=model.get("passage_prefix", ""),
-        max_tokens=model.get("max_tokens", 256),
+        **tuning,
     )
     try:
         return SemanticOptions(Embedder(spec), cache_dir, progress, reuse_encoder=serving)

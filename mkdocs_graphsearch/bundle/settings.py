@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+#: The search modes both engines know (`default_mode` is one of them).
+MODES = ("keyword", "vector", "hybrid")
+
 
 @dataclass(frozen=True)
 class SearchSettings:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.encoder import project_query, query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
 from mkdocs_graphsearch.engine.fuse import exact_cover, fuse
@@ -24,8 +25,6 @@ from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.snippet import keyword_highlight
 from mkdocs_graphsearch.engine.vector import cosines, query_levels
-
-MODES = ("keyword", "vector", "hybrid")
 
 
 def available_mode(bundle: Bundle, mode: str | None) -> str:

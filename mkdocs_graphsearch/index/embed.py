@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
-from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB, WordPiece
+from mkdocs_graphsearch.text.wordpiece import DEFAULT_MAX_TOKENS, DEFAULT_VOCAB, WordPiece
 
 if TYPE_CHECKING:  # pragma: no cover
     import onnxruntime
@@ -39,6 +39,7 @@ __all__ = [
     "Embedder",
     "ModelSpec",
     "ModelUnavailable",
+    "POOLINGS",
     "Pooling",
 ]
 
@@ -51,6 +52,7 @@ DEFAULT_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab0
 #: other ids belongs to another model, or was damaged (e.g. lines re-ordered or lost).
 DEFAULT_MODEL_TOKEN_IDS = {"[PAD]": 0, "[UNK]": 100, "[CLS]": 101, "[SEP]": 102, "the": 1996}
 Pooling = Literal["mean", "cls"]
+POOLINGS: tuple[Pooling, ...] = get_args(Pooling)
 _FINGERPRINT_VERSION = "mkdocs-graphsearch-embed-1"
 
 
@@ -95,12 +97,12 @@ class ModelSpec:
     query_prefix: str = ""
     passage_prefix: str = ""
     #: Longest model input in word pieces, `[CLS]` and `[SEP]` included.
-    max_tokens: int = 256
-    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if self.pooling not in ("mean", "cls"):
-            raise ValueError(f"pooling must be 'mean' or 'cls', not {self.pooling!r}")
+        if self.pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {', '.join(POOLINGS)}, not {self.pooling!r}")
         if self.max_tokens < 3:
             raise ValueError("max_tokens must be at least 3")
 

@@ -24,7 +24,12 @@ from typing import Protocol
 
 import numpy as np
 
-__all__ = ["EmbeddingCache", "ProgressCallback", "cache_key", "embed_with_cache"]
+__all__ = ["DEFAULT_CACHE_DIR", "EmbeddingCache", "ProgressCallback", "cache_key", "embed_with_cache"]
+
+#: The cache folder when none is given: the plugin's `cache_dir` (relative to mkdocs.yml) and
+#: `graphsearch index --cache-dir` (relative to the working folder). The query encoder's fit and
+#: the plugin's page state (page_state.py) are kept there too.
+DEFAULT_CACHE_DIR = ".cache/graphsearch"
 
 _MAGIC = b"GSEMBC1\n"
 _HEADER = struct.Struct("<8sII")

@@ -40,6 +40,9 @@ DEFAULT_VOCAB = Path(__file__).with_name("vocab.txt")
 MAX_INPUT_CHARS_PER_WORD = 100
 
 CLS, SEP, UNK = "[CLS]", "[SEP]", "[UNK]"
+#: Longest input in word pieces, [CLS] and [SEP] included: all-MiniLM-L6-v2's max_seq_length
+#: (the embedder's default, index/embed.py ModelSpec).
+DEFAULT_MAX_TOKENS = 256
 
 
 def build_tokenizer(path: str | Path | None = None) -> Tokenizer:
@@ -114,7 +117,7 @@ class WordPiece:
             pieces = pieces[: max_tokens - 2]
         return [self.cls_id, *pieces, self.sep_id]
 
-    def encode(self, text: str, max_tokens: int | None = 256) -> list[int]:
+    def encode(self, text: str, max_tokens: int | None = DEFAULT_MAX_TOKENS) -> list[int]:
         """Model input ids: `[CLS]`, the first `max_tokens - 2` word pieces, `[SEP]`.
 
         `max_tokens=None` keeps every piece.
@@ -141,6 +144,6 @@ def default_wordpiece(path: str | None = None) -> WordPiece:
     return WordPiece(path)
 
 
-def encode(text: str, max_tokens: int | None = 256) -> list[int]:
+def encode(text: str, max_tokens: int | None = DEFAULT_MAX_TOKENS) -> list[int]:
     """`[CLS] + pieces + [SEP]` ids of `text` with the shipped vocabulary, at most `max_tokens`."""
     return default_wordpiece().encode(text, max_tokens)
