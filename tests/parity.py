@@ -56,14 +56,14 @@ def first_difference(python: dict[str, Any], js: dict[str, Any]) -> str | None:
         return f"mode {python['mode']} != {js['mode']}"
     if len(python["results"]) != len(js["results"]):
         return f"{len(python['results'])} pages != {len(js['results'])}"
-    for rank, (p, j) in enumerate(zip(python["results"], js["results"]), 1):
+    for rank, (p, j) in enumerate(zip(python["results"], js["results"], strict=True), 1):
         if p["page"] != j["page"]:
             return f"page #{rank}: {p['page']} != {j['page']}"
         if abs(p["score"] - j["score"]) > SCORE_TOLERANCE:
             return f"page #{rank} score {p['score']} != {j['score']}"
         if [s["id"] for s in p["sections"]] != [s["id"] for s in j["sections"]]:
             return f"page #{rank} sections {[s['id'] for s in p['sections']]} != {[s['id'] for s in j['sections']]}"
-        for ps, js_ in zip(p["sections"], j["sections"]):
+        for ps, js_ in zip(p["sections"], j["sections"], strict=True):
             if abs(ps["score"] - js_["score"]) > SCORE_TOLERANCE:
                 return f"section {ps['id']} score {ps['score']} != {js_['score']}"
             for key in ("snippet", "url", "anchor", "title", "via"):
@@ -82,7 +82,7 @@ def assert_parity(bundle_dir: Path, queries: list[str], modes: list[str | None])
         items = [{"id": i, "query": q} for i, q in enumerate(queries)]
         js_outputs = run_js_queries(bundle_dir, items, mode=mode, explain=True)
         assert len(js_outputs) == len(queries)
-        for query, js in zip(queries, js_outputs):
+        for query, js in zip(queries, js_outputs, strict=True):
             python = search(bundle, query, mode=mode, explain=True)
             assert mode is None or python["mode"] == mode, f"{mode} fell back to {python['mode']}"
             difference = first_difference(python, js)

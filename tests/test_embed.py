@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -202,7 +203,8 @@ def test_cache_is_deterministic(tmp_path: Path) -> None:
         c = EmbeddingCache(tmp_path / d)
         c.put_many(dict(reversed(list(vecs.items())) if d == "two" else vecs))
         c.flush()
-    assert (tmp_path / "one" / "vectors-f32-3.bin").read_bytes() == (tmp_path / "two" / "vectors-f32-3.bin").read_bytes()
+    one, two = (tmp_path / d / "vectors-f32-3.bin" for d in ("one", "two"))
+    assert one.read_bytes() == two.read_bytes()
 
 
 def test_corrupted_entries_are_recomputed(tmp_path: Path) -> None:
@@ -272,5 +274,5 @@ def test_progress_is_throttled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     embed_with_cache(FakeEmbedder(), [str(i) for i in range(10)], EmbeddingCache(tmp_path),
                      progress=lambda *a: calls.append(a), interval=3.0)
     assert calls[-1][:2] == (10, 10)
-    assert 2 <= len(calls) <= 5 and all(b[0] > a[0] for a, b in zip(calls, calls[1:]))
+    assert 2 <= len(calls) <= 5 and all(b[0] > a[0] for a, b in pairwise(calls))
     assert all(rate > 0 for _, _, rate in calls)

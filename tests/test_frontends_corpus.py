@@ -95,7 +95,7 @@ def _same_tokens(one: str, other: str) -> bool:
 
 def _agree(one: Page, other: Page) -> bool:
     return _shape(one) == _shape(other) and all(
-        _same_tokens(a.text, b.text) for a, b in zip(one.chunks, other.chunks)
+        _same_tokens(a.text, b.text) for a, b in zip(one.chunks, other.chunks, strict=True)
     )
 
 

@@ -78,7 +78,8 @@ def test_sdist_holds_the_source_and_nothing_a_checkout_accumulates(tmp_path: Pat
     subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path / "dist"), str(repo)],
                    check=True, capture_output=True)
     (sdist,) = (tmp_path / "dist").glob("mkdocs_graphsearch-*.tar.gz")
-    names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
+    with tarfile.open(sdist) as archive:
+        names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
     for needed in ("LICENSE", "NOTICE", "LICENSES/Apache-2.0.txt", "pyproject.toml", "README.md",
                    "mkdocs_graphsearch/text/vocab.txt", "js/src/engine.js", "tests/vectors/wordpiece.json",
                    "example-site/mkdocs.yml", "docs/design.md"):

@@ -9,6 +9,7 @@ public dev set (mkdocs-docs, ../shared: skipped when absent) or on the example s
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from conftest import CORPORA, EVAL, EXAMPLE_SITE, ROOT, build_bundle_dir, require_shared
@@ -47,7 +48,11 @@ def scores(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
 def test_relevance_floor(scores, name: str, mode: str) -> None:  # type: ignore[no-untyped-def]
     overall = scores(name, mode)
     floors = FLOORS["sets"][name][mode]
-    below = [f"{metric} {overall[metric]:.4f} < floor {floor:.2f}" for metric, floor in floors.items() if overall[metric] < floor]
+    below = [
+        f"{metric} {overall[metric]:.4f} < floor {floor:.2f}"
+        for metric, floor in floors.items()
+        if overall[metric] < floor
+    ]
     assert not below, f"{name} {mode}: " + "; ".join(below) + f" (all: {overall})"
 
 

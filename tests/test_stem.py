@@ -20,7 +20,7 @@ VECTORS = orjson.loads((ROOT / "tests" / "vectors" / "stem.json").read_bytes())
 def test_vectors_are_the_reference_stems() -> None:
     reference = snowballstemmer.stemmer("english")
     assert len(VECTORS) > 10000
-    wrong = [word for word, expected in VECTORS.items() if stem(word) != expected or reference.stemWord(word) != expected]
+    wrong = [word for word, want in VECTORS.items() if stem(word) != want or reference.stemWord(word) != want]
     assert wrong == []
 
 
@@ -78,6 +78,6 @@ def test_exact_form_outranks_its_stem(node: str, tmp_path: Path) -> None:
 @pytest.mark.corpus
 def test_plural_folding_on_mkdocs_docs(node: str, tmp_path: Path) -> None:
     bundle = build_bundle_dir(tmp_path, require_shared(CORPORA / "mkdocs-docs"), embeddings=False)
-    for plural, singular in zip(_both(bundle, "admonitions"), _both(bundle, "admonition")):
+    for plural, singular in zip(_both(bundle, "admonitions"), _both(bundle, "admonition"), strict=True):
         assert sorted(_pages(plural)) == sorted(_pages(singular))
         assert len(_pages(plural)) >= 2

@@ -64,7 +64,7 @@ def test_random_strings_match_javascript(node: str) -> None:
 
     collect()
     js = run_js_tokenizer(node, texts)
-    for text, js_tokens in zip(texts, js):
+    for text, js_tokens in zip(texts, js, strict=True):
         assert tokenize(text) == js_tokens, f"first differing input: {text!r}"
     assert len(js) == len(texts) >= 5_000, len(texts)
 

@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import CORPORA, ROOT, VECTORS  # noqa: E402
-
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB, WordPiece, build_tokenizer, encode  # noqa: E402
 
 VECTOR_FILE = VECTORS / "wordpiece.json"
@@ -33,7 +32,7 @@ DRIVER = ROOT / "js" / "drivers" / "wordpiece.mjs"
 REGENERATE = "python tests/test_wordpiece.py --write-js-tables"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _reference(max_tokens: int | None):
     from tokenizers.implementations import BertWordPieceTokenizer
 
@@ -147,10 +146,10 @@ def test_js_normalizer_matches_on_every_code_point(node: str) -> None:
     cps = [c for c in _ALL_CODE_POINTS if c != 0x7C]
     texts = ["|".join(map(chr, chunk)) for chunk in _chunks(cps, 8192)]
     (answer,) = run_driver(node, [{"op": "normalize", "texts": texts}])
-    for text, js in zip(texts, answer["out"]):
+    for text, js in zip(texts, answer["out"], strict=True):
         expected = norm.normalize_str(text)
         if js != expected:
-            for ch, a, b in zip(text.split("|"), js.split("|"), expected.split("|")):
+            for ch, a, b in zip(text.split("|"), js.split("|"), expected.split("|"), strict=True):
                 assert a == b, f"U+{ord(ch):04X}: JS {a!r}, tokenizers {b!r}; {REGENERATE}"
             pytest.fail(f"normalization differs: {text[:20]!r}...; {REGENERATE}")
 
@@ -165,10 +164,12 @@ def test_js_normalizer_matches_in_context(node: str) -> None:
     cps = [c for c in _ALL_CODE_POINTS if unicodedata.category(chr(c)) != "Cn"]
     texts = ["".join(map(chr, chunk)) for chunk in _chunks(cps, 4096)]
     (answer,) = run_driver(node, [{"op": "normalize", "texts": texts}])
-    for text, js in zip(texts, answer["out"]):
+    for text, js in zip(texts, answer["out"], strict=True):
         expected = norm.normalize_str(text)
         if js != expected:
-            i = next((i for i, (a, b) in enumerate(zip(js, expected)) if a != b), min(len(js), len(expected)))
+            # The first difference, or where the shorter one ends.
+            shorter = min(len(js), len(expected))
+            i = next((i for i, (a, b) in enumerate(zip(js, expected, strict=False)) if a != b), shorter)
             pytest.fail(f"differs at {expected[max(0, i - 3):i + 5]!r} / {js[max(0, i - 3):i + 5]!r}")
 
 
@@ -179,10 +180,10 @@ def test_js_pretokenizer_matches_on_every_code_point(node: str) -> None:
     pre = pre_tokenizers.BertPreTokenizer()
     texts = ["".join("a" + chr(c) for c in chunk) + "a" for chunk in _chunks(_ALL_CODE_POINTS, 8192)]
     (answer,) = run_driver(node, [{"op": "pretokenize", "texts": texts}])
-    for text, js in zip(texts, answer["out"]):
+    for text, js in zip(texts, answer["out"], strict=True):
         expected = [w for w, _ in pre.pre_tokenize_str(text)]
         if js != expected:
-            i = next(i for i, (a, b) in enumerate(zip(js + [""], expected + [""])) if a != b)
+            i = next(i for i, (a, b) in enumerate(zip(js + [""], expected + [""], strict=False)) if a != b)
             pytest.fail(f"pre-tokenization differs near {expected[i:i + 2]!r} / {js[i:i + 2]!r}; {REGENERATE}")
 
 
@@ -215,8 +216,8 @@ def test_random_strings_match_javascript(node: str) -> None:
     for text, m in cases:
         by_max.setdefault(m, []).append(text)
     requests = [{"op": "encode", "texts": texts, "max_tokens": m} for m, texts in by_max.items()]
-    for (m, texts), answer in zip(by_max.items(), run_driver(node, requests)):
-        for text, js in zip(texts, answer["ids"]):
+    for (m, texts), answer in zip(by_max.items(), run_driver(node, requests), strict=True):
+        for text, js in zip(texts, answer["ids"], strict=True):
             expected = reference_ids(text, m)
             assert js == expected, f"JS differs for {text!r} (max_tokens={m})"
             assert encode(text, m) == expected, f"the wrapper differs for {text!r} (max_tokens={m})"
@@ -266,7 +267,7 @@ def js_tables(node: str) -> str:
         for chunk in _chunks(cps, 20000):
             res = norm.normalize_str("|".join(map(chr, chunk))).split("|")
             assert len(res) == len(chunk)
-            out.update(zip(chunk, res))
+            out.update(zip(chunk, res, strict=True))
         out[0x7C] = "|"
         return out
 
