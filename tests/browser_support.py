@@ -11,6 +11,7 @@ import functools
 import http.server
 import json
 import shutil
+import sys
 import threading
 import zlib
 from collections.abc import Iterator
@@ -174,10 +175,17 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the browser closed a page (or its context) while a response was on its way
+        super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(root: Path, handler: type[http.server.SimpleHTTPRequestHandler] = QuietHandler) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 (a free port) for the duration; yields its base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
+    server = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

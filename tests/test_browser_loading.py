@@ -31,7 +31,6 @@ from browser_support import (  # noqa: E402 (after the skip)
     write_config,
 )
 from conftest import EXAMPLE_SITE  # noqa: E402
-
 from mkdocs_graphsearch.assets import runtime_sources  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -121,15 +120,19 @@ def test_a_deploy_never_mixes_two_builds(browser, tmp_path):
 
     context = browser.new_context(viewport={"width": 1200, "height": 800})
     errors: list[str] = []
+
+    def on_console(message) -> None:
+        # Ours only (a theme's console noise is test_browser_themes.py's business).
+        if message.type == "error" and re.search(r"/(assets/graphsearch|search)/", message.location["url"]):
+            errors.append(message.text)
+
     try:
         with serve(root, _CachingHandler) as base:
             reader = context.new_page()
             idle = context.new_page()  # open on build A, never searched before the deploy
             for tab in (reader, idle):
                 tab.on("pageerror", lambda error: errors.append(f"page error: {error.message}\n{error.stack}"))
-                tab.on("console", lambda message: errors.append(message.text)
-                       if message.type == "error" and re.search(r"/(assets/graphsearch|search)/", message.location["url"])
-                       else None)
+                tab.on("console", on_console)
                 tab.goto(f"{base}site/user-guide/jobs/")
             open_search(reader)
             search_for(reader, "visibility_timeout")
