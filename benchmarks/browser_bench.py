@@ -747,8 +747,9 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
         phases = []
         for r in ok:
             files = r["files"]
+            # The worker's modules (not the page's UI modules, ui*.js, in by page load).
             modules = [f for f in files if f["path"].startswith("assets/graphsearch/") and f["path"].endswith(".js")
-                       and f["path"] != "assets/graphsearch/ui.js" and f["end_ms"] is not None
+                       and not f["path"].startswith("assets/graphsearch/ui") and f["end_ms"] is not None
                        and f["start_ms"] < (r["first"] or 0)]
             kw = [f for f in files if f["path"] in ("search/manifest.json", "search/keyword.json",
                                                      "search/postings.bin", "search/graph.json")]
