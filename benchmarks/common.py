@@ -28,7 +28,10 @@ def tool(name: str) -> str:
         return str(beside)
     found = shutil.which(name)
     if not found:
-        die(Path(sys.argv[0]).stem, f"`{name}` not found next to {sys.executable} or on PATH (install the project in this venv)")
+        die(
+            Path(sys.argv[0]).stem,
+            f"`{name}` not found next to {sys.executable} or on PATH (install the project in this venv)",
+        )
     return found
 
 

@@ -21,7 +21,7 @@ def main() -> None:
     parent = {c: n["id"] for n in prof["nodes"] for c in n.get("children", [])}
     # sample time: timeDeltas[i] is the gap before sample i
     self_us: dict[int, float] = defaultdict(float)
-    for node_id, delta in zip(prof["samples"], prof["timeDeltas"]):
+    for node_id, delta in zip(prof["samples"], prof["timeDeltas"], strict=True):
         self_us[node_id] += delta
 
     def key(n):

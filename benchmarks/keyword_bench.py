@@ -309,9 +309,13 @@ def table(r: dict) -> str:
         zero["lunr"] + zero["lunr_errors"], zero["minisearch"], lambda x: str(x))
 
     head = ("metric", "ours", "lunr", "MiniSearch", "ours/lunr", "ours/Mini")
-    body = [(label, o, l, m, ratio(ov, lv), ratio(ov, mv)) for label, o, l, m, ov, lv, mv in rows]
+    body = [(label, o, lu, m, ratio(ov, lv), ratio(ov, mv)) for label, o, lu, m, ov, lv, mv in rows]
     widths = [max(len(str(x[i])) for x in [head, *body]) for i in range(len(head))]
-    fmt_row = lambda x: "  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(x, widths)))
+
+    def fmt_row(x: tuple) -> str:
+        cells = enumerate(zip(x, widths, strict=True))
+        return "  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in cells)
+
     c = r["counts"]
     lines = [
         f"== {r['corpus']}: {r['markdown_files']} md files, {c['pages']} pages, {c['chunks']} chunks "

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import subprocess
 import sys
 import tempfile
@@ -36,7 +35,7 @@ from browser_bench import (
     rounded,
     to_json,
 )
-from common import REPO, HERE, die, repo_path, save_report
+from common import HERE, REPO, die, repo_path, save_report
 
 EXAMPLE = REPO / "example-site"
 QUERY = "theme"

@@ -186,7 +186,8 @@ def fmt_table(head: tuple, body: list[tuple]) -> list[str]:
     widths = [max(len(str(x[i])) for x in [head, *body]) for i in range(len(head))]
 
     def line(x: tuple) -> str:
-        return "  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(x, widths)))
+        cells = enumerate(zip(x, widths, strict=True))
+        return "  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in cells)
 
     return [line(head), line(tuple("-" * w for w in widths)), *(line(x) for x in body)]
 

@@ -27,13 +27,14 @@ def run(bundle, judged, mode, vectors=None):  # type: ignore[no-untyped-def]
 def line(label: str, report: dict) -> str:
     types = " ".join(f"{k[:5]}={v['ndcg@10']:.3f}" for k, v in report["by_type"].items())
     o = report["overall"]
-    return f"{label:28} nDCG {o['ndcg@10']:.4f} hit5 {o['hit@5']:.3f} mrr {o['mrr@10']:.3f} zero {report['zero_results']:2} | {types}"
+    scores = f"nDCG {o['ndcg@10']:.4f} hit5 {o['hit@5']:.3f} mrr {o['mrr@10']:.3f} zero {report['zero_results']:2}"
+    return f"{label:28} {scores} | {types}"
 
 
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     bundle = load_bundle(Path(args[0]))
-    judged = [orjson.loads(l) for l in Path(args[1]).read_bytes().splitlines() if l.strip()]
+    judged = [orjson.loads(line) for line in Path(args[1]).read_bytes().splitlines() if line.strip()]
     for assignment in args[2:]:
         key, value = assignment.split("=", 1)
         bundle.manifest["search"][key] = orjson.loads(value)

@@ -41,7 +41,8 @@ saying enjoy enjoying annoyed employment ably fluently luxuriated conspiratorial
 admonition admonitions deploying deployment deployed themes theming warnings strict builds
 """.split()
 
-ROOTS = "act adapt bowdl cann dy eat fil gener hop inn lay lie luxur organ past play proc quot run sky succ thin univers y za".split()
+ROOTS = """act adapt bowdl cann dy eat fil gener hop inn lay lie luxur organ past play proc quot run sky succ thin
+univers y za""".split()
 SUFFIXES = """s es ies ied ss us ' 's 's' ed eed ing edly eedly ingly ly li bli abli alli fulli lessli ousli entli
 aliti biliti iviti tional ational alism ation ization izer ator iveness fulness ousness ogist ogi
 icate ative alize iciti ical ful ness ic ance ence able ible ate ive ize iti al ism ion sion tion

@@ -48,7 +48,9 @@ def test_chunks_json_shape() -> None:
 
 def test_tokenize_json() -> None:
     done = graphsearch("tokenize", "HTTPException use_directory_urls", "--json")
-    assert orjson.loads(done.stdout) == ["httpexception", "http", "exception", "use_directory_urls", "use", "directory", "urls"]
+    assert orjson.loads(done.stdout) == [
+        "httpexception", "http", "exception", "use_directory_urls", "use", "directory", "urls"
+    ]
 
 
 def test_query_json_shape(bundle: Path) -> None:
@@ -74,7 +76,8 @@ def test_queries_file_gives_one_line_per_query_with_its_id(bundle: Path, tmp_pat
 
 def test_js_engine_prints_the_same_json(bundle: Path) -> None:
     python = orjson.loads(graphsearch("query", str(bundle), "dead leter queue", "--json", "--explain").stdout)
-    js = orjson.loads(graphsearch("query", str(bundle), "dead leter queue", "--json", "--explain", "--engine", "js").stdout)
+    js_run = graphsearch("query", str(bundle), "dead leter queue", "--json", "--explain", "--engine", "js")
+    js = orjson.loads(js_run.stdout)
     assert python == js
 
 

@@ -41,8 +41,11 @@ def test_sections_by_real_ids_and_titles_without_pilcrow() -> None:
         ("section", "Deep", "deep", 3),
         ("section", "Install it", "install-it", 2),
     ]
-    assert [c.id for c in page.chunks] == ["index.md", "index.md::Install it", "index.md::Deep", "index.md::Install it::2"]
-    assert page.chunks[2].parent == "index.md::Install it" and page.chunks[2].heading_path == ["Top", "Install it", "Deep"]
+    assert [c.id for c in page.chunks] == [
+        "index.md", "index.md::Install it", "index.md::Deep", "index.md::Install it::2"
+    ]
+    assert page.chunks[2].parent == "index.md::Install it"
+    assert page.chunks[2].heading_path == ["Top", "Install it", "Deep"]
     assert "¶" not in " ".join(c.title + c.text for c in page.chunks)
     assert page.chunks[0].text == "Intro." and page.broken_links == [] and page.warnings == []
 
@@ -111,7 +114,8 @@ def test_recorded_material_page() -> None:
     section = page.chunks[1]
     assert (section.title, section.anchor) == ("Code", "code")
     assert "one two" in section.text.split("\n")  # a table row is one line
-    assert [(link.target, link.anchor) for link in page.chunks[0].links] == [("guide/install.md", "requirements"), ("api.md", "")]
+    links = [(link.target, link.anchor) for link in page.chunks[0].links]
+    assert links == [("guide/install.md", "requirements"), ("api.md", "")]
 
 
 def test_mkdocstrings_sections_symbols_and_hidden_root() -> None:
@@ -170,7 +174,8 @@ def test_links_resolved_against_the_page_url() -> None:
     flat = {"index.html": "index.md", "guide/install.html": "guide/install.md"}
     page = parse_rendered_page('<p><a href="../index.html">home</a> <a href="install.html#a">i</a></p>',
                                "guide/install.md", title="I", page_url="guide/install.html", pages_by_url=flat)
-    assert [(link.target, link.anchor) for link in page.chunks[0].links] == [("index.md", ""), ("guide/install.md", "a")]
+    links = [(link.target, link.anchor) for link in page.chunks[0].links]
+    assert links == [("index.md", ""), ("guide/install.md", "a")]
 
 
 def test_links_in_headings_go_to_their_section_and_permalinks_are_skipped() -> None:
@@ -201,9 +206,10 @@ def test_pathological_inputs_stay_fast() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["<h2 id='a'>", "</h2>", "<pre>", "</pre>", "<code class='language-js'>", "<a href='#x'>",
-                                 "</a>", "<table><tr><td>", "</td>", "text", "&amp;", "<!--", "-->", "<", ">", "<br>",
-                                 "<a class='headerlink'>", "<div class='doc-object'><a id='p.q'>", "<h1>", "\n"]),
+@given(st.lists(st.sampled_from(["<h2 id='a'>", "</h2>", "<pre>", "</pre>", "<code class='language-js'>",
+                                 "<a href='#x'>", "</a>", "<table><tr><td>", "</td>", "text", "&amp;", "<!--", "-->",
+                                 "<", ">", "<br>", "<a class='headerlink'>", "<div class='doc-object'><a id='p.q'>",
+                                 "<h1>", "\n"]),
                 max_size=60).map("".join) | st.text(max_size=300))
 def test_hypothesis_never_raises(html: str) -> None:
     page = _parse(html)

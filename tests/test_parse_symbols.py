@@ -115,9 +115,11 @@ def test_js_destructuring_is_not_a_symbol() -> None:
     [
         ("go", "package main\n\ntype Server struct{}\n\nfunc (s *Server) Serve() {}\nfunc main() {\n}\n",
          ["Server", "Serve", "main"]),
-        ("rust", "pub struct Point { x: i32 }\nenum Shape {}\ntrait Draw {}\nimpl Draw for Point {\n    fn draw(&self) {}\n}\npub async fn run() {}\nmacro_rules! m {}\n",
+        ("rust", "pub struct Point { x: i32 }\nenum Shape {}\ntrait Draw {}\nimpl Draw for Point {\n"
+         "    fn draw(&self) {}\n}\npub async fn run() {}\nmacro_rules! m {}\n",
          ["Point", "Shape", "Draw", "run", "m"]),
-        ("java", "public final class Main {\n    public static void main(String[] args) {}\n}\ninterface Api {}\nrecord Pair(int a) {}\n",
+        ("java", "public final class Main {\n    public static void main(String[] args) {}\n}\n"
+         "interface Api {}\nrecord Pair(int a) {}\n",
          ["Main", "Api", "Pair"]),
         ("csharp", "public sealed partial class Service {}\ninternal struct Vec {}\n", ["Service", "Vec"]),
         ("kotlin", "data class User(val name: String)\nfun greet(user: User) {}\nobject Registry {}\n",

@@ -62,7 +62,9 @@ def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
     assert f'src="../../{runtime}/ui.js"' in html
     assert f'href="../../{runtime}/ui.css"' in html
     assert 'data-graphsearch-bundle="../../search/"' in html
-    foreign = re.findall(r'<(?:script|img)[^>]+src="(?:https?:)?//|<link[^>]+rel="stylesheet"[^>]+href="(?:https?:)?//', html)
+    foreign = re.findall(
+        r'<(?:script|img)[^>]+src="(?:https?:)?//|<link[^>]+rel="stylesheet"[^>]+href="(?:https?:)?//', html
+    )
     assert not foreign, f"assets from another origin: {foreign}"
 
 
