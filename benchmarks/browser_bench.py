@@ -566,10 +566,7 @@ class Bench:
         return context, page
 
     def url(self, engine: str, query: str | None = None) -> str:
-        if engine == "pagefind":
-            url = f"{self.base}pagefind/{PAGEFIND_PAGE}"
-        else:
-            url = f"{self.base}{engine}/"
+        url = f"{self.base}pagefind/{PAGEFIND_PAGE}" if engine == "pagefind" else f"{self.base}{engine}/"
         return url + (f"?q={quote(query)}" if query else "")
 
     # --- cold: one fresh context, one query
@@ -889,7 +886,7 @@ def table(head: tuple, body: list[tuple]) -> str:
     widths = [max(len(str(row[i])) for row in [head, *body]) for i in range(len(head))]
     lines = []
     for n, row in enumerate([head, *body]):
-        cells = [str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(cells).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
