@@ -1,9 +1,9 @@
 """Insert the search runtime's tags into a rendered page (no theme override needed).
 
 The runtime is served from a folder named after a hash of its files, `assets/graphsearch/<hash>/`
-(assets.py names and copies it). Why a versioned folder rather than `ui.js?v=<hash>`: ui.js starts
-worker.js, which imports bundle.js, engine.js..., and the engine imports more modules lazily, all
-by relative URLs. A query string on ui.js does not carry over to those imports, so a browser could
+(assets.py names and copies it). Why a versioned folder rather than `ui.js?v=<hash>`: ui.js imports
+the other UI modules, whose client starts worker.js, which imports bundle.js, engine.js..., all by
+relative URLs. A query string on ui.js does not carry over to those imports, so a browser could
 pair a cached old module with a new one (or an old ui.js with a new worker.js) after a deploy.
 In a versioned folder every relative import resolves inside the same version: an old page can
 only ever load its own modules (or get a 404 if they are gone, which the UI reports as "search is
