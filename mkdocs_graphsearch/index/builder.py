@@ -41,7 +41,7 @@ def build_files(
         from mkdocs_graphsearch.index.semantic import semantic_files
 
         try:
-            extra_files, extra_manifest = semantic_files(corpus, semantic)
+            extra_files, extra_manifest = semantic_files(corpus, semantic, warn)
             vectors = extra_manifest.get("vectors")
             if isinstance(vectors, dict):  # the site's calibrated cosine for vector-only results (calibrate.py)
                 settings = replace(settings, vector_only_threshold=vectors["vector_only_threshold"])

@@ -6,9 +6,10 @@ Format: in the cache directory, one append-only file per vector dimension,
 `vectors-f32-<dim>.bin`: a 16-byte header (`GSEMBC1\\n`, uint32 dim, uint32 0), then fixed-size
 records of 32 key bytes, dim little-endian float32 and a CRC-32 (uint32) of those two. Fixed sizes
 keep records aligned whatever happens to one of them: a record whose checksum fails, a torn last
-record or a file with a bad header is ignored (and so recomputed by the caller), never fatal.
-A later record for the same key wins. `compact()` rewrites the files with only the live records,
-sorted by key, atomically. Appends hold an exclusive lock where the platform has `fcntl`.
+record or a file with a bad header is ignored (and so recomputed by the caller), never fatal;
+`damaged` names the files it was found in, for a warning. A later record for the same key wins.
+`compact()` rewrites the files with only the live records, sorted by key, atomically
+(`write_atomic`). Appends hold an exclusive lock where the platform has `fcntl`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,7 +26,14 @@ from typing import Protocol
 
 import numpy as np
 
-__all__ = ["DEFAULT_CACHE_DIR", "EmbeddingCache", "ProgressCallback", "cache_key", "embed_with_cache"]
+__all__ = [
+    "DEFAULT_CACHE_DIR",
+    "EmbeddingCache",
+    "ProgressCallback",
+    "cache_key",
+    "embed_with_cache",
+    "write_atomic",
+]
 
 #: The cache folder when none is given: the plugin's `cache_dir` (relative to mkdocs.yml) and
 #: `graphsearch index --cache-dir` (relative to the working folder). The query encoder's fit and
@@ -42,6 +51,21 @@ ProgressCallback = Callable[[int, int, float], None]
 def cache_key(fingerprint: str, text: str) -> str:
     """sha256(fingerprint + "\\n" + text) as hex."""
     return hashlib.sha256(f"{fingerprint}\n{text}".encode()).hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `path` whole or not at all: a temporary file in the same folder, then os.replace.
+
+    A killed build, a full disk or a second build reading meanwhile never sees half a file.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _lock(fh) -> None:
@@ -62,6 +86,8 @@ class EmbeddingCache:
         self._pending: dict[bytes, np.ndarray] = {}
         #: Records ignored while reading (bad checksum, torn tail, bad header): recomputed.
         self.corrupt_records = 0
+        #: The files those records were in.
+        self.damaged: set[Path] = set()
 
     # --- reading --------------------------------------------------------------------------
 
@@ -77,6 +103,12 @@ class EmbeddingCache:
         return self._store
 
     def _read_file(self, path: Path) -> None:
+        before = self.corrupt_records
+        self._read_records(path)
+        if self.corrupt_records > before:
+            self.damaged.add(path)
+
+    def _read_records(self, path: Path) -> None:
         assert self._store is not None
         try:
             data = path.read_bytes()
@@ -196,14 +228,13 @@ class EmbeddingCache:
             if path.name not in {self._path(d).name for d in by_dim}:
                 path.unlink(missing_ok=True)
         for dim, keys in by_dim.items():
-            tmp = self._path(dim).with_suffix(".tmp")
-            with open(tmp, "wb") as fh:
-                fh.write(_HEADER.pack(_MAGIC, dim, 0))
-                for raw in keys:
-                    rec = raw + store[raw].astype("<f4").tobytes()
-                    fh.write(rec + struct.pack("<I", zlib.crc32(rec)))
-            os.replace(tmp, self._path(dim))
+            parts = [_HEADER.pack(_MAGIC, dim, 0)]
+            for raw in keys:
+                rec = raw + store[raw].astype("<f4").tobytes()
+                parts.append(rec + struct.pack("<I", zlib.crc32(rec)))
+            write_atomic(self._path(dim), b"".join(parts))
         self.corrupt_records = 0
+        self.damaged.clear()
 
     def __enter__(self) -> EmbeddingCache:
         return self

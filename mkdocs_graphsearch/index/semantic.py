@@ -6,11 +6,17 @@ token states the encoder is fitted on. Passage vectors are cached per passage
 so an unchanged site rebuilds without the model. After an edit, `mkdocs build` refits the
 encoder with one model pass over all passages (its table is a mean over every token
 occurrence), while `mkdocs serve` reuses the last encoder and embeds only changed passages.
+
+The cache is never trusted nor needed: passage vectors are flushed every FLUSH_SECONDS while
+embedding (an interrupted build keeps them); an encoder entry is one file written atomically
+with a sha256 of its payload, and a damaged one is a warning naming it, then refitted; a cache
+folder that cannot be written is one warning naming it, and the build goes on without it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,13 +28,17 @@ from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCA
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
-from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
+from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key, write_atomic
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
 from mkdocs_graphsearch.index.passages import passage_text
 
 #: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
 Progress = Callable[[int, int, float], None]
 PROGRESS_SECONDS = 5.0
+#: New passage vectors are written to the cache at least this often while embedding.
+FLUSH_SECONDS = 30.0
+#: Fitted encoders kept in one cache folder (newest first): sites sharing it don't evict each other.
+KEEP_ENCODERS = 4
 #: Written into the manifest's semantic entries, the one place both engines read them from
 #: (a format-1 manifest lacks them: each engine keeps the values it had built in, the same).
 #: The static encoder reads at most MAX_QUERY_PIECES WordPiece pieces of a query; the query
@@ -70,19 +80,20 @@ class _Ticker:
             self.progress(done, self.total, done / max(now - self.start, 1e-9))
 
 
-def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, bytes], dict[str, object]]:
+def semantic_files(
+    corpus: Corpus, options: SemanticOptions, warn: Callable[[str], None] = print
+) -> tuple[dict[str, bytes], dict[str, object]]:
     """vectors.bin, encoder.json, encoder.bin and vocab.txt, plus their manifest entries."""
     embedder = options.embedder
     fingerprint = embedder.fingerprint
     texts = [passage_text(chunk) for chunk in corpus.chunks]
     keys = [cache_key(fingerprint, text) for text in texts]
-    cache = EmbeddingCache(options.cache_dir) if options.cache_dir else None
+    store = _CacheStore(options.cache_dir, warn)
     corpus_key = hashlib.sha256("\n".join([fingerprint, *keys]).encode()).hexdigest()
-    encoder_files = _cached_encoder(options.cache_dir, corpus_key, options.reuse_encoder)
+    encoder_files = store.encoder(corpus_key, options.reuse_encoder)
 
-    known = cache.get_many(keys) if cache else {}
+    known = store.vectors(keys)
     vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
-    fresh: dict[str, np.ndarray] = {}
     if encoder_files is None:
         # The encoder is fitted on every passage's token states: one model pass over all of them
         # (that pass gives the passage vectors too).
@@ -91,13 +102,13 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
         for i, text in enumerate(texts):
             vector, ids, states = embedder.passage_and_states(text)
             vectors[i] = known.get(keys[i], vector)
-            fresh[keys[i]] = vector
+            store.add(keys[i], vector)
             runs.append((np.asarray(ids, dtype=np.int64), states))
             ticker.tick(i + 1)
         special = {embedder.wordpiece.cls_id, embedder.wordpiece.sep_id, embedder.wordpiece.unk_id}
         table = fit_encoder(runs, special)
         encoder_files = table.files() if table is not None else None
-        _store_encoder(options.cache_dir, corpus_key, encoder_files)
+        store.save_encoder(corpus_key, encoder_files)
     else:
         missing = [i for i, key in enumerate(keys) if key not in known]
         ticker = _Ticker(len(missing), options.progress)
@@ -105,11 +116,10 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
             if key in known:
                 vectors[i] = known[key]
         for done, i in enumerate(missing, 1):
-            vectors[i] = fresh[keys[i]] = embedder.embed_passages([texts[i]])[0]
+            vectors[i] = embedder.embed_passages([texts[i]])[0]
+            store.add(keys[i], vectors[i])
             ticker.tick(done)
-    if cache is not None and fresh:
-        cache.put_many(fresh)
-        cache.flush()
+    store.flush()
 
     if encoder_files is None:  # no token at all: nothing to search by meaning
         return {}, {}
@@ -139,29 +149,109 @@ def semantic_files(corpus: Corpus, options: SemanticOptions) -> tuple[dict[str, 
     return files, manifest
 
 
-def _encoder_paths(cache_dir: Path, corpus_key: str) -> tuple[Path, Path]:
-    return cache_dir / f"encoder-{corpus_key}.json", cache_dir / f"encoder-{corpus_key}.bin"
+_ENCODER_MAGIC = b"GSENCC1\n"
+#: magic, sha256 of the payload (encoder.json then encoder.bin), length of encoder.json
+_ENCODER_HEADER = struct.Struct("<8s32sI")
 
 
-def _cached_encoder(cache_dir: Path | None, corpus_key: str, reuse_any: bool) -> tuple[bytes, bytes] | None:
-    if cache_dir is None:
-        return None
-    meta, binary = _encoder_paths(cache_dir, corpus_key)
-    if reuse_any and not meta.exists():
-        fitted = sorted(cache_dir.glob("encoder-*.json"))
-        if fitted:
-            meta, binary = fitted[0], fitted[0].with_suffix(".bin")
-    try:
-        return meta.read_bytes(), binary.read_bytes()
-    except OSError:
-        return None
+def pack_encoder(files: tuple[bytes, bytes]) -> bytes:
+    """One encoder cache entry: header, then encoder.json and encoder.bin."""
+    meta, binary = files
+    return _ENCODER_HEADER.pack(_ENCODER_MAGIC, hashlib.sha256(meta + binary).digest(), len(meta)) + meta + binary
 
 
-def _store_encoder(cache_dir: Path | None, corpus_key: str, files: tuple[bytes, bytes] | None) -> None:
-    if cache_dir is None or files is None:
-        return
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    for stale in cache_dir.glob("encoder-*"):
-        stale.unlink()  # one site, one encoder: older fits are dead weight
-    for path, data in zip(_encoder_paths(cache_dir, corpus_key), files, strict=True):
-        path.write_bytes(data)
+def unpack_encoder(data: bytes) -> tuple[bytes, bytes]:
+    """(encoder.json, encoder.bin) of an entry; ValueError saying what is wrong with it."""
+    if len(data) < _ENCODER_HEADER.size:
+        raise ValueError(f"{len(data)} bytes, shorter than its header")
+    magic, digest, meta_len = _ENCODER_HEADER.unpack_from(data)
+    if magic != _ENCODER_MAGIC:
+        raise ValueError("not an encoder cache file")
+    payload = data[_ENCODER_HEADER.size :]
+    if meta_len > len(payload) or hashlib.sha256(payload).digest() != digest:
+        raise ValueError("checksum mismatch (truncated or changed)")
+    return payload[:meta_len], payload[meta_len:]
+
+
+class _CacheStore:
+    """The cache folder as one build uses it; after a write fails, one warning and no more cache."""
+
+    def __init__(self, cache_dir: Path | None, warn: Callable[[str], None]) -> None:
+        self.dir, self.warn = cache_dir, warn
+        self.cache = EmbeddingCache(cache_dir) if cache_dir else None
+        self.last_flush = time.monotonic()
+
+    def _encoder_path(self, corpus_key: str) -> Path:
+        assert self.dir is not None
+        return self.dir / f"encoder-{corpus_key}.cache"
+
+    def _fitted(self) -> list[Path]:
+        """Encoder entries, newest first (name breaks ties: the same order on every run)."""
+        assert self.dir is not None
+        entries = []
+        for path in self.dir.glob("encoder-*.cache"):
+            try:
+                entries.append((-path.stat().st_mtime_ns, path.name, path))
+            except OSError:
+                continue
+        return [path for _, _, path in sorted(entries)]
+
+    def encoder(self, corpus_key: str, reuse_any: bool) -> tuple[bytes, bytes] | None:
+        """The cached fit of this corpus (with `reuse_any`, else the newest fit); None: refit."""
+        if self.dir is None:
+            return None
+        path = self._encoder_path(corpus_key)
+        if reuse_any and not path.exists():
+            path = next(iter(self._fitted()), path)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        try:
+            return unpack_encoder(data)
+        except ValueError as error:
+            self.warn(f"the query encoder cache {path} is damaged ({error}); refitting it")
+            return None
+
+    def vectors(self, keys: list[str]) -> dict[str, np.ndarray]:
+        if self.cache is None:
+            return {}
+        known = self.cache.get_many(keys)
+        for path in sorted(self.cache.damaged):
+            self.warn(f"the embedding cache {path} has damaged records; recomputing them")
+        return known
+
+    def add(self, key: str, vector: np.ndarray) -> None:
+        """Remember a passage vector; flushed every FLUSH_SECONDS, so a killed build keeps it."""
+        if self.cache is None:
+            return
+        self.cache.put_many({key: vector})
+        if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.cache is not None:
+            self._write(self.cache.flush)
+        self.last_flush = time.monotonic()
+
+    def save_encoder(self, corpus_key: str, files: tuple[bytes, bytes] | None) -> None:
+        if self.dir is None or files is None:
+            return
+        path = self._encoder_path(corpus_key)
+
+        def save() -> None:
+            assert self.dir is not None
+            self.dir.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, pack_encoder(files))
+            legacy = [*self.dir.glob("encoder-*.json"), *self.dir.glob("encoder-*.bin")]  # unchecked format
+            for stale in self._fitted()[KEEP_ENCODERS:] + legacy:
+                stale.unlink(missing_ok=True)
+
+        self._write(save)
+
+    def _write(self, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except OSError as error:
+            self.warn(f"cannot write the cache folder {self.dir} ({error}); building without it")
+            self.dir = self.cache = None

@@ -1,0 +1,204 @@
+"""The build cache (issue 11): damaged entries are warned about and rebuilt, an interrupted build
+keeps its embeddings, an unusable cache folder is one warning and the build goes on without it.
+Each build's bundle is compared with a clean build's: a bad cache never changes a byte."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import VECTORS
+from mkdocs_graphsearch.index.builder import build_files
+from mkdocs_graphsearch.index.embed import Embedder
+from mkdocs_graphsearch.index.embed_cache import EmbeddingCache
+from mkdocs_graphsearch.index.semantic import SemanticOptions, unpack_encoder
+from mkdocs_graphsearch.parse.folder import parse_folder
+
+DOCS = VECTORS / "engine" / "docs"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+@pytest.fixture(scope="module")
+def clean(embedder: Embedder) -> dict[str, bytes]:
+    """The bundle of a build without any cache."""
+    return build_files(parse_folder(DOCS), semantic=SemanticOptions(embedder, None), warn=_fail)
+
+
+def _fail(message: str) -> None:
+    raise AssertionError(message)
+
+
+def _build(embedder: Embedder, cache: Path | None, docs: Path = DOCS, **options) -> tuple[dict[str, bytes], list[str]]:
+    warnings: list[str] = []
+    files = build_files(parse_folder(docs), semantic=SemanticOptions(embedder, cache, **options), warn=warnings.append)
+    return files, warnings
+
+
+def _encoder_entry(cache: Path) -> Path:
+    (entry,) = cache.glob("encoder-*.cache")
+    return entry
+
+
+@pytest.mark.parametrize("damage", ["bit flip", "truncated", "empty"])
+def test_damaged_encoder_cache_is_warned_about_and_refitted(
+    tmp_path: Path, embedder: Embedder, clean: dict[str, bytes], damage: str
+) -> None:
+    cache = tmp_path / "cache"
+    assert _build(embedder, cache) == (clean, [])
+    entry = _encoder_entry(cache)
+    data = bytearray(entry.read_bytes())
+    if damage == "bit flip":
+        data[len(data) // 2] ^= 0x04
+    else:
+        del data[len(data) // 2 if damage == "truncated" else 0 :]
+    entry.write_bytes(bytes(data))
+    files, warnings = _build(embedder, cache)
+    assert files == clean
+    assert len(warnings) == 1 and str(entry) in warnings[0] and "damaged" in warnings[0], warnings
+    unpack_encoder(_encoder_entry(cache).read_bytes())  # rewritten whole
+    assert _build(embedder, cache) == (clean, [])
+
+
+def test_damaged_encoder_cache_reused_by_serve_is_refitted(
+    tmp_path: Path, embedder: Embedder, clean: dict[str, bytes]
+) -> None:
+    cache = tmp_path / "cache"
+    _build(embedder, cache)
+    entry = _encoder_entry(cache)
+    entry.write_bytes(entry.read_bytes()[:-1])
+    files, warnings = _build(embedder, cache, reuse_encoder=True)
+    assert files == clean and len(warnings) == 1 and str(entry) in warnings[0]
+
+
+def test_damaged_vector_records_are_warned_about_and_recomputed(
+    tmp_path: Path, embedder: Embedder, clean: dict[str, bytes]
+) -> None:
+    cache = tmp_path / "cache"
+    _build(embedder, cache)
+    (vectors,) = cache.glob("vectors-f32-*.bin")
+    data = bytearray(vectors.read_bytes())
+    data[100] ^= 0x10
+    vectors.write_bytes(bytes(data))
+    files, warnings = _build(embedder, cache)
+    assert files == clean
+    assert len(warnings) == 1 and str(vectors) in warnings[0], warnings
+
+
+def test_a_file_where_the_cache_folder_should_be(tmp_path: Path, embedder: Embedder, clean: dict[str, bytes]) -> None:
+    cache = tmp_path / "cache"
+    cache.write_text("not a folder")
+    files, warnings = _build(embedder, cache)
+    assert files == clean
+    assert len(warnings) == 1 and str(cache) in warnings[0] and "without it" in warnings[0], warnings
+    assert cache.read_text() == "not a folder"
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs file permissions that apply")
+def test_a_read_only_cache_folder(tmp_path: Path, embedder: Embedder, clean: dict[str, bytes]) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    cache.chmod(0o555)
+    try:
+        files, warnings = _build(embedder, cache)
+    finally:
+        cache.chmod(0o755)
+    assert files == clean
+    assert len(warnings) == 1 and str(cache) in warnings[0], warnings
+
+
+def test_a_read_only_cache_folder_by_failing_writes(
+    tmp_path: Path, embedder: Embedder, clean: dict[str, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same as the test above wherever permissions don't apply (root): every write refused."""
+    import mkdocs_graphsearch.index.embed_cache as ec
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setattr(ec.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(EmbeddingCache, "_append", refuse)
+    files, warnings = _build(embedder, cache)
+    assert files == clean
+    assert len(warnings) == 1 and str(cache) in warnings[0], warnings
+    assert list(cache.iterdir()) == []
+
+
+class _Interrupt(Exception):
+    pass
+
+
+def _docs(folder: Path, word: str) -> Path:
+    folder.mkdir(exist_ok=True)
+    sections = "\n".join(f"## Topic {i}\n\nThe {word} paragraph about topic number {i}.\n" for i in range(12))
+    (folder / "index.md").write_text(f"# Home\n\n{sections}", encoding="utf-8")
+    return folder
+
+
+def test_an_interrupted_build_keeps_its_embeddings(
+    tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mkdocs_graphsearch.index.semantic as semantic
+
+    monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
+    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
+    docs = _docs(tmp_path / "docs", "first")
+    cache = tmp_path / "cache"
+    _build(embedder, cache, docs)  # the site's encoder is fitted and cached
+    _docs(docs, "second")  # every passage changed: `mkdocs serve` embeds them all
+    untouched = tmp_path / "untouched"
+    shutil.copytree(cache, untouched)
+
+    def stop_midway(done: int, total: int, rate: float) -> None:
+        if done == 5:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        _build(embedder, cache, docs, reuse_encoder=True, progress=stop_midway)
+    totals: list[int] = []
+    resumed, warnings = _build(embedder, cache, docs, reuse_encoder=True, progress=lambda d, t, r: totals.append(t))
+    clean_totals: list[int] = []
+    clean, _ = _build(embedder, untouched, docs, reuse_encoder=True, progress=lambda d, t, r: clean_totals.append(t))
+    assert warnings == []
+    assert clean_totals[-1] >= 12 and totals[-1] == clean_totals[-1] - 5  # the 5 flushed are reused
+    assert resumed == clean
+
+
+def test_an_interrupted_first_build_flushes_what_it_embedded(
+    tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mkdocs_graphsearch.index.semantic as semantic
+
+    monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
+    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
+    docs = _docs(tmp_path / "docs", "first")
+    cache = tmp_path / "cache"
+
+    def stop_midway(done: int, total: int, rate: float) -> None:
+        if done == 4:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        _build(embedder, cache, docs, progress=stop_midway)
+    assert len(EmbeddingCache(cache)) == 4 and not list(cache.glob("encoder-*"))
+    clean, _ = _build(embedder, None, docs)
+    assert _build(embedder, cache, docs) == (clean, [])
+
+
+def test_sites_sharing_a_cache_keep_their_encoders(tmp_path: Path, embedder: Embedder) -> None:
+    cache = tmp_path / "cache"
+    one, two = _docs(tmp_path / "one", "first"), _docs(tmp_path / "two", "second")
+    first, _ = _build(embedder, cache, one)
+    _build(embedder, cache, two)
+    fits: list[int] = []
+    again, _ = _build(embedder, cache, one, progress=lambda d, t, r: fits.append(t))
+    assert again == first and fits == [], "the first site's encoder was refitted"
+    assert len(list(cache.glob("encoder-*.cache"))) == 2
