@@ -34,5 +34,7 @@ def run_js_queries(
         command.append("--explain")
     done = subprocess.run(command, input=orjson.dumps(queries), capture_output=True)
     if done.returncode != 0:
-        raise BundleError(done.stderr.decode("utf-8", "replace").strip() or "the JS engine failed")
+        # The driver says "error: ..." itself; the CLI adds its own prefix.
+        message = done.stderr.decode("utf-8", "replace").strip().removeprefix("error: ")
+        raise BundleError(message or "the JS engine failed")
     return [orjson.loads(line) for line in done.stdout.splitlines() if line.strip()]

@@ -69,9 +69,15 @@ def _manifest(folder: Path) -> dict:
 
 
 FORMAT = f'"format":{FORMAT_VERSION}'.encode()
+NOT_AN_INTEGER = "format version is not an integer"
 CORRUPTIONS = {
     "newer format": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":99'), "newer than this"),
     "no format": ("manifest.json", lambda b: b.replace(FORMAT, b'"formax":1'), "no format version"),
+    # JSON.parse reads 2.0 as 2, orjson as a float: both engines refuse every spelling but an integer.
+    "format 2.0": ("manifest.json", lambda b: b.replace(FORMAT, FORMAT + b".0"), NOT_AN_INTEGER),
+    "format 2e0": ("manifest.json", lambda b: b.replace(FORMAT, FORMAT + b"e0"), NOT_AN_INTEGER),
+    "format true": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":true'), NOT_AN_INTEGER),
+    "format string": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":"2"'), NOT_AN_INTEGER),
     "manifest not json": ("manifest.json", lambda b: b[:10], "not valid JSON"),
     "truncated postings": ("postings.bin", lambda b: b[: len(b) // 2], "truncated"),
     "corrupted postings": ("postings.bin", lambda b: bytes([b[0] ^ 0xFF]) + b[1:], "corrupted"),

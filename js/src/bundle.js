@@ -103,6 +103,26 @@ function parseJson(name, bytes) {
   }
 }
 
+/** The source text of the number under `key` in a JSON object's top level (the last one, as
+ * JSON.parse keeps), or null. `text` is valid JSON.
+ * @param {string} text @param {string} key @returns {string | null} */
+function topLevelNumber(text, key) {
+  const value = /\s*:\s*(-?\d[\d.eE+-]*)?/y;
+  let depth = 0, found = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      value.lastIndex = i + 1;
+      const match = depth === 1 ? value.exec(text) : null;
+      if (match && JSON.parse(text.slice(start, i + 1)) === key) found = match[1] ?? null;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+  }
+  return found;
+}
+
 /** @param {ArrayBuffer | Uint8Array} data */
 function asBytes(data) {
   return data instanceof Uint8Array ? data : new Uint8Array(data);
@@ -121,8 +141,13 @@ export async function loadManifest(fetchFile) {
   }
   const manifest = parseJson("manifest.json", bytes);
   const version = manifest && manifest.format;
-  if (!Number.isInteger(version)) {
+  if (version === undefined || version === null) {
     throw new BundleError("manifest.json has no format version: not a graphsearch bundle");
+  }
+  // JSON.parse reads 1.0 and 1e0 as 1: the source text tells, as Python's float does.
+  const literal = Number.isInteger(version) && topLevelNumber(new TextDecoder().decode(bytes), "format");
+  if (!literal || !/^-?\d+$/.test(literal)) {
+    throw new BundleError("manifest.json format version is not an integer: not a graphsearch bundle");
   }
   if (version > FORMAT_VERSION) {
     throw new BundleError(

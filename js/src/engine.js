@@ -23,6 +23,23 @@ export function availableMode(bundle, mode) {
   return requested;
 }
 
+/** A format-1 manifest's search settings have no `max_query_chars` (bundle/settings.py). */
+const FORMAT_1_MAX_QUERY_CHARS = 1000;
+
+/** The query cut to the bundle's `max_query_chars` code points (not UTF-16 units, as Python
+ * counts): bounded work for any input.
+ * @param {Bundle} bundle @param {string} query */
+export function boundedQuery(bundle, query) {
+  const max = bundle.settings.max_query_chars ?? FORMAT_1_MAX_QUERY_CHARS;
+  if (query.length <= max) return query; // never more code points than UTF-16 units
+  let out = "", count = 0;
+  for (const ch of query) {
+    if (count++ === max) break;
+    out += ch;
+  }
+  return out;
+}
+
 /** @param {Map<number, number>} scores @param {number} size */
 function dense(scores, size) {
   const out = new Float64Array(size);
@@ -38,14 +55,15 @@ export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
   const settings = bundle.settings;
   const limit = options.limit ?? settings.default_limit;
-  const keyword = keywordScores(bundle, query);
+  const searched = boundedQuery(bundle, query);
+  const keyword = keywordScores(bundle, searched);
   const keywordRanked = mode !== "vector" ? rankChunks(keyword.scores) : [];
   /** @type {number[]} */
   let vectorRanked = [];
   /** @type {Float64Array | null} */
   let cos = null;
   if (mode !== "keyword" && bundle.vectors) {
-    const vector = queryVector(bundle, completedQuery(bundle, query, keyword));
+    const vector = queryVector(bundle, completedQuery(bundle, searched, keyword));
     if (vector !== null) {
       const { values, scales, dim } = bundle.vectors;
       cos = cosines(values, scales, dim, vector, queryLevels(bundle.manifest));
@@ -111,7 +129,7 @@ export function search(bundle, query, options = {}) {
     info.via = via;
     details.set(chunk, info);
   }
-  const marks = keywordHighlight(bundle, query, keyword);
+  const marks = keywordHighlight(bundle, searched, keyword);
   const results = groupByPage(bundle, ranked, scores, marks, limit, details, Boolean(options.explain));
   return { query, mode, results };
 }

@@ -168,7 +168,7 @@ export function tokenSpans(text) {
     if (cls === CJK_CHAR) {
       let j = i;
       while (j < n && classes[j] === CJK_CHAR) j++;
-      tokens.push(...cjkTokens(chars.slice(i, j), i));
+      for (const span of cjkTokens(chars.slice(i, j), i)) tokens.push(span);
       i = j;
     } else if (cls === LETTER || cls === NUMBER) {
       let j = i + 1;
@@ -183,7 +183,7 @@ export function tokenSpans(text) {
           else break;
         } else break;
       }
-      tokens.push(...compoundTokens(chars.slice(i, j), classes.slice(i, j), i));
+      for (const span of compoundTokens(chars.slice(i, j), classes.slice(i, j), i)) tokens.push(span);
       i = j;
     } else {
       i++; // separators, and marks with no letter or number before them

@@ -98,8 +98,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     except OSError as error:
         raise BundleError(f"cannot read {folder / MANIFEST}: {error}") from error
     version = manifest.get("format") if isinstance(manifest, dict) else None
-    if not isinstance(version, int):
+    if version is None:
         raise BundleError(f"{MANIFEST} has no format version: not a graphsearch bundle")
+    if type(version) is not int:  # not 1.0 nor true (bool is an int): js/src/bundle.js agrees
+        raise BundleError(f"{MANIFEST} format version is not an integer: not a graphsearch bundle")
     if version > FORMAT_VERSION:
         raise BundleError(
             f"bundle format {version} is newer than this reader (format {FORMAT_VERSION}): "

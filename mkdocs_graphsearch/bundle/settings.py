@@ -50,6 +50,9 @@ class SearchSettings:
     #: Snippet length in words, and how much of each chunk's text is kept for snippets.
     snippet_words: int = 24
     snippet_source_chars: int = 2000
+    #: A query is cut to its first `max_query_chars` code points before tokenizing, so any input
+    #: is bounded work (engine/search.py, js/src/engine.js).
+    max_query_chars: int = 1000
     #: Pages returned when the caller gives no limit.
     default_limit: int = 10
     #: Mode used when the caller names none ("hybrid" needs vectors in the bundle).

@@ -37,6 +37,15 @@ def available_mode(bundle: Bundle, mode: str | None) -> str:
     return requested
 
 
+#: A format-1 manifest's search settings have no `max_query_chars` (bundle/settings.py).
+FORMAT_1_MAX_QUERY_CHARS = 1000
+
+
+def bounded_query(bundle: Bundle, query: str) -> str:
+    """The query cut to the bundle's `max_query_chars` code points: bounded work for any input."""
+    return query[: bundle.settings.get("max_query_chars", FORMAT_1_MAX_QUERY_CHARS)]
+
+
 def _dense(scores: dict[int, float], size: int) -> np.ndarray:
     dense = np.zeros(size, dtype=np.float64)
     for chunk, score in scores.items():
@@ -58,14 +67,15 @@ def search(
     mode = available_mode(bundle, mode)
     settings = bundle.settings
     limit = settings["default_limit"] if limit is None else limit
-    keyword = keyword_scores(bundle, query)
+    searched = bounded_query(bundle, query)
+    keyword = keyword_scores(bundle, searched)
     keyword_ranked = rank_chunks(keyword.scores) if mode != "vector" else []
     vector_ranked: list[int] = []
     cos: np.ndarray | None = None
     # available_mode: vectors are there in every mode but keyword.
     if mode != "keyword" and bundle.vectors is not None and bundle.vector_scales is not None:
         if vector is None:
-            vector = query_vector(bundle, completed_query(bundle, query, keyword))
+            vector = query_vector(bundle, completed_query(bundle, searched, keyword))
         elif len(vector) != bundle.vectors.shape[1]:
             vector = project_query(bundle, vector)
         if vector is not None:
@@ -115,6 +125,6 @@ def search(
             info["graph"] = {"from": bundle.chunks["id"][origin.seed], "edge": origin.edge, "depth": origin.depth}
         info["via"] = via
         details[chunk] = info
-    marks = keyword_highlight(bundle, query, keyword)
+    marks = keyword_highlight(bundle, searched, keyword)
     results = group_by_page(bundle, ranked, scores, marks, limit, details, explain)
     return {"query": query, "mode": mode, "results": results}
