@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import math
 import re
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from .model import clip
 
 __all__ = ["FrontMatter", "parse_front_matter"]
 
@@ -38,6 +41,40 @@ def _key_line(block: list[str], key: str, after: int = 0) -> int:
         if pattern.match(block[index]):
             return index + 2  # block starts on page line 2
     return 1
+
+
+#: Most values (scalars, lists, mappings) the front matter may hold once YAML aliases are expanded.
+#: Real front matter holds tens; a ~700-byte alias bomb holds billions, shared by reference, and
+#: anything that walks it (a warning's repr, the plugin's consumers) would run for minutes.
+MAX_VALUES = 10_000
+
+# A warning names a bad value by a bounded repr: never the whole of a nested structure.
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxstring, _REPR.maxother = 2, 4, 4, 80, 80
+
+
+def _expanded_size(data: Any) -> int:
+    """How many values `data` holds with aliases expanded, capped at MAX_VALUES + 1.
+
+    Linear in the distinct nodes (each shared node is sized once); a cycle (`&a [*a]`) counts
+    as too many. Iterative: deep nesting must not overflow the stack.
+    """
+    sizes: dict[int, int] = {}
+    entered: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(data, False)]
+    while stack:
+        node, done = stack.pop()
+        children = list(node.keys()) + list(node.values()) if isinstance(node, dict) else node
+        if done:
+            total = 1 + sum(sizes.get(id(child), 1) for child in children)
+            sizes[id(node)] = min(total, MAX_VALUES + 1)
+        elif id(node) not in sizes:
+            if id(node) in entered:
+                return MAX_VALUES + 1  # reached again before it was sized: it contains itself
+            entered.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if isinstance(child, (list, dict)))
+    return sizes.get(id(data), 1)
 
 
 def _load(yaml_text: str) -> Any:
@@ -75,6 +112,10 @@ def parse_front_matter(lines: list[str]) -> FrontMatter:
     if not isinstance(data, dict):
         return FrontMatter(warnings=[(1, "front matter is not a YAML mapping; kept as page text")])
 
+    if _expanded_size(data) > MAX_VALUES:
+        # Still a mapping, so MkDocs strips it from the page: not page text, but none of it is read.
+        message = f"front matter holds more than {MAX_VALUES} values once YAML aliases are expanded; ignored"
+        return FrontMatter(line_count=close + 1, warnings=[(1, message)])
     result = FrontMatter(line_count=close + 1)
     _read_title(data, block, result)
     _read_tags(data, block, result)
@@ -106,7 +147,8 @@ def _read_tags(data: dict[Any, Any], block: list[str], result: FrontMatter) -> N
     seen: set[str] = set()
     for tag in tags:
         if isinstance(tag, bool) or not isinstance(tag, (str, int, float)):
-            result.warnings.append((_key_line(block, "tags"), f"front matter tag {tag!r} is not a string; ignored"))
+            message = f"front matter tag {clip(_REPR.repr(tag))} is not a string; ignored"
+            result.warnings.append((_key_line(block, "tags"), message))
             continue
         text = " ".join(str(tag).split())
         if text and text not in seen:

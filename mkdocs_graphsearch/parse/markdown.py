@@ -14,6 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -22,14 +23,20 @@ from .blocks import flatten_blocks
 from .chunks import ChunkTree
 from .frontmatter import parse_front_matter
 from .links import Resolution, WikiIndex, resolve_markdown_link
-from .model import BrokenLink, Chunk, Link, LinkKind, Page, PageWarning
+from .model import BrokenLink, Chunk, Link, LinkKind, Page, PageWarning, clip
 from .plaintext import RawLink, html_text, inline_text
 
 __all__ = ["MARKDOWN_PARSER", "decode_source", "parse_page"]
 
-# CommonMark plus GFM tables and strikethrough: what MkDocs sites write. `maxNesting` bounds
-# recursion on pathological nesting (`>>>>>>...`, deep lists).
-MARKDOWN_PARSER = MarkdownIt("commonmark", {"maxNesting": 20}).enable(["table", "strikethrough"])
+#: Block nesting (markdown-it levels: a blockquote is one, a list item two) past which a block's
+#: lines are kept as plain text (`_deep_text`), bounding recursion on `>>>>>>...` and deep lists.
+#: Python-Markdown renders any depth, so nothing past it may be lost: markdown-it's own
+#: `maxNesting` (which silently drops the rest of the page) sits above it and is never reached.
+NESTING_LIMIT = 100
+# CommonMark plus GFM tables and strikethrough: what MkDocs sites write.
+MARKDOWN_PARSER = MarkdownIt("commonmark", {"maxNesting": NESTING_LIMIT + 10}).enable(
+    ["table", "strikethrough"]
+)
 
 # No real paragraph is this long (the corpora's longest is ~7k characters); past it, inline
 # markup is not parsed. markdown-it-py spends ~10 us per `[` or `*`, so one 10 MB paragraph
@@ -54,6 +61,29 @@ def _guarded_inline(state: StateCore) -> None:
 
 
 MARKDOWN_PARSER.core.ruler.at("inline", _guarded_inline)
+
+# Leading block markup of a line kept as plain text: quote markers, list bullets and numbers.
+_MARKERS_RE = re.compile(r"^(?:[ \t]*(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*")
+
+
+def _deep_text(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Past `NESTING_LIMIT`, the rest of this block (to where it ends) as one plain-text token."""
+    if state.level < NESTING_LIMIT:
+        return False
+    if silent:
+        return True
+    line = start_line + 1
+    while line < end_line and (state.isEmpty(line) or state.sCount[line] >= state.blkIndent):
+        line += 1
+    token = state.push("deep_text", "", 0)
+    token.map = [start_line, line]
+    raw = state.getLines(start_line, line, state.blkIndent, False)
+    token.content = "\n".join(_MARKERS_RE.sub("", row) for row in raw.split("\n"))
+    state.line = line
+    return True
+
+
+MARKDOWN_PARSER.block.ruler.before("table", "deep_text", _deep_text)
 
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 
@@ -175,6 +205,10 @@ def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
             if token.map and end_line - (line - 1) < content_lines + 2:
                 notes.append((line, "unclosed code fence: it runs to the end of its block"))
             items.append(_Fence(line, end_line, token.info, code[:-1] if code.endswith("\n") else code))
+        elif kind == "deep_text":
+            message = f"nesting deeper than {NESTING_LIMIT} levels: the rest of the block is indexed as plain text"
+            notes.append((line, message))
+            items.append(_Text(line, token.content.strip("\n")))
         elif kind == "code_block":
             items.append(_Text(line, token.content.rstrip("\n")))
         elif kind == "html_block":
@@ -233,7 +267,7 @@ class _Builder(ChunkTree):
                 target = resolution.missing or written
                 self.broken.append(BrokenLink(target, raw.line, kind, resolution.reason))
                 self.warnings.append(
-                    PageWarning(self.path, raw.line, f"broken link to {target} ({resolution.reason})")
+                    PageWarning(self.path, raw.line, f"broken link to {clip(target)} ({resolution.reason})")
                 )
 
 
@@ -330,5 +364,5 @@ def parse_page(
         root = Chunk(id=path, title=_stem(path), level=1, kind="page", parent=None, anchor="",
                      text=text, line=1, heading_path=[_stem(path)])
         root.end_line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
-        message = f"internal parser error ({type(exc).__name__}: {exc}); page indexed as plain text"
+        message = f"internal parser error ({type(exc).__name__}: {clip(str(exc))}); page indexed as plain text"
         return Page(path=path, title=root.title, chunks=[root], warnings=[PageWarning(path, 1, message)])

@@ -79,6 +79,15 @@ class Chunk:
         }
 
 
+#: Longest value a warning echoes: one link or front matter field can hold megabytes.
+WARNING_VALUE_LIMIT = 80
+
+
+def clip(value: str, limit: int = WARNING_VALUE_LIMIT) -> str:
+    """`value` cut to `limit` characters, an ellipsis marking the cut: logs stay readable."""
+    return value if len(value) <= limit else value[: limit - 1] + "\u2026"
+
+
 @dataclass
 class PageWarning:
     """A user-fixable problem in a page, with the file and 1-based line it concerns."""

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 from .chunks import ChunkTree
 from .html_tree import HtmlCode, HtmlHeading, HtmlSymbols, HtmlText, read_html
 from .markdown import DEFAULT_CHUNK_DEPTH
-from .model import Chunk, Link, Page, PageWarning
+from .model import Chunk, Link, Page, PageWarning, clip
 from .plaintext import html_text
 
 __all__ = ["parse_rendered_page"]
@@ -155,6 +155,6 @@ def parse_rendered_page(
         name = title or _stem(path)
         root = Chunk(id=path, title=name, level=1, kind="page", parent=None, anchor="", text=text, line=0,
                      heading_path=[name])
-        message = f"internal HTML parser error ({type(exc).__name__}: {exc}); page indexed as plain text"
+        message = f"internal HTML parser error ({type(exc).__name__}: {clip(str(exc))}); page indexed as plain text"
         return Page(path=path, title=name, chunks=[root], tags=list(tags), boost=boost, exclude=exclude,
                     warnings=[PageWarning(path, 0, message)])

@@ -15,7 +15,7 @@ from collections.abc import Collection
 from .blocks import flatten_blocks
 from .links import WikiIndex, WikiMatch, find_wiki_links
 from .markdown import MARKDOWN_PARSER
-from .model import PageWarning
+from .model import PageWarning, clip
 
 __all__ = ["markdown_start_line", "rewrite_wiki_links"]
 
@@ -92,7 +92,7 @@ def rewrite_wiki_links(
                 written = match.target or f"#{match.heading}"
                 warnings.append(
                     PageWarning(
-                        page_path, first_line + number, f"wiki link [[{written}]] matches no page; shown as text"
+                        page_path, first_line + number, f"wiki link [[{clip(written)}]] matches no page; shown as text"
                     )
                 )
                 replacement = match.display
