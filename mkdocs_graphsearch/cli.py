@@ -20,7 +20,7 @@ from mkdocs_graphsearch.bundle.read import locate
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.cli_input import InputError, checked_text, read_queries
-from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
+from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR, usable_cache_dir
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
 from mkdocs_graphsearch.terminal import emphasis_for, format_report, format_results, plural
@@ -82,7 +82,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             _warn(str(warning))
     semantic = None
     if not args.no_embeddings:
-        semantic = _semantic_options(Path(args.cache_dir) if args.cache_dir else None)
+        semantic = _semantic_options(usable_cache_dir(Path(args.cache_dir) if args.cache_dir else None, _warn))
     files = build_files(pages, semantic=semantic, warn=_warn)
     write_bundle(Path(args.out), files)
     total = sum(len(data) for data in files.values())

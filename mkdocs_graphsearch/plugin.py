@@ -13,6 +13,7 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
 from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
+from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.page_state import state_file
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
@@ -27,6 +28,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     """Builds the hybrid search bundle and ships the browser runtime with the site."""
 
     serving = False
+    cache_dir: Path | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -37,7 +39,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         # After every plugin's on_files: pages generated there (mkdocs-gen-files) are known.
-        cache_dir = self._cache_dir(config)
+        # Checked once a build: an unusable cache folder is one warning, then no cache.
+        self.cache_dir = cache_dir = usable_cache_dir(self._cache_dir(config), log.warning)
         self.doc_files = {f.src_uri: f for f in files.documentation_pages()}
         self.pages = SitePages(
             order=[name for name, f in self.doc_files.items() if not f.inclusion.is_excluded()],
@@ -85,7 +88,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         semantic = None
         if self.config.embeddings:
             semantic = semantic_options(
-                self.config.model, self._cache_dir(config), log.warning, _log_progress, self.serving
+                self.config.model, self.cache_dir, log.warning, _log_progress, self.serving
             )
         try:
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)

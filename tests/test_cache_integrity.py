@@ -4,13 +4,17 @@ Each build's bundle is compared with a clean build's: a bad cache never changes 
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import VECTORS
+from conftest import EXAMPLE_SITE, VECTORS
+from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.index.builder import build_files
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache
@@ -202,3 +206,34 @@ def test_sites_sharing_a_cache_keep_their_encoders(tmp_path: Path, embedder: Emb
     again, _ = _build(embedder, cache, one, progress=lambda d, t, r: fits.append(t))
     assert again == first and fits == [], "the first site's encoder was refitted"
     assert len(list(cache.glob("encoder-*.cache"))) == 2
+
+
+# --- the two front doors: `graphsearch index` and the MkDocs plugin ---------------------------
+
+
+def test_cli_index_with_a_file_for_a_cache_folder(tmp_path: Path, clean: dict[str, bytes]) -> None:
+    cache = tmp_path / "cache"
+    cache.write_text("not a folder")
+    out = tmp_path / "bundle"
+    command = ["index", str(DOCS), "--out", str(out), "--cache-dir", str(cache)]
+    done = subprocess.run([sys.executable, "-m", "mkdocs_graphsearch.cli", *command], capture_output=True)
+    stderr = done.stderr.decode()
+    assert done.returncode == 0, stderr
+    assert stderr.count("warning:") == 1 and str(cache) in stderr and "Traceback" not in stderr, stderr
+    assert {name: (out / name).read_bytes() for name in clean} == clean
+
+
+def test_plugin_with_a_file_for_a_cache_folder(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    cache = tmp_path / "cache"
+    cache.write_text("not a folder")
+    plugin = {"graphsearch": {"embeddings": False, "cache_dir": str(cache)}}
+    site = tmp_path / "site"
+    config = load_config(config_file=str(EXAMPLE_SITE / "mkdocs.yml"), site_dir=str(site), plugins=[plugin])
+    with caplog.at_level(logging.WARNING):
+        build(config)
+    ours = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and "graphsearch" in r.name]
+    assert len(ours) == 1 and str(cache) in ours[0], ours
+    assert load_bundle(site).texts

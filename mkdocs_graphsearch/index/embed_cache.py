@@ -32,6 +32,7 @@ __all__ = [
     "ProgressCallback",
     "cache_key",
     "embed_with_cache",
+    "usable_cache_dir",
     "write_atomic",
 ]
 
@@ -51,6 +52,22 @@ ProgressCallback = Callable[[int, int, float], None]
 def cache_key(fingerprint: str, text: str) -> str:
     """sha256(fingerprint + "\\n" + text) as hex."""
     return hashlib.sha256(f"{fingerprint}\n{text}".encode()).hexdigest()
+
+
+def usable_cache_dir(path: Path | None, warn: Callable[[str], None]) -> Path | None:
+    """`path`, created if need be; None after one warning naming it when it can't be a cache
+    folder (a file in its place, no permission, a read-only disk): the build goes on without."""
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        usable = os.access(path, os.W_OK | os.X_OK)
+    except OSError as error:
+        warn(f"cannot use the cache folder {path} ({error}); building without a cache")
+        return None
+    if not usable:
+        warn(f"cannot use the cache folder {path} (not writable); building without a cache")
+    return path if usable else None
 
 
 def write_atomic(path: Path, data: bytes) -> None:
