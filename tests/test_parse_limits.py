@@ -6,6 +6,8 @@ import time
 
 import markdown
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mkdocs_graphsearch.parse.frontmatter import MAX_VALUES
 from mkdocs_graphsearch.parse.markdown import NESTING_LIMIT, parse_page
@@ -113,3 +115,17 @@ def test_unresolved_wiki_link_warning_is_bounded() -> None:
     _, [warning] = rewrite_wiki_links("[[" + "z" * 400 + "]]\n", "w.md", {"w.md"})
     assert len(warning.message) < WARNING_VALUE_LIMIT + 80
     assert "\u2026" in warning.message or "..." in warning.message
+
+
+# One line of nested block markup: quote markers and list bullets mixed, at any depth.
+_PREFIX = st.lists(st.sampled_from(["> ", "- ", "1. ", "  ", "* "]), max_size=300).map("".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_PREFIX, st.sampled_from(["alpha", "beta", "gamma"])), min_size=1, max_size=8))
+def test_any_nesting_keeps_every_word_and_the_next_section(rows: list[tuple[str, str]]) -> None:
+    source = "".join(f"{prefix}{word}\n" for prefix, word in rows) + LATER
+    page = parse_page(source, "p.md", {"p.md"})
+    assert {word for _, word in rows} <= _words(page)
+    assert [c.title for c in page.chunks if c.kind == "section"] == ["Later"]
+    assert all(w.path == "p.md" and w.line >= 1 for w in page.warnings)
