@@ -47,6 +47,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             urls={name: f.url for name, f in self.doc_files.items()},
             chunk_depth=self.config.chunk_depth,
             state_path=state_file(cache_dir, Path(config.site_dir)) if cache_dir else None,
+            warn=log.warning,
         )
         return nav
 

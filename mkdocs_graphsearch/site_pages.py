@@ -34,6 +34,7 @@ class SitePages:
     urls: dict[str, str]  # src path -> page URL, for every documentation page
     chunk_depth: int
     state_path: Path | None  # where the last build's pages are kept (None: no cache dir)
+    warn: Callable[[str], None] = print  # the state is a cache: failing to save it is a warning
     sources: dict[str, _Source] = field(default_factory=dict)
     rendered: dict[str, Page] = field(default_factory=dict)
     pages_by_url: dict[str, str] = field(init=False)
@@ -86,5 +87,8 @@ class SitePages:
             pages.append(page)
             keep[path] = SavedPage(self.urls[path], digest, page)
         if self.state_path is not None:
-            save_pages(self.state_path, self.chunk_depth, keep)
+            try:
+                save_pages(self.state_path, self.chunk_depth, keep)
+            except OSError as error:  # a full disk, say: the site and its bundle are still built
+                self.warn(f"cannot save the page state {self.state_path} ({error}); the next build reparses")
         return pages

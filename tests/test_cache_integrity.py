@@ -237,3 +237,26 @@ def test_plugin_with_a_file_for_a_cache_folder(tmp_path: Path, caplog: pytest.Lo
     ours = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and "graphsearch" in r.name]
     assert len(ours) == 1 and str(cache) in ours[0], ours
     assert load_bundle(site).texts
+
+
+def test_plugin_when_the_page_state_cannot_be_saved(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk under the cache folder mid-build: one warning naming the state file, not an error."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    import mkdocs_graphsearch.site_pages as site_pages
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(site_pages, "save_pages", disk_full)
+    plugin = {"graphsearch": {"embeddings": False, "cache_dir": str(tmp_path / "cache")}}
+    site = tmp_path / "site"
+    config = load_config(config_file=str(EXAMPLE_SITE / "mkdocs.yml"), site_dir=str(site), plugins=[plugin])
+    with caplog.at_level(logging.WARNING):
+        build(config)
+    ours = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and "graphsearch" in r.name]
+    assert len(ours) == 1 and str(tmp_path / "cache") in ours[0] and "page state" in ours[0], ours
+    assert load_bundle(site).texts
