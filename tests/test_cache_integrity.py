@@ -260,3 +260,16 @@ def test_plugin_when_the_page_state_cannot_be_saved(
     ours = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and "graphsearch" in r.name]
     assert len(ours) == 1 and str(tmp_path / "cache") in ours[0] and "page state" in ours[0], ours
     assert load_bundle(site).texts
+
+
+def test_two_builds_sharing_a_cache_at_once(tmp_path: Path, embedder: Embedder, clean: dict[str, bytes]) -> None:
+    """Cold, then warm: each build sees a whole encoder entry or none, never a torn one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        with ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(lambda e: _build(e, cache), [embedder, Embedder(threads=1)]))
+        assert results == [(clean, []), (clean, [])]
+    assert len(list(cache.glob("encoder-*.cache"))) == 1 and not list(cache.glob(".tmp-*"))
+    assert EmbeddingCache(cache).corrupt_records == 0
