@@ -8,8 +8,6 @@ MkDocs did not render from this file, provided the page's source is unchanged (i
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 import orjson
 
 from mkdocs_graphsearch import __version__
+from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.parse.model import Chunk, Link, Page
 
 #: Bumped when the saved shape changes; a file of another version is ignored (full re-parse).
@@ -66,14 +65,7 @@ def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> Non
         },
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
 
 
 def load_pages(path: Path, chunk_depth: int) -> dict[str, SavedPage]:

@@ -128,7 +128,10 @@ def test_a_read_only_cache_folder_by_failing_writes(
 
     cache = tmp_path / "cache"
     cache.mkdir()
-    monkeypatch.setattr(ec.tempfile, "mkstemp", refuse)
+    import mkdocs_graphsearch.index.semantic as semantic
+
+    monkeypatch.setattr(ec, "write_atomic", refuse)
+    monkeypatch.setattr(semantic, "write_atomic", refuse)
     monkeypatch.setattr(EmbeddingCache, "_append", refuse)
     files, warnings = _build(embedder, cache)
     assert files == clean

@@ -6,8 +6,6 @@ texts): it knows the format, not the index's classes, so bundle/ imports nothing
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,7 @@ from typing import Any
 import orjson
 
 from mkdocs_graphsearch import __version__
+from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     GRAPH,
@@ -138,21 +137,6 @@ def previous_files(out_dir: Path) -> set[str]:
     return names
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder, then rename over the target: a reader
-    (or a crash) sees the old file or the new one, never half of one."""
-    # Not tempfile.mkstemp: its files are private (0600), and the site must stay readable by the
-    # web server; open(..., "xb") gives the usual permissions (umask), like any other written file.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        with open(tmp, "xb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:
     """Write a bundle into out_dir: parts first, manifest last, each atomically, then remove the
     parts of the previous bundle that the new one no longer lists.
@@ -169,6 +153,6 @@ def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:
         # A content-hashed part already on disk has these very bytes: leave it (and its mtime).
         if name != MANIFEST and target.is_file() and target.read_bytes() == files[name]:
             continue
-        _write_atomic(target, files[name])
+        write_atomic(target, files[name])
     for name in sorted(stale - set(files) - {MANIFEST}):
         (out_dir / name).unlink(missing_ok=True)

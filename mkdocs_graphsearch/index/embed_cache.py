@@ -9,7 +9,7 @@ keep records aligned whatever happens to one of them: a record whose checksum fa
 record or a file with a bad header is ignored (and so recomputed by the caller), never fatal;
 `damaged` names the files it was found in, for a warning. A later record for the same key wins.
 `compact()` rewrites the files with only the live records, sorted by key, atomically
-(`write_atomic`). Appends hold an exclusive lock where the platform has `fcntl`.
+(`atomic.write_atomic`). Appends hold an exclusive lock where the platform has `fcntl`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -26,6 +25,8 @@ from typing import Protocol
 
 import numpy as np
 
+from mkdocs_graphsearch.atomic import write_atomic
+
 __all__ = [
     "DEFAULT_CACHE_DIR",
     "EmbeddingCache",
@@ -33,7 +34,6 @@ __all__ = [
     "cache_key",
     "embed_with_cache",
     "usable_cache_dir",
-    "write_atomic",
 ]
 
 #: The cache folder when none is given: the plugin's `cache_dir` (relative to mkdocs.yml) and
@@ -68,21 +68,6 @@ def usable_cache_dir(path: Path | None, warn: Callable[[str], None]) -> Path | N
     if not usable:
         warn(f"cannot use the cache folder {path} (not writable); building without a cache")
     return path if usable else None
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `path` whole or not at all: a temporary file in the same folder, then os.replace.
-
-    A killed build, a full disk or a second build reading meanwhile never sees half a file.
-    """
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _lock(fh) -> None:

@@ -24,11 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
+from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCAB
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
-from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key, write_atomic
+from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
 from mkdocs_graphsearch.index.passages import passage_text
 
