@@ -22,8 +22,13 @@ from mkdocs_graphsearch.parse.rendered import parse_rendered_page
 
 @dataclass
 class _Source:
+    """What a build keeps of a page's source: its hash (for the saved state) and its front
+    matter's search facts (the markdown front-end's chunks are not kept: the HTML gives them)."""
+
     digest: str
-    facts: Page  # the markdown front-end's reading: front matter and the fallback chunks
+    tags: list[str]
+    boost: float
+    exclude: bool
 
 
 @dataclass
@@ -47,7 +52,7 @@ class SitePages:
         left to MkDocs (it reports them, and its `validation:` settings govern them), broken wiki
         links to the wiki-link rewrite (one warning each)."""
         facts = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
-        self.sources[path] = _Source(source_digest(source), facts)
+        self.sources[path] = _Source(source_digest(source), facts.tags, facts.boost, facts.exclude)
         link_lines = {link.line for link in facts.broken_links}
         return [w for w in facts.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
 
@@ -55,7 +60,7 @@ class SitePages:
         """Chunk what MkDocs rendered for a page whose source was read. The title follows the
         markdown front-end's rule: front matter `title`, else the page's h1, else its file name
         (not a nav label, so both front-ends name a page alike)."""
-        facts = self.sources[path].facts
+        facts = self.sources[path]
         title = front_title if isinstance(front_title, (str, int, float)) and not isinstance(front_title, bool) else ""
         self.rendered[path] = parse_rendered_page(
             html, path, title=" ".join(str(title).split()), page_url=self.urls[path],
