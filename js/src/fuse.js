@@ -8,7 +8,6 @@
 export function identifierTokens(tokens) {
   /** @type {string[]} */
   const wholes = [];
-  const parts = new Set();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (/[_.-]/.test(token)) {
@@ -18,15 +17,11 @@ export function identifierTokens(tokens) {
     let spelt = "";
     let j = i + 1;
     while (j < tokens.length && spelt.length < token.length) spelt += tokens[j++];
-    if (j - i > 2 && spelt === token) {
-      wholes.push(token);
-      for (let k = i + 1; k < j; k++) parts.add(k);
-    }
+    if (j - i > 2 && spelt === token) wholes.push(token);
   }
   if (tokens.length === 1) return tokens;
-  const lookup = tokens.every(
-    (token, i) => wholes.includes(token) || parts.has(i) || wholes.some((whole) => whole.includes(token)),
-  );
+  // A lookup: every token is a whole or a piece of one (the parts that spell it included).
+  const lookup = tokens.every((token) => wholes.some((whole) => whole.includes(token)));
   return wholes.length && lookup ? wholes : [];
 }
 

@@ -40,7 +40,6 @@ def identifier_tokens(tokens: list[str]) -> list[str]:
     compound or one of its parts, or the only token of a one-token query; none otherwise (a
     question that mentions `pyproject.toml` is a question, not a lookup)."""
     wholes: list[str] = []
-    parts: set[int] = set()
     for i, token in enumerate(tokens):
         if any(c in token for c in "_-."):
             wholes.append(token)
@@ -51,12 +50,10 @@ def identifier_tokens(tokens: list[str]) -> list[str]:
             j += 1
         if j - i > 2 and spelt == token:
             wholes.append(token)
-            parts.update(range(i + 1, j))
     if len(tokens) == 1:
         return tokens
-    lookup = all(
-        token in wholes or i in parts or any(token in whole for whole in wholes) for i, token in enumerate(tokens)
-    )
+    # A lookup: every token is a whole or a piece of one (the parts that spell it included).
+    lookup = all(any(token in whole for whole in wholes) for token in tokens)
     return wholes if wholes and lookup else []
 
 
