@@ -111,3 +111,8 @@ class GraphSearchConfig(base.Config):
     bundle_dir = SiteFolder(default="search")
     """Folder of the built site that receives the search bundle: a relative path inside site_dir
     that no page or theme file uses (the built-in search plugin's files may share it)."""
+
+    checks = c.Optional(c.File(exists=True))
+    """Search regression checks run at the end of every build: a YAML file of queries and the
+    pages or sections they must (or must not) find, relative to mkdocs.yml (format: checks.py).
+    Each failed check is a warning naming its line, so `mkdocs build --strict` fails on it."""

@@ -12,6 +12,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
+from mkdocs_graphsearch.checks import check_site
 from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
@@ -99,6 +100,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
         size = sum(len(data) for data in files.values())
         log.info(f"search bundle: {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
+        if self.config.checks:
+            check_site(Path(config.site_dir) / self.config.bundle_dir, Path(self.config.checks), log.warning, log.info)
 
     def _cache_dir(self, config: MkDocsConfig) -> Path | None:
         if not self.config.cache_dir:
