@@ -1,4 +1,4 @@
-"""The `graphsearch` command: chunks, tokenize, index, query, eval, check (other tools call these shapes).
+"""The `graphsearch` command: chunks, tokenize, index, query, eval, check, mcp (other tools call these shapes).
 
 Bad input (a missing bundle, a bad query file line, a query that is not text, a malformed checks
 file) is a one-line `error:` and exit code 2; a broken bundle, or a failed search check, is exit
@@ -193,6 +193,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if all(outcome.passed for outcome in outcomes) else 1
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    try:
+        from mkdocs_graphsearch.mcp_server import serve
+    except ImportError:
+        raise InputError("graphsearch mcp needs the MCP Python SDK: pip install 'mkdocs-graphsearch[mcp]'") from None
+    try:
+        folder = locate(Path(args.path))
+    except BundleError as error:
+        raise InputError(str(error)) from None
+    serve(folder, args.site_url)
+    return 0
+
+
 def _int_range(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: an integer in [low, high] (argparse reports anything else, exit code 2)."""
     wanted = f"an integer from {low}" + (f" to {high}" if high is not None else "")
@@ -299,6 +312,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("path", help="a built site (with search/) or a bundle folder")
     check.add_argument("checks", help="the checks file (.yml), as the plugin's `checks:` option reads it")
     check.set_defaults(func=cmd_check)
+
+    mcp = sub.add_parser("mcp", help="serve a built site or bundle to AI agents over MCP (stdio)")
+    mcp.add_argument("path", help="a built site (with search/) or a bundle folder")
+    mcp.add_argument(
+        "--site-url", default="", metavar="URL",
+        help="where the site is published (https://docs.example.com/): result URLs become absolute"
+        " (default: URLs relative to the site root)",
+    )
+    mcp.set_defaults(func=cmd_mcp)
     return parser
 
 
