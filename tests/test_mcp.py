@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,10 @@ def test_a_real_stdio_session_calls_every_tool(bundle_dir: Path) -> None:
             calls["related"] = await client.call_tool("related", {"page": "how-to/dead-letter-queues.md"})
             calls["list_pages"] = await client.call_tool("list_pages", {})
 
-    anyio.run(session)
+    # In a thread of its own: Playwright's sync API (the browser tests' shared chromium) keeps an
+    # event loop running in the main thread for the rest of the session.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(anyio.run, session).result()
 
     assert calls["server"] == "graphsearch"
     tools = calls["tools"]
