@@ -1,7 +1,8 @@
-"""The `graphsearch` command: chunks, tokenize, index, query, eval (other tools call these shapes).
+"""The `graphsearch` command: chunks, tokenize, index, query, eval, check, mcp (other tools call these shapes).
 
-Bad input (a missing bundle, a bad query file line, a query that is not text) is a one-line
-`error:` and exit code 2; a broken bundle is exit code 1; neither prints a traceback.
+Bad input (a missing bundle, a bad query file line, a query that is not text, a malformed checks
+file) is a one-line `error:` and exit code 2; a broken bundle, or a failed search check, is exit
+code 1; neither prints a traceback.
 """
 
 from __future__ import annotations
@@ -178,6 +179,33 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from mkdocs_graphsearch.bundle.read import load_bundle
+    from mkdocs_graphsearch.checks import format_report, load_checks, run_checks
+
+    checks = load_checks(Path(args.checks))
+    try:
+        folder = locate(Path(args.path))
+    except BundleError as error:
+        raise InputError(str(error)) from None
+    outcomes = run_checks(load_bundle(folder), checks)
+    print(format_report(Path(args.checks), outcomes))
+    return 0 if all(outcome.passed for outcome in outcomes) else 1
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    try:
+        from mkdocs_graphsearch.mcp_server import serve
+    except ImportError:
+        raise InputError("graphsearch mcp needs the MCP Python SDK: pip install 'mkdocs-graphsearch[mcp]'") from None
+    try:
+        folder = locate(Path(args.path))
+    except BundleError as error:
+        raise InputError(str(error)) from None
+    serve(folder, args.site_url)
+    return 0
+
+
 def _int_range(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: an integer in [low, high] (argparse reports anything else, exit code 2)."""
     wanted = f"an integer from {low}" + (f" to {high}" if high is not None else "")
@@ -277,6 +305,22 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("queries", help="judged queries (.jsonl with id, query, type, relevant)")
     _search_options(ev)
     ev.set_defaults(func=cmd_eval)
+
+    check = sub.add_parser(
+        "check", help="run search regression checks (a YAML list of queries and what must come back)"
+    )
+    check.add_argument("path", help="a built site (with search/) or a bundle folder")
+    check.add_argument("checks", help="the checks file (.yml), as the plugin's `checks:` option reads it")
+    check.set_defaults(func=cmd_check)
+
+    mcp = sub.add_parser("mcp", help="serve a built site or bundle to AI agents over MCP (stdio)")
+    mcp.add_argument("path", help="a built site (with search/) or a bundle folder")
+    mcp.add_argument(
+        "--site-url", default="", metavar="URL",
+        help="where the site is published (https://docs.example.com/): result URLs become absolute"
+        " (default: URLs relative to the site root)",
+    )
+    mcp.set_defaults(func=cmd_mcp)
     return parser
 
 

@@ -10,6 +10,7 @@ from mkdocs.config import config_options as c
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.index.embed import POOLINGS, ModelSpec
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
+from mkdocs_graphsearch.index.related import RELATED_COUNT
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH
 
 # The options' defaults are the search settings' and the embedder's own: each defined once.
@@ -111,3 +112,20 @@ class GraphSearchConfig(base.Config):
     bundle_dir = SiteFolder(default="search")
     """Folder of the built site that receives the search bundle: a relative path inside site_dir
     that no page or theme file uses (the built-in search plugin's files may share it)."""
+
+    related_pages = c.Type(bool, default=False)
+    """Show each page's most related pages at its end (by meaning and by the link graph;
+    index/related.py), rendered through `related_template`. The bundle carries them either way."""
+
+    related_count = BoundedInt(default=RELATED_COUNT, minimum=1, maximum=50)
+    """How many related pages each page gets (in the bundle, and shown with `related_pages`)."""
+
+    related_template = c.Optional(c.File(exists=True))
+    """A Jinja2 template for the related pages block, relative to mkdocs.yml (default: the
+    shipped templates/related.html; it gets `related`, a list of {title, url, path}, and `page`).
+    Autoescaped: titles are HTML-escaped."""
+
+    checks = c.Optional(c.File(exists=True))
+    """Search regression checks run at the end of every build: a YAML file of queries and the
+    pages or sections they must (or must not) find, relative to mkdocs.yml (format: checks.py).
+    Each failed check is a warning naming its line, so `mkdocs build --strict` fails on it."""

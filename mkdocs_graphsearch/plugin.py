@@ -12,11 +12,13 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
+from mkdocs_graphsearch.checks import check_site
 from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.page_state import state_file
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
+from mkdocs_graphsearch.related_block import PLACEHOLDER, show_related
 from mkdocs_graphsearch.site import SiteIndex, check_bundle_dir, search_settings, semantic_options
 from mkdocs_graphsearch.site_pages import SitePages
 from mkdocs_graphsearch.theme_compat import patch_theme_page
@@ -67,7 +69,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         if not page.file.inclusion.is_excluded():
             self.pages.add_rendered(page.file.src_uri, html, page.meta.get("title"))
-        return html
+        # Filled in on_post_build, when every page's related pages are known (related_block.py).
+        return html + PLACEHOLDER if self.config.related_pages else html
 
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
         output = patch_theme_page(config.theme.name, "search" in config.plugins, output)
@@ -94,11 +97,17 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         try:
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
             index = SiteIndex(pages=pages, urls=self.pages.urls)
-            files = index.write(Path(config.site_dir), self.config.bundle_dir, settings, semantic, log.warning)
+            site_dir, related_count = Path(config.site_dir), self.config.related_count
+            files = index.write(site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count)
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
         size = sum(len(data) for data in files.values())
         log.info(f"search bundle: {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
+        bundle_dir = Path(config.site_dir) / self.config.bundle_dir
+        if self.config.related_pages:
+            show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning)
+        if self.config.checks:
+            check_site(bundle_dir, Path(self.config.checks), log.warning, log.info)
 
     def _cache_dir(self, config: MkDocsConfig) -> Path | None:
         if not self.config.cache_dir:

@@ -39,10 +39,16 @@ class SiteIndex:
         settings: SearchSettings,
         semantic: SemanticOptions | None,
         warn: Callable[[str], None],
+        related_count: int,
     ) -> dict[str, bytes]:
         """Write the bundle and the browser runtime into the built site."""
         files = build_files(
-            self.pages, settings=settings, url_for=self.urls.__getitem__, semantic=semantic, warn=warn
+            self.pages,
+            settings=settings,
+            url_for=self.urls.__getitem__,
+            semantic=semantic,
+            warn=warn,
+            related_count=related_count,
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(site_dir / bundle_dir, files)

@@ -1,10 +1,12 @@
-"""Screenshots of the search dialog for README: builds example-site with the `mkdocs` theme and
-with Material, serves both locally and captures the results panel in Debian chromium.
+"""Screenshots for README: builds example-site with the `mkdocs` theme and with Material, serves
+both locally and captures them in Debian chromium.
 
-    .venv/bin/python scripts/screenshots.py [--query "exactly once delivery"] [--dark]
+    .venv/bin/python scripts/screenshots.py [--query "exactly once delivery"] [--dark] [--shots ...]
 
-Writes docs/screenshots/search-mkdocs.png and docs/screenshots/search-material.png
-(with --dark: search-*-dark.png, using each theme's dark scheme).
+Writes docs/screenshots/search-mkdocs.png and docs/screenshots/search-material.png, the results
+panel (with --dark: search-*-dark.png, using each theme's dark scheme); start-list.png, the
+dialog opened with nothing typed; related-pages.png, the related pages at the end of a page.
+`--shots search,start,related` (the default: all) picks which to write.
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def _build(folder: Path, name: str, text: str) -> None:
     config = folder / f"{name}.yml"
     # The configs live in a temp folder: keep using example-site's embedding cache.
-    plugins = f"plugins:\n  - graphsearch:\n      cache_dir: {SITE / '.cache' / 'graphsearch'}\n"
+    plugins = (
+        f"plugins:\n  - graphsearch:\n      cache_dir: {SITE / '.cache' / 'graphsearch'}\n      related_pages: true\n"
+    )
     config.write_text(text + plugins, encoding="utf-8")
     build(load_config(config_file=str(config), site_dir=str(folder / "www" / name)))
 
@@ -49,7 +53,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--query", default="exactly once delivery")
     parser.add_argument("--dark", action="store_true")
+    parser.add_argument("--shots", default="search,start,related", help="which screenshots (default: all)")
     args = parser.parse_args()
+    shots = set(args.shots.split(","))
     suffix = "-dark" if args.dark else ""
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -62,7 +68,12 @@ def main() -> None:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-                for theme in ("mkdocs", "material"):
+                base = f"http://127.0.0.1:{server.server_port}/mkdocs/"
+                if "start" in shots:
+                    _start_list(browser.new_page(viewport={"width": 1200, "height": 760}), base, suffix)
+                if "related" in shots:
+                    _related_pages(browser.new_page(viewport={"width": 1200, "height": 760}), base, suffix)
+                for theme in ("mkdocs", "material") if "search" in shots else ():
                     page = browser.new_page(viewport={"width": 1200, "height": 760})
                     page.goto(f"http://127.0.0.1:{server.server_port}/{theme}/user-guide/jobs/")
                     page.keyboard.press("/")
@@ -78,6 +89,35 @@ def main() -> None:
         finally:
             server.shutdown()
             server.server_close()
+
+
+def _start_list(page, base: str, suffix: str) -> None:
+    """The dialog opened with nothing typed: the site's most connected pages, one chosen."""
+    page.goto(f"{base}user-guide/jobs/")
+    page.keyboard.press("/")
+    expect(page.locator(".gs-dialog .gs-start")).to_be_visible()
+    page.keyboard.press("ArrowDown")
+    page.mouse.move(5, 5)
+    _write(page, f"start-list{suffix}.png")
+
+
+def _related_pages(page, base: str, suffix: str) -> None:
+    """The related pages block at the end of a page, with the text above it."""
+    page.goto(f"{base}user-guide/retries/")
+    block = page.locator(".gs-related")
+    block.scroll_into_view_if_needed()
+    box = block.bounding_box()
+    assert box is not None
+    top = max(0.0, box["y"] - 140)
+    clip = {"x": 0, "y": top, "width": 1200, "height": box["y"] + box["height"] + 30 - top}
+    _write(page, f"related-pages{suffix}.png", clip=clip)
+
+
+def _write(page, name: str, **options: object) -> None:
+    path = OUT / name
+    page.screenshot(path=str(path), **options)
+    print(f"wrote {path.relative_to(ROOT)}")
+    page.close()
 
 
 if __name__ == "__main__":

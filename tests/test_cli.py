@@ -105,7 +105,7 @@ def test_version() -> None:
     assert done.stdout.decode() == f"graphsearch {__version__}\n"
 
 
-@pytest.mark.parametrize("command", ["chunks", "tokenize", "index", "query", "eval"])
+@pytest.mark.parametrize("command", ["chunks", "tokenize", "index", "query", "eval", "mcp"])
 def test_help_gives_every_option_a_default(command: str) -> None:
     text = graphsearch(command, "--help").stdout.decode()
     options = re.split(r"\n  (?=-)", text.split("options:")[1])[1:]

@@ -143,6 +143,7 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("mkdocs_graphsearch/js/src/engine.js", "mkdocs_graphsearch/js/src/ui.js",
                    "mkdocs_graphsearch/js/drivers/query.mjs", "mkdocs_graphsearch/text/vocab.txt",
+                   "mkdocs_graphsearch/templates/related.html",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSE",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/NOTICE",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSES/Apache-2.0.txt"):
@@ -164,10 +165,11 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     config = tmp_path / "mkdocs.yml"
     config.write_text(
         f"site_name: Wheel\ndocs_dir: {EXAMPLE_SITE / 'docs'}\nsite_dir: {site}\n"
-        "plugins:\n  - graphsearch:\n      embeddings: false\n"
+        "plugins:\n  - graphsearch:\n      embeddings: false\n      related_pages: true\n"
     )
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], env=env, cwd=tmp_path, check=True
     )
     assert len(list(site.glob("assets/graphsearch/*/ui.js"))) == 1
+    assert '<nav class="gs-related"' in (site / "user-guide" / "retries" / "index.html").read_text("utf-8")
     assert search(load_bundle(site), "visibility_timeout")["results"]

@@ -5,6 +5,7 @@
  */
 import { h, matchScheme, searchIcon } from "./ui-dom.js";
 import { ResultsPanel } from "./ui-panel.js";
+import { StartList } from "./ui-start.js";
 
 /** @typedef {import("./ui-client.js").SearchClient} SearchClient */
 
@@ -57,6 +58,8 @@ export class SearchBox {
     this.input.addEventListener("input", () => this.search());
     this.input.addEventListener("keydown", (event) => this.keydown(event));
     client.warmOn(this.element);
+    // After the input's own listeners: an emptied box is cleared first, then offered the list.
+    this.start = new StartList(this, root);
     this.panel.list.addEventListener("click", (event) => {
       const option = event.target instanceof Element ? event.target.closest("a.gs-option") : null;
       if (!option || !option.hasAttribute("href")) return;
@@ -72,6 +75,7 @@ export class SearchBox {
     this.client.statusListeners.delete(this.statusListener);
     this.client.clear(this.channel);
     this.panel.dispose();
+    this.start.dispose();
   }
 
   /** Send the current text (every keystroke; stale answers are dropped by id). */

@@ -7,7 +7,7 @@
 
 /**
  * @typedef {{state: "loading" | "ready" | "error", parts: string[], done: boolean, message: string,
- *            warnings: string[]}} Status
+ *            warnings: string[], top?: {path: string, title: string, url: string}[]}} Status
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */

@@ -8,6 +8,7 @@
  *   ui-client.js  the worker client (worker.js in a module Web Worker, or in the page)
  *   ui-box.js     a search box (ARIA combobox, keys) and the search dialog
  *   ui-panel.js   the results panel of a box (list, states, safe links and snippets)
+ *   ui-start.js   the start list of an empty, focused box (the site's most connected pages)
  *   ui-theme.js   the takeover of the mkdocs / readthedocs / Material search UI
  *   ui-dom.js     DOM helpers
  *
@@ -26,6 +27,7 @@ import { SearchBox, SearchDialog } from "./ui-box.js";
 import { SearchClient } from "./ui-client.js";
 import { matchScheme } from "./ui-dom.js";
 import "./ui-panel.js";
+import "./ui-start.js";
 import { adoptResultsPage, redirectClicks, takeOverTheme } from "./ui-theme.js";
 
 const SHORTCUT_KEYS = new Set(["/", "s"]);

@@ -11,15 +11,16 @@
  *   in:  {type: "init", bundleUrl}
  *        {type: "query", channel, id, query, mode?, limit?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
- *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings}
+ *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top}
  *        {type: "results", channel, id, query, mode, results, parts, complete}
- *   (`done` / `complete`: every part has been tried, nothing more will arrive)
+ *   (`done` / `complete`: every part has been tried, nothing more will arrive; `top`: the site's
+ *   most connected pages from the manifest, for an empty box (ui-start.js), [] until it is read)
  *
  * Queries are answered as soon as every required part is in; each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
  * can update the list in place (a new part of the bundle = one more entry in PARTS).
  */
-import { BundleError, httpFetcher, loadKeywordBundle, loadTexts, loadVectors } from "./bundle.js";
+import { BundleError, httpFetcher, loadKeywordBundle, loadManifest, loadTexts, loadVectors } from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -117,6 +118,22 @@ export function cachingFetcher(fetchFile) {
   };
 }
 
+/** Most start pages an empty box lists (the manifest's `top` is written with 8). */
+const MAX_TOP = 20;
+
+/**
+ * The manifest's `top` (bundle/related.py), only its well-formed entries: [] for bundles
+ * without one. Titles and URLs stay text: the UI sets them as text and checks every link.
+ * @param {any} manifest @returns {{path: string, title: string, url: string}[]}
+ */
+export function topPages(manifest) {
+  const top = Array.isArray(manifest && manifest.top) ? manifest.top : [];
+  return top
+    .filter((/** @type {any} */ entry) => entry && ["path", "title", "url"].every((key) => typeof entry[key] === "string"))
+    .slice(0, MAX_TOP)
+    .map((/** @type {any} */ entry) => ({ path: entry.path, title: entry.title, url: entry.url }));
+}
+
 /** @param {unknown} error */
 function describe(error) {
   if (error instanceof BundleError) return error.message;
@@ -140,6 +157,8 @@ export function createService(post, options = {}) {
   let tried = 0;
   let state = "loading";
   let errorMessage = "";
+  /** @type {{path: string, title: string, url: string}[]} */
+  let top = [];
   /** Latest query of each channel (re-run when a part arrives). @type {Map<string, QueryMessage>} */
   const latest = new Map();
   /** Channels whose latest query has not been answered yet. @type {Set<string>} */
@@ -153,7 +172,7 @@ export function createService(post, options = {}) {
 
   function postStatus() {
     post({ type: "status", state, parts: [...loaded], done: tried === parts.length || state === "error",
-           message: errorMessage, warnings: [...warnings] });
+           message: errorMessage, warnings: [...warnings], top });
   }
 
   /** @param {QueryMessage} message */
@@ -215,6 +234,11 @@ export function createService(post, options = {}) {
     for (const part of parts) {
       for (const name of part.prefetch) fetchFile(name).catch(() => {}); // errors surface in load
     }
+    // The start list needs the manifest only (fetched once: the first part reads the same one).
+    loadManifest(fetchFile).then((manifest) => {
+      top = topPages(manifest);
+      if (top.length && state !== "error") postStatus();
+    }, () => {}); // a manifest that cannot load is the first part's error to report
     for (const part of parts) {
       let changed;
       try {

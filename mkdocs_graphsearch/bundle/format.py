@@ -13,8 +13,10 @@
     encoder.json    the static query encoder's token list and shapes            -- semantic part
     encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
     vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
+    related.json    optional (bundle/related.py): per page, its related pages     -- never by the browser
 The semantic parts are present only when the bundle was built with embeddings
-(manifest.vectors / manifest.encoder describe them).
+(manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
+site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
 Layout on disk (v2): the names above are the parts' logical names. Every part is stored under a
 content-hashed name, its logical name with the first HASH_CHARS hex digits of the SHA-256 of its
@@ -54,6 +56,7 @@ VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
 ENCODER_BIN = "encoder.bin"
 VOCAB = "vocab.txt"
+RELATED = "related.json"
 #: postings.bin stores each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256

@@ -12,6 +12,7 @@ from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.graph import build_graph
+from mkdocs_graphsearch.index.related import RELATED_COUNT, related_files
 from mkdocs_graphsearch.parse.model import Page
 
 if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are asked for
@@ -25,11 +26,13 @@ def build_files(
     url_for: Callable[[str], str] = directory_url,
     semantic: SemanticOptions | None = None,
     warn: Callable[[str], None] = print,
+    related_count: int = RELATED_COUNT,
 ) -> dict[str, bytes]:
     """All bundle files by name for these pages (excluded pages are left out).
 
     With `semantic`, the bundle also carries passage vectors and the query encoder; when the
-    model cannot run, `warn` says so once and the bundle is keyword-only.
+    model cannot run, `warn` says so once and the bundle is keyword-only. Every bundle carries
+    each page's `related_count` related pages and the most connected pages (index/related.py).
     """
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
@@ -47,6 +50,8 @@ def build_files(
                 settings = replace(settings, vector_only_threshold=vectors["vector_only_threshold"])
         except ModelUnavailable as error:
             warn(f"semantic search is off, the embedding model cannot run ({error}); shipping keyword search only")
+    related, top = related_files(corpus, index, extra_files, extra_manifest, related_count)
+    extra_files, extra_manifest = {**extra_files, **related}, {**extra_manifest, **top}
     return build_bundle(
         keyword=keyword_document(corpus, index),
         postings=index.postings,

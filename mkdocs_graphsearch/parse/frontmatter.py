@@ -16,7 +16,7 @@ import yaml
 
 from .model import clip
 
-__all__ = ["FrontMatter", "parse_front_matter"]
+__all__ = ["MAX_VALUES", "FrontMatter", "expanded_size", "parse_front_matter"]
 
 _OPEN_RE = re.compile(r"^-{3}[ \t]*$")  # as MkDocs' YAML_RE: `---` then only blanks
 _CLOSE_RE = re.compile(r"^(?:-{3}|\.{3})[ \t]*$")
@@ -53,7 +53,7 @@ _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxstring, _REPR.maxother = 2, 4, 4, 80, 80
 
 
-def _expanded_size(data: Any) -> int:
+def expanded_size(data: Any) -> int:
     """How many values `data` holds with aliases expanded, capped at MAX_VALUES + 1.
 
     Linear in the distinct nodes (each shared node is sized once); a cycle (`&a [*a]`) counts
@@ -112,7 +112,7 @@ def parse_front_matter(lines: list[str]) -> FrontMatter:
     if not isinstance(data, dict):
         return FrontMatter(warnings=[(1, "front matter is not a YAML mapping; kept as page text")])
 
-    if _expanded_size(data) > MAX_VALUES:
+    if expanded_size(data) > MAX_VALUES:
         # Still a mapping, so MkDocs strips it from the page: not page text, but none of it is read.
         message = f"front matter holds more than {MAX_VALUES} values once YAML aliases are expanded; ignored"
         return FrontMatter(line_count=close + 1, warnings=[(1, message)])
