@@ -49,10 +49,11 @@ def test_deep_nesting_keeps_every_word_and_later_sections(deep: str, front_end: 
     ],
 )
 def test_absurd_nesting_is_fast_keeps_the_text_and_warns_at_its_line(deep: str, first_line: int) -> None:
+    # Guards against super-linear blow-ups, not speed tests: CPU time, so machine load does not count.
     source = "# P\n\n" + deep + "more after\n" + LATER
-    start = time.perf_counter()
+    start = time.process_time()
     page = parse_page(source, "p.md", {"p.md"})
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
     words = {token for token in tokenize(source) if token.isalpha()} - {"p"}
     assert words <= _words(page)
     assert [c.title for c in page.chunks if c.kind == "section"] == ["Later"]
@@ -72,9 +73,9 @@ def test_yaml_alias_bomb_is_refused_quickly_with_one_bounded_warning() -> None:
     front = _bomb()
     assert len(front.encode()) < 700
     source = "---\n" + front + "---\n\n# Heading\n\nbodyword\n"
-    start = time.perf_counter()
+    start = time.process_time()
     page = parse_page(source, "b.md", {"b.md"})
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
     [warning] = page.warnings
     assert f"more than {MAX_VALUES} values" in warning.message and warning.line == 1
     assert len(str(warning)) < 200

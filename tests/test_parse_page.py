@@ -138,17 +138,18 @@ def test_fences_inside_fences_are_not_admonitions() -> None:
 
 
 def test_many_headings_and_big_page_stay_fast() -> None:
+    # Guards against super-linear blow-ups, not speed tests: CPU time, so machine load does not count.
     text = "\n\n".join(f"## Heading {i % 100}\n\ntext {i} [[h{i}]]" for i in range(10_000))
-    start = time.perf_counter()
+    start = time.process_time()
     page = parse_page(text, "p.md", set())
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
     assert len(page.chunks) == 10_001 and len({c.id for c in page.chunks}) == 10_001
     assert len(page.broken_links) == 10_000
 
     one_paragraph = "[[x]] [a](b.md) *y* " * 60_000  # 1.2 MB in one paragraph: plain text past the limit
-    start = time.perf_counter()
+    start = time.process_time()
     page = parse_page(one_paragraph, "p.md", set())
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
     assert len(page.broken_links) == 60_000  # wiki links still seen
 
 
