@@ -69,7 +69,9 @@ def _rank(results: list[dict[str, Any]], page: str) -> int | None:
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(("query", "page", "anchor"), NATIVE)
-def test_a_query_in_the_page_language_finds_it_first(answers: dict, query: str, page: str, anchor: str, mode: str) -> None:
+def test_a_query_in_the_page_language_finds_it_first(
+    answers: dict, query: str, page: str, anchor: str, mode: str
+) -> None:
     results = answers[(query, mode)]
     assert results and results[0]["page"] == page, [r["page"] for r in results]
     if mode == "keyword":

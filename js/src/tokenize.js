@@ -40,15 +40,12 @@ for (const [key, value] of /** @type {["letter" | "upper" | "lower" | "mark" | "
 /** Code point -> its lowercase, for those that change (`gap[+length]:delta` items). */
 const LOWERCASE = new Map(UNICODE_TABLE.lowercase_multiple.map(([cp, text]) => [Number(cp), String(text)]));
 {
-  let prev = -1;
-  for (const item of UNICODE_TABLE.lowercase.split(" ")) {
-    const [span, delta] = item.split(":");
-    const [gap, len = "0"] = span.split("+");
-    const start = prev + 1 + parseInt(gap, 16);
-    prev = start + parseInt(len, 16);
+  const items = UNICODE_TABLE.lowercase.split(" ").map((item) => item.split(":"));
+  const ranges = decodeRanges(items.map(([span]) => span).join(" "));
+  items.forEach(([, delta], i) => {
     const shift = parseInt(delta, 16);
-    for (let cp = start; cp <= prev; cp++) LOWERCASE.set(cp, String.fromCodePoint(cp + shift));
-  }
+    for (let cp = ranges[2 * i]; cp <= ranges[2 * i + 1]; cp++) LOWERCASE.set(cp, String.fromCodePoint(cp + shift));
+  });
 }
 
 /** Runs of code points not assigned in Unicode 3.2: NFKC keeps them and does not cross them. */

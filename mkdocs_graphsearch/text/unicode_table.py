@@ -73,16 +73,13 @@ def parse_table(source: str) -> UnicodeTable:
 
 def _decode_lowercase(encoded: str) -> dict[int, str]:
     """`gap[+length]:delta` items: each code point of the range maps to code point + delta."""
-    mapping: dict[int, str] = {}
-    previous = -1
-    for item in encoded.split():
-        span, _, delta = item.partition(":")
-        gap, _, length = span.partition("+")
-        start = previous + 1 + int(gap, 16)
-        previous = start + int(length or "0", 16)
-        shift = int(delta, 16)
-        mapping.update((code, chr(code + shift)) for code in range(start, previous + 1))
-    return mapping
+    items = [item.partition(":") for item in encoded.split()]
+    ranges = decode_ranges(" ".join(span for span, _, _ in items))
+    return {
+        code: chr(code + int(delta, 16))
+        for (lo, hi), (_, _, delta) in zip(ranges, items, strict=True)
+        for code in range(lo, hi + 1)
+    }
 
 
 @lru_cache(maxsize=1)
