@@ -66,7 +66,9 @@ def test_type_enter_lands_on_the_anchor(page, sites, theme):
     assert_same_origin(page, sites)
 
 
-@pytest.mark.parametrize(("query", "title"), [("死信队列", "重试与失败（中文）"), ("ワーカーを起動する", "クイックスタート（日本語）")])
+@pytest.mark.parametrize(
+    ("query", "title"), [("死信队列", "重试与失败（中文）"), ("ワーカーを起動する", "クイックスタート（日本語）")]
+)
 def test_chinese_and_japanese_queries_find_their_pages(page, sites, query, title):
     """Chromium's own Unicode data plays no part: the runtime's table classifies (issue 11)."""
     page.goto(sites.url("mkdocs", ""))
