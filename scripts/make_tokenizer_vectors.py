@@ -65,6 +65,13 @@ CASES = [
     "$HOME ${VAR} %PATH%",
     "k8s kubectl apply -f deployment.yaml",
     "TIDEWATER_BROKER_URL=redis://localhost:6379/0",
+    # The Unicode table (js/src/unicode-table.js): iteration marks are CJK, the katakana middle
+    # dot separates, planes 2-3 are CJK; categories, lowercase and NFKC as of the table's
+    # version whatever the engine knows (U+0295 is Ll there, U+A7CB and U+1E030 unassigned).
+    "様々な設定 ジョブ・キュー 〆切",
+    "\U00031350\U00031351 \U0002ebf0",
+    "A\u0295Bc \ua7cbx x\U0001e030y",
+    "e\U0001e030\u0301 \ufb01\U0001e030\ufb01",
 ]
 
 

@@ -66,6 +66,19 @@ def test_type_enter_lands_on_the_anchor(page, sites, theme):
     assert_same_origin(page, sites)
 
 
+@pytest.mark.parametrize(
+    ("query", "title"), [("死信队列", "重试与失败（中文）"), ("ワーカーを起動する", "クイックスタート（日本語）")]
+)
+def test_chinese_and_japanese_queries_find_their_pages(page, sites, query, title):
+    """Chromium's own Unicode data plays no part: the runtime's table classifies (issue 11)."""
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    search_for(page, query)
+    wait_complete(page)
+    expect(page.locator(f"{DIALOG} .gs-page-title").first).to_have_text(title)
+    expect(page.locator(f"{DIALOG} .gs-snippet mark").first).to_be_visible()
+
+
 @pytest.mark.parametrize("theme", ["mkdocs", "material"])
 def test_theme_gets_a_search_button(page, sites, theme):
     page.goto(sites.url(theme, ""))

@@ -227,7 +227,7 @@ def test_random_strings_match_javascript(node: str) -> None:
 
 
 def _encode_ranges(code_points: list[int]) -> str:
-    """`gap[+length]` hex pairs, the format js/src/wordpiece.js decodes."""
+    """`gap[+length]` hex pairs, the format js/src/ranges.js decodes."""
     ranges: list[list[int]] = []
     for c in sorted(code_points):
         if ranges and c == ranges[-1][1] + 1:

@@ -1,6 +1,6 @@
 // @ts-check
 /** Snippets with the matched characters marked (spec: mkdocs_graphsearch/engine/snippet.py). */
-import { tokenSpans, COMPOUND, PART, WORD } from "./tokenize.js";
+import { lower, normalize, tokenSpans, COMPOUND, PART, WORD } from "./tokenize.js";
 
 const ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
@@ -24,7 +24,7 @@ export function escapeHtml(text) {
 const codePoints = (text) => Array.from(text).length;
 
 /** @param {string} text */
-const fold = (text) => text.normalize("NFKC").toLowerCase().replaceAll("\u03c2", "\u03c3");
+const fold = (text) => lower(normalize(text));
 
 /** The terms a query token matched, each with how much of it to mark.
  * @param {string} token @param {Map<string, string[]>} matched @returns {Map<string, number>} */
@@ -57,7 +57,7 @@ export function highlight(query, matched, stopWords) {
   const alone = new Map();
   /** @type {Map<string, string>} */
   const owner = new Map();
-  const normalized = Array.from(query.normalize("NFKC"));
+  const normalized = Array.from(normalize(query));
   let compound = /** @type {[string, number, number]} */ (["", -1, -1]);
   /** @type {[Map<string, number>, number, number][]} */
   const parts = [];
@@ -126,7 +126,7 @@ function cut(token, start, end, length) {
 /** Marks in one whitespace-free word (code point offsets), before the identifier rule drops any.
  * @param {string} word @param {Highlight} hl @returns {Mark[]} */
 function tokenMarks(word, hl) {
-  /** @type {Mark[]} in NFKC code points */
+  /** @type {Mark[]} in normalised code points */
   const found = [];
   let compound = [-1, -1];
   /** @type {[string, number, number][][]} */
@@ -164,8 +164,8 @@ function tokenMarks(word, hl) {
   }
   if (!found.length) return [];
   const chars = Array.from(word);
-  const pieces = chars.map((ch) => ch.normalize("NFKC"));
-  if (pieces.join("") !== word.normalize("NFKC")) {
+  const pieces = chars.map(normalize);
+  if (pieces.join("") !== normalize(word)) {
     return found.map(([, , key, of]) => [0, chars.length, key, of]);
   }
   /** @type {number[]} */

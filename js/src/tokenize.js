@@ -2,7 +2,11 @@
 /**
  * The shared tokenizer, JavaScript side. The specification lives in
  * mkdocs_graphsearch/text/tokenize.py; tests/vectors/tokenizer.json pins both implementations.
+ * Every character fact comes from the generated table in unicode-table.js (never from the
+ * engine's own Unicode data), so that both engines agree whatever Unicode version they carry.
  */
+import { decodeRanges } from "./ranges.js";
+import { UNICODE_TABLE } from "./unicode-table.js";
 
 export const MAX_TOKEN_LENGTH = 64;
 const CONNECTORS = new Set(["_", "-", "."]);
@@ -15,49 +19,81 @@ export const STOP_WORDS = new Set(
     .filter(Boolean),
 );
 
-/** Inclusive code point ranges treated as CJK (bigram-tokenised). */
-export const CJK_RANGES = [
-  [0x1100, 0x11ff],
-  [0x3040, 0x30ff],
-  [0x3130, 0x318f],
-  [0x31f0, 0x31ff],
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0xac00, 0xd7af],
-  [0xf900, 0xfaff],
-  [0x20000, 0x3134f],
-];
-
-const LETTER = 0, NUMBER = 1, MARK = 2, CONNECTOR = 3, CJK_CHAR = 4, OTHER = 5;
+// Character classes (0: other, separates).
+const LETTER = 1, UPPER = 2, LOWER = 3, MARK = 4, NUMBER = 5, CJK_CHAR = 6, CONNECTOR = 7;
 /** Token kinds (rule 8 of the specification). */
 export const WORD = "word", COMPOUND = "compound", PART = "part", CJK = "cjk";
 /** @typedef {[string, number, number, string]} Span (token, start, end, kind) */
-const RE_LETTER = /^\p{L}$/u;
-const RE_NUMBER = /^\p{N}$/u;
-const RE_MARK = /^\p{M}$/u;
-const RE_UPPER = /^[\p{Lu}\p{Lt}]$/u;
-const RE_LOWER = /^\p{Ll}$/u;
 
-/** @param {number} code */
-function isCjk(code) {
-  for (const [lo, hi] of CJK_RANGES) if (code >= lo && code <= hi) return true;
-  return false;
+/** The Unicode version the table was generated from (every character fact comes from it). */
+export const UNICODE_VERSION = UNICODE_TABLE.unicode_version;
+
+/** The table's class of every code point (later lines win: upper and lower are letters). */
+const CLASSES = new Uint8Array(0x110000);
+for (const [key, value] of /** @type {["letter" | "upper" | "lower" | "mark" | "number" | "cjk", number][]} */ ([
+  ["letter", LETTER], ["upper", UPPER], ["lower", LOWER], ["mark", MARK], ["number", NUMBER], ["cjk", CJK_CHAR],
+])) {
+  const ranges = decodeRanges(UNICODE_TABLE[key]);
+  for (let i = 0; i < ranges.length; i += 2) CLASSES.fill(value, ranges[i], ranges[i + 1] + 1);
+}
+
+/** Code point -> its lowercase, for those that change (`gap[+length]:delta` items). */
+const LOWERCASE = new Map(UNICODE_TABLE.lowercase_multiple.map(([cp, text]) => [Number(cp), String(text)]));
+{
+  const items = UNICODE_TABLE.lowercase.split(" ").map((item) => item.split(":"));
+  const ranges = decodeRanges(items.map(([span]) => span).join(" "));
+  items.forEach(([, delta], i) => {
+    const shift = parseInt(delta, 16);
+    for (let cp = ranges[2 * i]; cp <= ranges[2 * i + 1]; cp++) LOWERCASE.set(cp, String.fromCodePoint(cp + shift));
+  });
+}
+
+/** Runs of code points not assigned in Unicode 3.2: NFKC keeps them and does not cross them. */
+const KEPT = (() => {
+  const assigned = decodeRanges(UNICODE_TABLE.nfkc);
+  let pattern = "";
+  let next = 0;
+  for (let i = 0; i <= assigned.length; i += 2) {
+    const end = i < assigned.length ? assigned[i] - 1 : 0x10ffff;
+    if (next <= end) pattern += `\\u{${next.toString(16)}}-\\u{${end.toString(16)}}`;
+    if (i < assigned.length) next = assigned[i + 1] + 1;
+  }
+  return new RegExp(`([${pattern}]+)`, "u");
+})();
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * NFKC of each run of code points assigned in Unicode 3.2 (the same in every Unicode version
+ * since 4.1); every other code point is kept as it is, and normalisation does not cross it.
+ * @param {string} text
+ */
+export function normalize(text) {
+  if (ASCII.test(text)) return text;
+  return text.split(KEPT).map((piece, i) => (i % 2 ? piece : piece.normalize("NFKC"))).join("");
+}
+
+/**
+ * The table's lowercase of every code point (full mappings, final sigma folded to sigma).
+ * @param {string} text
+ */
+export function lower(text) {
+  if (ASCII.test(text)) return text.toLowerCase();
+  let out = "";
+  for (const ch of text) out += LOWERCASE.get(/** @type {number} */ (ch.codePointAt(0))) ?? ch;
+  return out;
 }
 
 /** @param {string} ch */
 function charClass(ch) {
-  if (isCjk(/** @type {number} */ (ch.codePointAt(0)))) return CJK_CHAR;
   if (CONNECTORS.has(ch)) return CONNECTOR;
-  if (RE_LETTER.test(ch)) return LETTER;
-  if (RE_NUMBER.test(ch)) return NUMBER;
-  if (RE_MARK.test(ch)) return MARK;
-  return OTHER;
+  const cls = CLASSES[/** @type {number} */ (ch.codePointAt(0))];
+  return cls === UPPER || cls === LOWER ? LETTER : cls;
 }
 
-/** @param {string} token */
-function lower(token) {
-  return token.toLowerCase().replaceAll("\u03c2", "\u03c3");
-}
+/** @param {string} ch */
+const isUpper = (ch) => CLASSES[/** @type {number} */ (ch.codePointAt(0))] === UPPER;
+/** @param {string} ch */
+const isLower = (ch) => CLASSES[/** @type {number} */ (ch.codePointAt(0))] === LOWER;
 
 /**
  * Split one connector-free word at case and letter/number boundaries.
@@ -74,11 +110,8 @@ function splitWord(word, classes) {
     const a = classes[prev], b = classes[i];
     let boundary = (a === LETTER && b === NUMBER) || (a === NUMBER && b === LETTER);
     if (!boundary && a === LETTER && b === LETTER) {
-      if (RE_LOWER.test(word[prev]) && RE_UPPER.test(word[i])) boundary = true;
-      else if (
-        RE_UPPER.test(word[prev]) && RE_UPPER.test(word[i]) &&
-        i + 1 < word.length && RE_LOWER.test(word[i + 1])
-      ) boundary = true;
+      if (isLower(word[prev]) && isUpper(word[i])) boundary = true;
+      else if (isUpper(word[prev]) && isUpper(word[i]) && i + 1 < word.length && isLower(word[i + 1])) boundary = true;
     }
     if (boundary) {
       pieces.push(word.slice(start, i).join(""));
@@ -152,12 +185,12 @@ export function tokenizeWords(text) {
 }
 
 /**
- * The tokens of `tokenize`, each with its code point offsets in the NFKC text and its kind (rule 8).
+ * The tokens of `tokenize`, each with its code point offsets in the normalised text and its kind (rule 8).
  * @param {string} text
  * @returns {Span[]}
  */
 export function tokenSpans(text) {
-  const chars = Array.from(text.normalize("NFKC"));
+  const chars = Array.from(normalize(text));
   const classes = chars.map(charClass);
   /** @type {Span[]} */
   const tokens = [];

@@ -24,6 +24,7 @@
  * `tokenizers` on every code point (alone, and in runs of assigned code points) under node.
  * Special-token strings in the text (`[SEP]`) are plain text.
  */
+import { decodeRanges, inRanges } from "./ranges.js";
 
 /* BEGIN GENERATED TABLES (python tests/test_wordpiece.py --write-js-tables) */
 // Probed from tokenizers 0.23.3: code points it removes when cleaning,
@@ -55,43 +56,6 @@ const WHITESPACE = new Set([
 
 export const MAX_INPUT_CHARS_PER_WORD = 100;
 const CONTINUATION = "##";
-
-/**
- * Decode a range table: space-separated `gap[+length]` in hex, where gap is the distance from the
- * end of the previous range + 1 and length is end - start.
- * @param {string} encoded
- * @returns {Uint32Array} flattened inclusive [start, end] pairs, ascending
- */
-function decodeRanges(encoded) {
-  const parts = encoded.split(" ").filter(Boolean);
-  const out = new Uint32Array(parts.length * 2);
-  let prev = -1;
-  parts.forEach((part, i) => {
-    const [gap, len = "0"] = part.split("+");
-    const start = prev + 1 + parseInt(gap, 16);
-    const end = start + parseInt(len, 16);
-    out[2 * i] = start;
-    out[2 * i + 1] = end;
-    prev = end;
-  });
-  return out;
-}
-
-/**
- * @param {Uint32Array} ranges flattened inclusive [start, end] pairs, ascending
- * @param {number} cp
- */
-function inRanges(ranges, cp) {
-  let lo = 0;
-  let hi = ranges.length / 2 - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cp < ranges[2 * mid]) hi = mid - 1;
-    else if (cp > ranges[2 * mid + 1]) lo = mid + 1;
-    else return true;
-  }
-  return false;
-}
 
 const REMOVE = decodeRanges(TABLE_REMOVE);
 const NONSPACING_MARK = decodeRanges(TABLE_MN);

@@ -12,8 +12,9 @@ What a query marks (`highlight`, from the dictionary terms each query token matc
   in `ValueError`), and only in a text where the identifier itself occurs nowhere.
 - Tokens in the query stop-word list never mark on their own (inside an identifier they do).
 Marks cover token characters only, never punctuation around them. Offsets map back to the text
-through each code point's own NFKC form; where those do not add up to the word's NFKC form
-(composed characters), the whole whitespace-separated word is marked instead.
+through each code point's own normalised form (the tokenizer's NFKC); where those do not add up
+to the word's normalised form (composed characters), the whole whitespace-separated word is
+marked instead.
 
 The snippet is the window of `window` words (split at runs of ASCII whitespace) that holds the
 most distinct marking query tokens, then the most marked words; the first such start wins;
@@ -24,14 +25,13 @@ so the snippet is safe HTML.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.keyword import KeywordScores
-from mkdocs_graphsearch.text.tokenize import token_spans
+from mkdocs_graphsearch.text.tokenize import lower, normalize, token_spans
 
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
@@ -65,7 +65,7 @@ def escape_html(text: str) -> str:
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower().replace("\u03c2", "\u03c3")
+    return lower(normalize(text))
 
 
 def _terms(token: str, matched: Mapping[str, Iterable[str]]) -> dict[str, int]:
@@ -89,7 +89,7 @@ def highlight(query: str, matched: Mapping[str, Iterable[str]], stop_words: Coll
     result = Highlight()
     alone: dict[str, Rule] = {}
     owner: dict[str, str] = {}
-    normalized = unicodedata.normalize("NFKC", query)
+    normalized = normalize(query)
     compound = ("", -1, -1)
     parts: list[tuple[dict[str, int], int, int]] = []
 
@@ -149,7 +149,7 @@ def _cut(token: str, start: int, end: int, length: int) -> int:
 def _token_marks(word: str, hl: Highlight) -> list[Mark]:
     """Marks in one whitespace-free word, before the identifier rule drops any."""
     spans = token_spans(word)
-    found: list[tuple[int, int, str, str]] = []  # in NFKC code points
+    found: list[tuple[int, int, str, str]] = []  # in normalised code points
 
 
     compound = (-1, -1)
@@ -177,8 +177,8 @@ def _token_marks(word: str, hl: Highlight) -> list[Mark]:
                     found.append((group[i][1], _cut(token, start, end, sequence[-1][token]), key, ""))
     if not found:
         return []
-    normalized = unicodedata.normalize("NFKC", word)
-    pieces = [unicodedata.normalize("NFKC", ch) for ch in word]
+    normalized = normalize(word)
+    pieces = [normalize(ch) for ch in word]
     if "".join(pieces) != normalized:
         return [(0, len(word), key, of) for _, _, key, of in found]
     origin = [index for index, piece in enumerate(pieces) for _ in piece]

@@ -2,32 +2,41 @@
 
 Specification (pinned by tests/vectors/tokenizer.json, run by pytest and node --test):
 
-1. Normalise the text to Unicode NFKC.
-2. Walk code points. CJK code points (the CJK_RANGES below) form CJK runs; letters, marks and
-   numbers (general categories L*, M*, N*) form words; `_`, `-` and `.` join two words into one
-   compound (`use_directory_urls`, `mkdocs.yml`, `kebab-case`); everything else separates.
+Every character fact comes from the generated Unicode table (js/src/unicode-table.js, read by
+text/unicode_table.py; one Unicode version, named in the file), never from the interpreter's
+own Unicode data, so that both engines agree whatever Unicode version they carry.
+
+1. Normalise the text: NFKC of each run of code points assigned in Unicode 3.2 (the same in
+   every Unicode version since 4.1); other code points are kept and normalisation does not
+   cross them (`normalize`).
+2. Walk code points. The table's CJK blocks form CJK runs; letters, marks and numbers (general
+   categories L*, M*, N*) form words; `_`, `-` and `.` join two words into one compound
+   (`use_directory_urls`, `mkdocs.yml`, `kebab-case`); everything else separates.
 3. A compound emits, in order: the whole compound (when it has more than one part), then each
    part. Parts are the pieces between connectors, each split further at lower->Upper (camelCase),
    Upper->Upper+lower (acronyms: `HTTPException` -> `HTTP`, `Exception`) and letter<->number
    boundaries. Marks stay with the code point before them.
-4. Every token is lowercased (full Unicode lowercase), with final sigma folded to sigma.
+4. Every token is lowercased with the table's full lowercase mappings, one code point at a time
+   (final sigma folded to sigma) (`lower`).
 5. A CJK run emits its overlapping bigrams, or the single code point for a one-character run.
 6. Tokens in STOP_WORDS are dropped, except a whole compound; tokens longer than
    MAX_TOKEN_LENGTH code points are dropped.
 7. A token is a *word* when it is a whole compound of one part (no connector, no case or
    letter/number split): `Deploying` is a word, the parts of `TimeoutStopSec`, `is_valid` or
    `v2` are not (`tokenize_words` says which; stemming and query stop words apply to words only).
-8. `token_spans` gives each token with its code point offsets [start, end) in the NFKC text
-   and its kind: WORD (rule 7), COMPOUND (a whole compound of several parts), PART (one of its
-   parts) or CJK.
+8. `token_spans` gives each token with its code point offsets [start, end) in the normalised
+   text and its kind: WORD (rule 7), COMPOUND (a whole compound of several parts), PART (one of
+   its parts) or CJK.
 
-Case is read from the general category (Lu, Lt upper; Ll lower), never from str.isupper(),
-so that Python and JavaScript agree.
+Case is read from the table's general category (Lu, Lt upper; Ll lower).
 """
 
 from __future__ import annotations
 
-import unicodedata
+from mkdocs_graphsearch.text import unicode_table as _table
+from mkdocs_graphsearch.text.unicode_table import lower, normalize
+
+__all__ = ["lower", "normalize", "token_spans", "tokenize", "tokenize_words"]
 
 MAX_TOKEN_LENGTH = 64
 WORD, COMPOUND, PART, CJK = "word", "compound", "part", "cjk"
@@ -44,52 +53,25 @@ STOP_WORDS = frozenset(
     would should could might must shall will may how what which who whom whose where when why""".split()
 )
 
-# Inclusive code point ranges treated as CJK (bigram-tokenised).
-CJK_RANGES: tuple[tuple[int, int], ...] = (
-    (0x1100, 0x11FF),  # Hangul Jamo
-    (0x3040, 0x30FF),  # Hiragana, Katakana
-    (0x3130, 0x318F),  # Hangul Compatibility Jamo
-    (0x31F0, 0x31FF),  # Katakana Phonetic Extensions
-    (0x3400, 0x4DBF),  # CJK Extension A
-    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
-    (0xAC00, 0xD7AF),  # Hangul Syllables
-    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
-    (0x20000, 0x3134F),  # CJK Extensions B-G
-)
-
 _LETTER, _NUMBER, _MARK, _CONNECTOR, _CJK, _OTHER = range(6)
+# The table's classes as the tokenizer sees them (case is asked separately).
+_CLASS_OF = {
+    _table.OTHER: _OTHER, _table.LETTER: _LETTER, _table.UPPER: _LETTER, _table.LOWER: _LETTER,
+    _table.MARK: _MARK, _table.NUMBER: _NUMBER, _table.CJK: _CJK,
+}
 
 
-def _is_cjk(code: int) -> bool:
-    return any(lo <= code <= hi for lo, hi in CJK_RANGES)
-
-
-def _char_class(ch: str) -> int:
-    code = ord(ch)
-    if _is_cjk(code):
-        return _CJK
-    if ch in CONNECTORS:
-        return _CONNECTOR
-    category = unicodedata.category(ch)[0]
-    if category == "L":
-        return _LETTER
-    if category == "N":
-        return _NUMBER
-    if category == "M":
-        return _MARK
-    return _OTHER
+def _char_classes(chars: list[str]) -> list[int]:
+    table = _table.unicode_table().classes
+    return [_CONNECTOR if ch in CONNECTORS else _CLASS_OF[table[ord(ch)]] for ch in chars]
 
 
 def _is_upper(ch: str) -> bool:
-    return unicodedata.category(ch) in ("Lu", "Lt")
+    return _table.unicode_table().classes[ord(ch)] == _table.UPPER
 
 
 def _is_lower(ch: str) -> bool:
-    return unicodedata.category(ch) == "Ll"
-
-
-def _lower(token: str) -> str:
-    return token.lower().replace("\u03c2", "\u03c3")
+    return _table.unicode_table().classes[ord(ch)] == _table.LOWER
 
 
 def _split_word(word: list[str], classes: list[int]) -> list[str]:
@@ -129,10 +111,10 @@ def _compound_tokens(chars: list[str], classes: list[int], offset: int) -> list[
             start = i + 1
     end = offset + len(chars)
     if len(parts) == 1:
-        word = _keep(_lower(parts[0][0]), whole_compound=False)
+        word = _keep(lower(parts[0][0]), whole_compound=False)
         return [(word, offset, end, WORD)] if word else []
-    spans = [(_keep(_lower("".join(chars)), whole_compound=True), offset, end, COMPOUND)]
-    spans.extend((_keep(_lower(part), whole_compound=False), at, at + len(part), PART) for part, at in parts)
+    spans = [(_keep(lower("".join(chars)), whole_compound=True), offset, end, COMPOUND)]
+    spans.extend((_keep(lower(part), whole_compound=False), at, at + len(part), PART) for part, at in parts)
     return [span for span in spans if span[0]]
 
 
@@ -162,9 +144,8 @@ def tokenize_words(text: str) -> list[tuple[str, bool]]:
 
 def token_spans(text: str) -> list[Span]:
     """The tokens of `tokenize`, each with where it is and what it is (rule 8)."""
-    text = unicodedata.normalize("NFKC", text)
-    chars = list(text)
-    classes = [_char_class(ch) for ch in chars]
+    chars = list(normalize(text))
+    classes = _char_classes(chars)
     tokens: list[Span] = []
     i, n = 0, len(chars)
     while i < n:
