@@ -90,8 +90,9 @@ export function search(bundle, query, options = {}) {
   let direct = new Set();
   let scores;
   const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens) : new Set();
-  const defined = definingChunks(bundle, keyword.tokens, cover);
-  for (const chunk of pathRoots(bundle, searched, new Set(keywordRanked))) defined.add(chunk);
+  const found = new Set(keywordRanked); // definitions count where the keyword side found them (fuse.py)
+  const defined = new Set([...definingChunks(bundle, keyword.tokens, cover)].filter((chunk) => found.has(chunk)));
+  for (const chunk of pathRoots(bundle, searched, found)) defined.add(chunk);
   if (mode === "keyword") {
     scores = keyword.scores;
     if (defined.size) { // ahead of every other chunk, in keyword order among themselves (fuse.py)

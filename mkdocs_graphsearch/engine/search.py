@@ -104,7 +104,8 @@ def search(
     origins: dict[int, Origin] = {}
     direct: set[int] = set()  # what the keyword or vector side put in the results
     cover = exact_cover(bundle, keyword.tokens) if mode != "vector" else set()
-    defined = defining_chunks(bundle, keyword.tokens, cover) | path_roots(bundle, searched, set(keyword_ranked))
+    found = set(keyword_ranked)  # definitions count where the keyword side found them (fuse.py)
+    defined = (defining_chunks(bundle, keyword.tokens, cover) | path_roots(bundle, searched, found)) & found
     if mode == "keyword":
         scores = keyword.scores
         if defined:  # ahead of every other chunk, in keyword order among themselves (fuse.py)
