@@ -8,6 +8,7 @@
  *   ui-client.js  the worker client (worker.js in a module Web Worker, or in the page)
  *   ui-box.js     a search box (ARIA combobox, keys) and the search dialog
  *   ui-panel.js   the results panel of a box (list, states, safe links and snippets)
+ *   ui-chips.js   filter chips of a box (`kind:code`, from the manifest's facets)
  *   ui-theme.js   the takeover of the mkdocs / readthedocs / Material search UI
  *   ui-dom.js     DOM helpers
  *
@@ -23,6 +24,7 @@
 // (a module imported only by another would wait for that one). All by relative URLs: they resolve
 // inside this runtime's versioned folder (inject.py says why).
 import { SearchBox, SearchDialog } from "./ui-box.js";
+import "./ui-chips.js";
 import { SearchClient } from "./ui-client.js";
 import { matchScheme } from "./ui-dom.js";
 import "./ui-panel.js";

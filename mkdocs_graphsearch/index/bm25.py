@@ -66,11 +66,14 @@ class KeywordIndex:
 
 
 def path_names(path: str) -> list[list[str]]:
-    """The tokens of each name in a page's path: its folders, its file name without `.md`, and
-    with it (`how-to`, `deploy-to-production`, `deploy-to-production.md`)."""
-    stem = path[: -len(".md")] if path.endswith(".md") else path
-    names = [*stem.split("/"), path.rsplit("/", 1)[-1]]
-    return [tokens for tokens in (tokenize(name) for name in names) if tokens]
+    """The tokens of each name in a page's path: its folders, its file name, and that name
+    without `.md` when it is a compound (`how-to`, `deploy-to-production.md`,
+    `deploy-to-production`; `README.md` but not `README`: a one-word name is the page's title
+    or nothing, and `readme` in a question is no path)."""
+    folders, _, name = path.rpartition("/")
+    stem = tokenize(name[: -len(".md")] if name.endswith(".md") else name)
+    names = [tokenize(folder) for folder in folders.split("/")] + [tokenize(name)] + ([stem] if len(stem) > 1 else [])
+    return [tokens for tokens in names if tokens]
 
 
 def file_terms(path: str) -> list[tuple[str, bool]]:

@@ -12,11 +12,16 @@ from mkdocs_graphsearch.text.tokenize import tokenize
 def definition_keys(chunk: Chunk) -> list[str]:
     """The terms a chunk defines (engine/fuse.py), once each, in order: the whole token of each
     of its definitions (`RetryPolicy` -> `retrypolicy`, `harbor.Berth.assign` ->
-    `harbor.berth.assign`); a page root also defines the compound names of its path
-    (`user-guide`, `deploy-to-production`, `retries.md`: typed, they find the page before the
-    pages that mention them), not its one-word names (`jobs` stays a word)."""
+    `harbor.berth.assign`); a section headed by one name (`enqueue()`, `on_page_markdown`)
+    defines it too: the reference entry, not a hook example's `def on_page_markdown`, answers
+    `on_page_markdown`; a page root defines the compound names of its path (`user-guide`,
+    `deploy-to-production`, `retries.md`: typed, they find the page before the pages that
+    mention them), not its one-word names (`jobs` stays a word)."""
     keys: dict[str, None] = {}
-    for name in chunk.definitions:
+    names = list(chunk.definitions)
+    if chunk.kind in ("section", "api") and chunk.title and not any(c.isspace() for c in chunk.title.strip()):
+        names.append(chunk.title)
+    for name in names:
         tokens = tokenize(name)
         if tokens:
             keys[tokens[0]] = None
