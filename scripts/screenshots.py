@@ -3,8 +3,9 @@ with Material, serves both locally and captures the results panel in Debian chro
 
     .venv/bin/python scripts/screenshots.py [--query "exactly once delivery"] [--dark]
 
-Writes docs/screenshots/search-mkdocs.png and docs/screenshots/search-material.png
-(with --dark: search-*-dark.png, using each theme's dark scheme).
+Writes docs/screenshots/search-mkdocs.png and docs/screenshots/search-material.png, and
+docs/screenshots/search-filters.png (the mkdocs theme, `--filter-query` with a filter chip
+pressed) (with --dark: search-*-dark.png, using each theme's dark scheme).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def _build(folder: Path, name: str, text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--query", default="exactly once delivery")
+    parser.add_argument("--filter-query", default="retry policy")
+    parser.add_argument("--chip", default="kind:code", help="the filter chip pressed for search-filters.png")
     parser.add_argument("--dark", action="store_true")
     args = parser.parse_args()
     suffix = "-dark" if args.dark else ""
@@ -74,6 +77,17 @@ def main() -> None:
                     page.screenshot(path=str(path))
                     print(f"wrote {path.relative_to(ROOT)}")
                     page.close()
+                page = browser.new_page(viewport={"width": 1200, "height": 760})
+                page.goto(f"http://127.0.0.1:{server.server_port}/mkdocs/user-guide/jobs/")
+                page.keyboard.press("/")
+                page.keyboard.type(args.filter_query)
+                expect(page.locator(".gs-dialog .gs-box")).to_have_attribute("data-gs-complete", "true")
+                page.locator(f'.gs-dialog .gs-chip[data-word="{args.chip}"]').click()
+                expect(page.locator(".gs-dialog .gs-box")).to_have_attribute("data-gs-complete", "true")
+                page.mouse.move(5, 5)
+                path = OUT / f"search-filters{suffix}.png"
+                page.screenshot(path=str(path))
+                print(f"wrote {path.relative_to(ROOT)}")
                 browser.close()
         finally:
             server.shutdown()
