@@ -266,7 +266,8 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
     if kind == "exact_cover":
         return sorted(exact_cover(small_bundle(case), case["tokens"]))
     if kind == "fuse":
-        fused = fuse(case["keyword"], case["vector"], set(case["cover"]), case["settings"], set(case.get("defined", [])))
+        defined = set(case.get("defined", []))
+        fused = fuse(case["keyword"], case["vector"], set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
     if kind == "defining_chunks":
         return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"])))

@@ -110,7 +110,8 @@ def test_a_query_of_filters_alone_lists_the_matching_pages(bundle: Bundle) -> No
     ],
 )
 def test_what_defines_a_name_ranks_above_its_uses(bundle: Bundle, mode: str, query: str, key: str, use: str) -> None:
-    defining = {chunk for chunk, names in zip(bundle.chunks["id"], bundle.chunks["defines"], strict=True) if key in names}
+    columns = zip(bundle.chunks["id"], bundle.chunks["defines"], strict=True)
+    defining = {chunk for chunk, names in columns if key in names}
     found = sections(search(bundle, query, mode=mode, limit=20))
     first = [s["score"] for s in found if s["id"] in defining]
     others = [s["score"] for s in found if s["id"] not in defining and s["via"] != ["graph"]]
@@ -132,14 +133,16 @@ def test_a_file_name_or_a_path_finds_its_page(bundle: Bundle, mode: str) -> None
 
 
 def test_the_bundle_carries_tags_definitions_and_facets(bundle: Bundle) -> None:
-    assert bundle.pages["tags"][bundle.pages["path"].index("reference/python-client.md")] == ["reference", "python", "api"]
+    python_client = bundle.pages["path"].index("reference/python-client.md")
+    assert bundle.pages["tags"][python_client] == ["reference", "python", "api"]
     defines = dict(zip(bundle.chunks["id"], bundle.chunks["defines"], strict=True))
     assert defines["user-guide/jobs.md::Defining tasks::code-2"] == ["generatereport", "setup", "run"]
     assert defines["user-guide/jobs.md::Enqueueing jobs::code-1"] == []  # `job = client.enqueue(...)` defines nothing
     assert defines["how-to/deploy-to-production.md"] == ["how-to", "deploy-to-production.md", "deploy-to-production"]
     assert defines["reference/python-client.md::enqueue_many()"] == ["enqueue_many"]  # headed by the name
     facets = bundle.manifest["facets"]
-    assert {entry["value"] for entry in facets["in"]} == {"about", "getting-started", "how-to", "reference", "user-guide"}
+    folders = {entry["value"] for entry in facets["in"]}
+    assert folders == {"about", "getting-started", "how-to", "reference", "user-guide"}
     assert [entry["value"] for entry in facets["kind"]] == ["prose", "code"]
     assert {"value": "python", "label": "python", "count": 30} in facets["lang"]
     assert {"value": "dead-letter-queue", "label": "dead letter queue", "count": 1} in facets["tags"]

@@ -159,10 +159,8 @@ def _chunk_mask(bundle: Bundle, facet: str, keys: list[str]) -> np.ndarray:
     aliases = language_aliases(bundle)
     wanted = {aliases.get(key, key) for key in keys}
     languages = bundle.chunks["language"]
-    return np.array(
-        [kind == "code" and language_of(language, aliases) in wanted for kind, language in zip(kinds, languages, strict=True)],
-        dtype=bool,
-    )
+    pairs = zip(kinds, languages, strict=True)
+    return np.array([kind == "code" and language_of(lang, aliases) in wanted for kind, lang in pairs], dtype=bool)
 
 
 def allowed_chunks(bundle: Bundle, filters: Filters) -> np.ndarray:

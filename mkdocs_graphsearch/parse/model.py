@@ -47,8 +47,8 @@ class Chunk:
     chunk; deeper headings fold in). `heading_path` is the titles from the page root down.
     `definitions` are the names the chunk declares (a code block's functions, classes and types,
     parse/symbols.py; an API section's object names): a search for one ranks this chunk above
-    the chunks that merely use it. `line`..`end_line` (1-based, inclusive) are the source lines the chunk owns: the root and
-    sections tile the page (the root also owns the front matter), a code chunk's span lies
+    the chunks that merely use it. `line`..`end_line` (1-based, inclusive) are the source lines
+    the chunk owns: the root and sections tile the page (the root also owns the front matter), a code chunk's span lies
     inside its parent's. `end_line < line` when a chunk owns no line (a page that opens with a
     section heading leaves its root none).
     """
