@@ -87,8 +87,9 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
         ]
         for section in sections:
             # What a section is when it is not prose: a code block's language, an API entry.
-            label = f"[{section['language']}]" if section.get("language") else f"[{section['kind']}]"
-            tag = f"  {clean(label)}" if section["kind"] in ("code", "api") else ""
+            kind = section.get("kind")
+            label = f"[{section.get('language') or kind}]"
+            tag = f"  {clean(label)}" if kind in ("code", "api") else ""
             lines += [
                 f"   - {clean(section['title'])}{tag}  /{clean(section['url'])}",
                 f"     score {section['score']:.4f}, via {', '.join(section['via'])}",
