@@ -41,7 +41,7 @@ SETS = {
     "example-site": (REPO / "example-site" / "docs", EVAL / "example-site.queries.jsonl", "example"),
 }
 MODES = ("keyword", "vector", "hybrid")
-TYPES = ("identifier", "keyword", "natural", "paraphrase", "prefix", "typo", "code")
+TYPES = ("identifier", "keyword", "natural", "paraphrase", "prefix", "typo", "code", "symbol", "filter", "path")
 #: the issue's examples on the example site (ids in example-site.queries.jsonl)
 ISSUE_EXAMPLES = ("ex-001", "ex-002", "ex-003", "ex-004", "ex-005", "ex-006", "ex-007", "ex-008")
 TARGET_DEV = 0.76

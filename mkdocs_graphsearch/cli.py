@@ -124,8 +124,21 @@ def _query_encoder(kind: str) -> Callable[[str], list[float] | None]:
     return lambda query: embedder.embed_query(query).astype(float).tolist()
 
 
+def _filters(arguments: list[str] | None) -> list[str]:
+    """The --filter values, each checked (a bad one is an error naming it, exit code 2)."""
+    from mkdocs_graphsearch.engine.filters import parse_filter
+
+    for argument in arguments or []:
+        try:
+            parse_filter(checked_text(argument, "--filter"))
+        except ValueError as error:
+            raise InputError(f"--filter: {error}") from None
+    return list(arguments or [])
+
+
 def _answers(args: argparse.Namespace, items: list[dict[str, Any]], explain: bool) -> list[dict[str, Any]]:
     """Each item's results from the chosen engine, with the item's `id` when it has one."""
+    filters = _filters(args.filter)
     try:
         folder = locate(Path(args.path))
     except BundleError as error:
@@ -135,7 +148,7 @@ def _answers(args: argparse.Namespace, items: list[dict[str, Any]], explain: boo
             raise InputError("--query-encoder model runs in the Python engine only")
         from mkdocs_graphsearch.js_engine import run_js_queries
 
-        return run_js_queries(folder, items, mode=args.mode, limit=args.limit, explain=explain)
+        return run_js_queries(folder, items, mode=args.mode, limit=args.limit, explain=explain, filters=filters)
     from mkdocs_graphsearch.bundle.read import load_bundle
     from mkdocs_graphsearch.engine.search import search
 
@@ -144,7 +157,9 @@ def _answers(args: argparse.Namespace, items: list[dict[str, Any]], explain: boo
     outputs = []
     for item in items:
         query = item["query"]
-        output = search(bundle, query, mode=args.mode, limit=args.limit, explain=explain, vector=encode(query))
+        output = search(
+            bundle, query, mode=args.mode, limit=args.limit, explain=explain, vector=encode(query), filters=filters
+        )
         outputs.append({"id": item["id"], **output} if "id" in item else output)
     return outputs
 
@@ -252,6 +267,12 @@ def _search_options(parser: argparse.ArgumentParser) -> None:
         "--query-encoder", choices=["static", "model"], default="static",
         help="static: the bundle's encoder, as in the browser; model: the full ONNX model (Python engine"
         " only), to compare (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--filter", action="append", metavar="FACET:VALUE",
+        help="only results matching it, as if `FACET:VALUE` were typed in the query: tags:deploy,"
+        " in:user-guide, kind:prose|code|api, lang:python; repeatable: values of one facet are OR'd,"
+        " facets AND'd (default: none)",
     )
     parser.add_argument("--json", action="store_true", help=_JSON_HELP)
 

@@ -21,6 +21,7 @@ def run_js_queries(
     mode: str | None = None,
     limit: int | None = None,
     explain: bool = False,
+    filters: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     node = shutil.which("node")
     if node is None:
@@ -32,6 +33,8 @@ def run_js_queries(
         command += ["--limit", str(limit)]
     if explain:
         command.append("--explain")
+    for value in filters or []:
+        command += ["--filter", value]
     done = subprocess.run(command, input=orjson.dumps(queries), capture_output=True)
     if done.returncode != 0:
         # The driver says "error: ..." itself; the CLI adds its own prefix.

@@ -19,7 +19,8 @@ from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.parse.model import Chunk, Link, Page
 
 #: Bumped when the saved shape changes; a file of another version is ignored (full re-parse).
-STATE_VERSION = 1
+#: 2: chunks carry `definitions`, mkdocstrings sections are kind `api`.
+STATE_VERSION = 2
 
 
 @dataclass

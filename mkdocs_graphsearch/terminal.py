@@ -74,6 +74,9 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
     if requested_mode and requested_mode != output["mode"]:
         mode += f"; {requested_mode} needs vectors, the bundle has none"
     results = output["results"]
+    if output.get("filters"):
+        shown = " ".join(f"{name}:{value}" for name, values in output["filters"].items() for value in values)
+        mode += f"; filtered by {clean(shown)}"
     lines = [f'"{clean(output["query"])}": {plural(len(results), "page")} ({mode})']
     for number, page in enumerate(results, 1):
         sections = page["sections"]
@@ -83,8 +86,12 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
             f"   page score {page['score']:.4f}, {plural(len(sections), 'section')}",
         ]
         for section in sections:
+            # What a section is when it is not prose: a code block's language, an API entry.
+            kind = section.get("kind")
+            label = f"[{section.get('language') or kind}]"
+            tag = f"  {clean(label)}" if kind in ("code", "api") else ""
             lines += [
-                f"   - {clean(section['title'])}  /{clean(section['url'])}",
+                f"   - {clean(section['title'])}{tag}  /{clean(section['url'])}",
                 f"     score {section['score']:.4f}, via {', '.join(section['via'])}",
             ]
             if section["snippet"]:

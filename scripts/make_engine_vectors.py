@@ -28,6 +28,10 @@ QUERIES = [
     ("what happens when a render fails", "vector"), ("instal", "keyword"), ("instal", "hybrid"),
     ("upgrade", "hybrid"), ("RetryPolicy.delay_for", "hybrid"), ("dashbords", "keyword"),
     ("banana smoothie recipe", "hybrid"), ("", "hybrid"), ("--version", "keyword"),
+    # Filters on a bundle made before them (no tags, no definitions): in, kind and lang still work.
+    ("in:guide retry", "hybrid"), ("kind:code", "keyword"), ("lang:python retry", "hybrid"),
+    ("retry kind:prose", "keyword"), ("tags:ops install", "hybrid"), ("lang:bash", "vector"),
+    ("lang:py retry", "hybrid"),  # format 1 has no language aliases: `py` is not `python` there
 ]
 
 

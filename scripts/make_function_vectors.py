@@ -2,8 +2,11 @@
 
     tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/fuzzy.js osaWithin)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/bundle.js decodeVarints)
-    tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, fuse (js/src/fuse.js)
+    tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
+                                path_roots, fuse (js/src/fuse.js)
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/results.js)
+    tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
+                                text/facets.py facet_key, path_key (js/src/filters.js)
 
 tests/test_function_vectors.py checks that the Python reference still gives every answer (with
 `answer()` below) and js/test/function_vectors.test.js that the JS runtime does. The vectors
@@ -23,11 +26,13 @@ import orjson
 
 from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode_varints
 from mkdocs_graphsearch.bundle.read import Bundle
-from mkdocs_graphsearch.engine.fuse import exact_cover, fuse, identifier_tokens
+from mkdocs_graphsearch.engine.filters import allowed_chunks, parse_filter, parse_query
+from mkdocs_graphsearch.engine.fuse import defining_chunks, exact_cover, fuse, identifier_tokens, path_roots
 from mkdocs_graphsearch.engine.fuzzy import osa_within
 from mkdocs_graphsearch.engine.keyword import query_tokens
 from mkdocs_graphsearch.engine.results import group_by_page, page_score, rank_chunks
 from mkdocs_graphsearch.engine.snippet import highlight
+from mkdocs_graphsearch.text.facets import facet_key, path_key
 
 VECTORS = Path(__file__).resolve().parents[1] / "tests" / "vectors"
 STOP_WORDS = ["a", "do", "how", "i", "is", "the", "to"]
@@ -102,6 +107,61 @@ FUSE = [  # (name, keyword ranking, vector ranking, cover, settings)
      {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3}),
     ("k = 0", [7, 8], [8], [], {"rrf_k": 0, "keyword_weight": 1.0, "vector_weight": 1.0}),
     ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), RRF),
+]
+FUSE_DEFINED = [  # (name, keyword ranking, vector ranking, cover, definitions, settings)
+    ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], RRF),
+    ("a definition outside the cover still counts", [5, 1, 9, 4], [4, 1, 7], [9], [1, 4], RRF),
+    ("a definition outside the keyword ranking adds nothing", [1, 2], [3], [], [3, 8], RRF),
+]
+
+# Definitions: per chunk, the terms it defines (keyword.json `chunks.defines`).
+DEFINES = [[], ["enqueue"], ["tidewater.client.enqueue", "enqueue"], ["retrypolicy"],
+           ["user-guide", "deploy-to-production"], []]
+DEFINING = [  # (query, cover, with the `defines` column)
+    ("enqueue", [1, 2, 5], True), ("Client.enqueue", [2, 5], True), ("tidewater.Client.enqueue", [2], True),
+    ("RetryPolicy", [3], True), ("retry policy", [3], True), ("user-guide/", [4, 5], True),
+    ("RetryPolicy", [], True), ("enqueue", [1, 2, 5], False), ("client.enqueue_many", [2], True),
+]
+# Path queries: pages and their chunks (page, kind).
+PATH_PAGES = {"path": ["index.md", "user-guide/jobs.md", "user-guide/index.md",
+                       "how-to/deploy-to-production.md", "User Guide/x.md"]}
+PATH_CHUNKS = [(0, "page"), (1, "page"), (1, "section"), (2, "page"), (3, "page"), (3, "code"), (4, "page")]
+PATH_TEXTS = [
+    "user-guide/", "user-guide/jobs", "/jobs", "guide/jobs", "how-to/dep", "jobs", "user-guide/ jobs",
+    " user-guide/\t", "/", "user guide/", "USER_GUIDE/", "user-guide/jobs.md", "index.md/", "",
+]
+
+# Filters: the syntax, then what a parsed query's filters match on a small site.
+PARSE_QUERIES = [
+    "", "tags:deploy", "retry kind:code policy", "http://x in:user-guide/", 'Tags:"Dead Letter" x',
+    'tags:"unterminated value', "(kind:code)", "kind: code", 'tags:"" in:/ lang:PY lang:py',
+    "a\tlang:js\nb", "std::vector kind:code,", "\u0131N:x", "\u0130n:x", "KIND:CODE kind:code kind:api",
+    "in:User Guide", 'in:"User Guide/advanced/"', "tags:a tags:b tags:a", "lang:c++ lang:C#",
+    'tags:"x"y', "kind:code\u00a0retry", "tags:\u039f\u0394\u03a5\u03a3\u03a3\u0395\u03a5\u03a3", "tags:\ufb01le",
+    "\U0001f680 tags:\U0001f680rocket", "re:match note: x:y", "-tags:x", "tags:-_-", "in:a//b/",
+    'tags:"a"kind:code', "\u3000tags:x", "lang:python\u2028x", "  kind:code  ", "tags:x\u000bkind:api",
+    "kindly:x lang: tags", "in:..", "TAGS:\"A b\" retry TAGS:a-B",
+]
+FACET_VALUES = ["Dead Letter_Queue", "  --x--  ", 'say "hi"', "\u03a3\u0391\u03a3", "\ufb01", "\u216b", "C++", "_", "",
+                "tab\tand\u000bvt", "\u00a0nbsp\u00a0", "\u0130stanbul"]
+PATH_VALUES = ["/User Guide//advanced/", "", "/", "a/b.md", "A_B/C-D", " / x / "]
+FILTER_ARGUMENTS = [("tags:deploy", False), ("Kind:Code", False), ('tags:"Dead Letter"', False),
+                    ("in:/user-guide/", False), ("lang:py:3", False), ("tags:", True), ("deploy", True),
+                    ("tag:deploy", True), ("in:/", True), (":x", True)]
+SITE_PAGES = {"path": ["index.md", "user-guide/jobs.md", "user-guide/advanced/tuning.md", "reference/api.md",
+                       "user_guide/x.md"],
+              "tags": [["Start"], ["Jobs", "python"], [], ["API", "Python"], ["jobs"]]}
+SITE_CHUNKS = [(0, "page", ""), (0, "code", "bash"), (1, "page", ""), (1, "section", ""), (1, "code", "py"),
+               (2, "page", ""), (2, "code", "Python"), (3, "page", ""), (3, "api", ""), (3, "code", "ts"),
+               (4, "page", "")]
+SITE_ALIASES = {"py": "python", "ts": "typescript", "bash": "shell"}
+ALLOWED = [  # (query, with the tags column and the aliases)
+    ("tags:python", True), ("tags:jobs", True), ("tags:PYTHON tags:start", True), ("in:user-guide", True),
+    ("in:user-guide/advanced", True), ("in:user", True), ("kind:code", True), ("kind:prose", True),
+    ("kind:api kind:code", True), ("kind:section", True), ("lang:python", True), ("lang:py", True),
+    ("lang:shell", True), ("lang:bash", True), ("lang:typescript in:reference", True),
+    ("tags:python kind:code", True), ("in:reference tags:jobs", True), ("tags:nothing", True),
+    ("tags:python", False), ("lang:py", False), ("lang:python", False), ("in:user-guide kind:code", False),
 ]
 
 PAGE = {"page_max_weight": 0.8, "page_top_weight": 0.2, "page_top_n": 3}
@@ -206,8 +266,24 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
     if kind == "exact_cover":
         return sorted(exact_cover(small_bundle(case), case["tokens"]))
     if kind == "fuse":
-        fused = fuse(case["keyword"], case["vector"], set(case["cover"]), case["settings"])
+        defined = set(case.get("defined", []))
+        fused = fuse(case["keyword"], case["vector"], set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
+    if kind == "defining_chunks":
+        return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"])))
+    if kind == "path_roots":
+        return sorted(path_roots(small_bundle(case), case["text"], set(range(len(case["chunks"]["kind"])))))
+    if kind == "parse_query":
+        parsed = parse_query(case["query"])
+        return {"text": parsed.text, "filters": parsed.filters}
+    if kind == "facet_key":
+        return facet_key(case["value"])
+    if kind == "path_key":
+        return path_key(case["path"])
+    if kind == "parse_filter":
+        return list(parse_filter(case["argument"]))
+    if kind == "allowed_chunks":
+        return [int(c) for c in allowed_chunks(small_bundle(case), parse_query(case["query"]).filters).nonzero()[0]]
     if kind == "rank_chunks":
         return rank_chunks(np.array(case["scores"], dtype=np.float64))
     if kind == "page_score":
@@ -271,6 +347,18 @@ def group_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def allowed_case(query: str, full: bool) -> dict[str, Any]:
+    """A filtered query on the small site; without `full`, a format-1 bundle (no tags, no aliases)."""
+    pages = SITE_PAGES if full else {"path": SITE_PAGES["path"]}
+    return {
+        "query": query, "pages": pages,
+        "chunks": {"id": [f"c{i}" for i in range(len(SITE_CHUNKS))], "page": [c[0] for c in SITE_CHUNKS],
+                   "kind": [c[1] for c in SITE_CHUNKS],
+                   "language": [c[2] for c in SITE_CHUNKS]},
+        "settings": {"language_aliases": SITE_ALIASES} if full else {},
+    }
+
+
 def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
     """Every vector file's inputs, by file name and kind (answers not yet filled in)."""
     return {
@@ -294,7 +382,28 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
             "fuse": [
                 {"name": name, "keyword": kw, "vector": vec, "cover": cover, "settings": settings}
                 for name, kw, vec, cover, settings in FUSE
+            ]
+            + [
+                {"name": name, "keyword": kw, "vector": vec, "cover": cover, "defined": defined, "settings": settings}
+                for name, kw, vec, cover, defined, settings in FUSE_DEFINED
             ],
+            "defining_chunks": [
+                {"query": q, "tokens": query_tokens(q), "cover": cover,
+                 "chunks": {"defines": DEFINES} if column else {}}
+                for q, cover, column in DEFINING
+            ],
+            "path_roots": [
+                {"text": text, "pages": PATH_PAGES,
+                 "chunks": {"page": [c[0] for c in PATH_CHUNKS], "kind": [c[1] for c in PATH_CHUNKS]}}
+                for text in PATH_TEXTS
+            ],
+        },
+        "filters.json": {
+            "parse_query": [{"query": q} for q in PARSE_QUERIES],
+            "facet_key": [{"value": v} for v in FACET_VALUES],
+            "path_key": [{"path": p} for p in PATH_VALUES],
+            "parse_filter": [{"argument": a, **({"error": True} if bad else {})} for a, bad in FILTER_ARGUMENTS],
+            "allowed_chunks": [allowed_case(query, full) for query, full in ALLOWED],
         },
         "results.json": {
             "rank_chunks": [{"scores": scores} for scores in RANK_SCORES],

@@ -5,8 +5,9 @@ both locally and captures them in Debian chromium.
 
 Writes docs/screenshots/search-mkdocs.png and docs/screenshots/search-material.png, the results
 panel (with --dark: search-*-dark.png, using each theme's dark scheme); start-list.png, the
-dialog opened with nothing typed; related-pages.png, the related pages at the end of a page.
-`--shots search,start,related` (the default: all) picks which to write.
+dialog opened with nothing typed; related-pages.png, the related pages at the end of a page;
+search-filters.png (the mkdocs theme, `--filter-query` with the `--chip` filter chip pressed).
+`--shots search,start,related,filters` (the default: all) picks which to write.
 """
 
 from __future__ import annotations
@@ -52,8 +53,10 @@ def _build(folder: Path, name: str, text: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--query", default="exactly once delivery")
+    parser.add_argument("--filter-query", default="retry policy")
+    parser.add_argument("--chip", default="kind:code", help="the filter chip pressed for search-filters.png")
     parser.add_argument("--dark", action="store_true")
-    parser.add_argument("--shots", default="search,start,related", help="which screenshots (default: all)")
+    parser.add_argument("--shots", default="search,start,related,filters", help="which screenshots (default: all)")
     args = parser.parse_args()
     shots = set(args.shots.split(","))
     suffix = "-dark" if args.dark else ""
@@ -85,6 +88,8 @@ def main() -> None:
                     page.screenshot(path=str(path))
                     print(f"wrote {path.relative_to(ROOT)}")
                     page.close()
+                if "filters" in shots:
+                    _filters(browser.new_page(viewport={"width": 1200, "height": 760}), base, args, suffix)
                 browser.close()
         finally:
             server.shutdown()
@@ -99,6 +104,18 @@ def _start_list(page, base: str, suffix: str) -> None:
     page.keyboard.press("ArrowDown")
     page.mouse.move(5, 5)
     _write(page, f"start-list{suffix}.png")
+
+
+def _filters(page, base: str, args: argparse.Namespace, suffix: str) -> None:
+    """The results of `--filter-query` with the `--chip` filter chip pressed."""
+    page.goto(f"{base}user-guide/jobs/")
+    page.keyboard.press("/")
+    page.keyboard.type(args.filter_query)
+    expect(page.locator(".gs-dialog .gs-box")).to_have_attribute("data-gs-complete", "true")
+    page.locator(f'.gs-dialog .gs-chip[data-word="{args.chip}"]').click()
+    expect(page.locator(".gs-dialog .gs-box")).to_have_attribute("data-gs-complete", "true")
+    page.mouse.move(5, 5)
+    _write(page, f"search-filters{suffix}.png")
 
 
 def _related_pages(page, base: str, suffix: str) -> None:

@@ -62,10 +62,11 @@ SEMANTIC = f"plugins:\n  - graphsearch:\n      cache_dir: {EXAMPLE_SITE / '.cach
 BUILTIN_SEARCH = "plugins:\n  - search\n  - graphsearch:\n      embeddings: false\n"
 
 XSS_TITLE = "<img src=x onerror=alert(1)>"
+XSS_TAG = "<img src=x onerror=alert(5)>"  # becomes a filter chip
 XSS_PAGES = {
     "index.md": "# Home\n\nWelcome, zebrafish lovers.\n",
     "evil.md": (
-        f"---\ntitle: {XSS_TITLE}\n---\n\n# Zebrafish page\n\nZebrafish intro paragraph.\n\n"
+        f"---\ntitle: {XSS_TITLE}\ntags: ['{XSS_TAG}']\n---\n\n# Zebrafish page\n\nZebrafish intro paragraph.\n\n"
         "## The `<script>alert(2)</script>` zebrafish heading\n\n"
         "Zebrafish snippet bait &lt;img src=x onerror=alert(3)&gt; and a [x](javascript:alert(1)) link.\n"
     ),

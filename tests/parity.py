@@ -41,6 +41,24 @@ def generated_queries(bundle: Bundle, count: int, seed: int = 7) -> list[str]:
     return queries
 
 
+def filtered_queries(bundle: Bundle, count: int, seed: int = 11) -> list[str]:
+    """Queries with filters: the manifest's facet values (and one no page has), typed in any case
+    and quoted, alone or around words and identifiers of the bundle."""
+    rng = random.Random(seed)
+    facets = bundle.manifest.get("facets", {})
+    tokens = [f"{name}:{entry['value']}" for name, entries in sorted(facets.items()) for entry in entries]
+    tokens += ["tags:nothing-has-this", "kind:api", 'in:"getting started"', "lang:py", "KIND:Code"]
+    terms = bundle.terms
+    queries: list[str] = []
+    while len(queries) < count:
+        chosen = [rng.choice(tokens) for _ in range(rng.randint(1, 3))]
+        words = [rng.choice(terms) for _ in range(rng.randint(0, 3))]
+        parts = chosen + words
+        rng.shuffle(parts)
+        queries.append(" ".join(parts))
+    return queries
+
+
 def _close(a: Any, b: Any) -> bool:
     """Equal, with floats compared within SCORE_TOLERANCE (for explain parts)."""
     if isinstance(a, float) or isinstance(b, float):
@@ -54,6 +72,8 @@ def first_difference(python: dict[str, Any], js: dict[str, Any]) -> str | None:
     """A description of the first way two outputs differ, or None when they agree."""
     if python["mode"] != js["mode"]:
         return f"mode {python['mode']} != {js['mode']}"
+    if python.get("filters") != js.get("filters"):
+        return f"filters {python.get('filters')} != {js.get('filters')}"
     if len(python["results"]) != len(js["results"]):
         return f"{len(python['results'])} pages != {len(js['results'])}"
     for rank, (p, j) in enumerate(zip(python["results"], js["results"], strict=True), 1):
@@ -66,7 +86,7 @@ def first_difference(python: dict[str, Any], js: dict[str, Any]) -> str | None:
         for ps, js_ in zip(p["sections"], j["sections"], strict=True):
             if abs(ps["score"] - js_["score"]) > SCORE_TOLERANCE:
                 return f"section {ps['id']} score {ps['score']} != {js_['score']}"
-            for key in ("snippet", "url", "anchor", "title", "via"):
+            for key in ("snippet", "url", "anchor", "title", "via", "kind", "language"):
                 if ps.get(key) != js_.get(key):
                     return f"section {ps['id']} {key}: {ps.get(key)!r} != {js_.get(key)!r}"
             if not _close(ps.get("explain"), js_.get("explain")):

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import CORPORA, EVAL, EXAMPLE_SITE, ROOT, build_bundle_dir, require_shared
 from mkdocs_graphsearch.bundle.read import load_bundle
-from parity import assert_parity, generated_queries
+from parity import assert_parity, filtered_queries, generated_queries
 
 MODES = ["keyword", "vector", "hybrid"]
 #: Real pages of the MkDocs docs and queries for them, committed: parity on real-world markdown
@@ -21,6 +21,11 @@ EXAMPLE_QUERIES = [
     "TIDEWATER_BROKER_URL", "what happens when a job fails", "put it on a server", "retr",
     "dead leter queue", "marmalade", "", " ", "a", "ab", ":", "--", '"quoted"', "(brackets) [x]",
     "+plus -minus *star ~tilde", "日本語", "enqueue_many(", "RetryPolicy.delay_for",
+    # Filters, code and path search (issue 12).
+    "tags:python", "kind:code retry", "lang:rust worker", "in:how-to kubernetes", "retry kind:code lang:py",
+    'tags:"dead letter queue" requeue', "kind:code", "lang:ts RetryPolicy", "charge_invoice", "GenerateReport",
+    "deploy-to-production", "user-guide/", "user-guide/jobs", "how-to/dep", "retries.md", "http://x in:",
+    "tags:nothing kind:code", "in:reference enqueue", "Kind:Prose what happens when a job fails",
 ]
 
 
@@ -44,7 +49,8 @@ def mkdocs_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_example_site_parity(node: str, example_bundle: Path) -> None:
-    queries = EXAMPLE_QUERIES + generated_queries(load_bundle(example_bundle), 200)
+    bundle = load_bundle(example_bundle)
+    queries = EXAMPLE_QUERIES + generated_queries(bundle, 200) + filtered_queries(bundle, 100)
     assert assert_parity(example_bundle, queries, MODES) == len(queries) * len(MODES)
 
 
@@ -52,6 +58,7 @@ def test_parity_corpus_fixture(node: str, parity_corpus_bundle: Path) -> None:
     bundle = load_bundle(parity_corpus_bundle)
     assert bundle.vectors is not None and len(bundle.pages["path"]) == 8
     queries = orjson.loads((PARITY_CORPUS / "queries.json").read_bytes()) + generated_queries(bundle, 300)
+    queries += filtered_queries(bundle, 100)
     assert assert_parity(parity_corpus_bundle, queries, MODES) == len(queries) * len(MODES)
 
 

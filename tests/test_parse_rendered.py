@@ -29,7 +29,7 @@ def _parse(html: str, path: str = "index.md", url: str = "", title: str = "T", *
 
 
 def _by_anchor(page: Page) -> dict[str, object]:
-    return {c.anchor: c for c in page.chunks if c.kind == "section"}
+    return {c.anchor: c for c in page.chunks if c.kind in ("section", "api")}
 
 
 def test_sections_by_real_ids_and_titles_without_pilcrow() -> None:
@@ -125,6 +125,9 @@ def test_mkdocstrings_sections_symbols_and_hidden_root() -> None:
                               "harbor.MooringPlanner.assign_berth", "harbor.tide_table", "hidden-root"]
     berth = sections["harbor.MooringPlanner.assign_berth"]
     assert berth.symbols == ["harbor.MooringPlanner.assign_berth", "assign_berth"]
+    # An object's heading makes an `api` entry, which defines the object's names.
+    assert [c.kind for c in sections.values()] == ["api"] * 5 + ["section"]
+    assert berth.definitions == berth.symbols and sections["hidden-root"].definitions == []
     assert berth.parent == "api.md::MooringPlanner" and berth.level == 4
     assert "The vessel name." in berth.text and "¶" not in berth.title
     assert sections["harbor"].symbols == ["harbor"]

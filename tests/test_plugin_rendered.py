@@ -77,6 +77,21 @@ def test_rendered_content_is_found_under_its_real_id(harbor: Path, query: str, p
     assert top_section(harbor, query) == (path, anchor)
 
 
+def test_api_entries_are_their_own_kind(harbor: Path) -> None:
+    """mkdocstrings objects are `kind:api` results, which define their names (issue 12)."""
+    bundle = load_bundle(harbor)
+    assert {"value": "api", "label": "api", "count": 4} in bundle.manifest["facets"]["kind"]
+    listed = [s for page in search(bundle, "kind:api")["results"] for s in page["sections"]]
+    assert {s["kind"] for s in listed} == {"api"} and listed[0]["via"] == ["filter"]
+    berth = search(bundle, "kind:api berth")["results"][0]["sections"][0]
+    assert (berth["kind"], berth["anchor"]) == ("api", "harbor.MooringPlanner.assign_berth")
+    prose = [s for page in search(bundle, "kind:prose berth")["results"] for s in page["sections"]]
+    assert prose and "api" not in {s["kind"] for s in prose}
+    # `MooringPlanner.assign_berth` names the entry by its dotted suffix: it defines it.
+    top = search(bundle, "MooringPlanner.assign_berth")["results"][0]["sections"][0]
+    assert top["anchor"] == "harbor.MooringPlanner.assign_berth"
+
+
 def test_no_raw_template_or_include_syntax_is_indexed(harbor: Path) -> None:
     texts = "\n".join(load_bundle(harbor).texts)
     assert "{{" not in texts and "--8<--" not in texts and ":::" not in texts

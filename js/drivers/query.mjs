@@ -1,5 +1,5 @@
 // Node driver for `graphsearch query --engine js` and the parity tests.
-// Usage: node query.mjs BUNDLE_DIR [--mode M] [--limit N] [--explain]
+// Usage: node query.mjs BUNDLE_DIR [--mode M] [--limit N] [--explain] [--filter FACET:VALUE]...
 // Reads a JSON array of {id?, query} on stdin; prints one JSON line per query. An item
 // without a string "query" is an error naming it (exit code 2); a bad bundle is exit code 1.
 import { readFile } from "node:fs/promises";
@@ -16,6 +16,7 @@ const option = (name) => {
 const mode = option("--mode");
 const limit = option("--limit") === undefined ? undefined : Number(option("--limit"));
 const explain = args.includes("--explain");
+const filters = args.flatMap((arg, i) => (arg === "--filter" && i + 1 < args.length ? [args[i + 1]] : []));
 
 /** The queries on stdin, each checked: never String(undefined), which would search "undefined". */
 function readItems(input) {
@@ -43,7 +44,7 @@ try {
 try {
   const bundle = await loadBundle((name) => readFile(join(folder, name)));
   const lines = items.map((item) => {
-    const output = search(bundle, item.query, { mode, limit, explain });
+    const output = search(bundle, item.query, { mode, limit, explain, filters });
     return JSON.stringify("id" in item ? { id: item.id, ...output } : output);
   });
   process.stdout.write(lines.join("\n") + (lines.length ? "\n" : ""));

@@ -30,9 +30,9 @@ export class BundleError extends Error {
  *   manifest gives)
  * @typedef {{
  *   manifest: any, settings: any, terms: string[], termIndex: Map<string, number>, stems: Map<string, number[]>,
- *   termLengths: Int32Array, pages: {path: string[], url: string[], title: string[]},
+ *   termLengths: Int32Array, pages: {path: string[], url: string[], title: string[], tags?: string[][]},
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
- *            anchor: string[], title: string[], language: string[]},
+ *            anchor: string[], title: string[], language: string[], defines?: string[][]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: string[] | null, nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]},

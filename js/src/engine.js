@@ -5,8 +5,9 @@ import { groupByPage, rankChunks } from "./results.js";
 import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
-import { exactCover, fuse } from "./fuse.js";
+import { definingChunks, exactCover, fuse, pathRoots } from "./fuse.js";
 import { expand } from "./expand.js";
+import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
@@ -49,14 +50,25 @@ function dense(scores, size) {
 
 /**
  * @param {Bundle} bundle @param {string} query
- * @param {{mode?: string | null, limit?: number | null, explain?: boolean}} [options]
+ * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[]}} [options]
+ *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws)
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
   const settings = bundle.settings;
   const limit = options.limit ?? settings.default_limit;
-  const searched = boundedQuery(bundle, query);
+  const parsed = parseQuery(boundedQuery(bundle, query));
+  const chosen = merged(parsed.filters, (options.filters ?? []).map(parseFilter));
+  const allowed = chosen.size ? allowedChunks(bundle, chosen) : null;
+  const searched = parsed.text;
   const keyword = keywordScores(bundle, searched);
+  if (allowed) {
+    for (let c = 0; c < allowed.length; c++) if (!allowed[c]) keyword.scores[c] = 0;
+    if (!keyword.tokens.length) {
+      return listing(bundle, query, mode, limit, chosen, allowed, keywordHighlight(bundle, searched, keyword),
+                     Boolean(options.explain));
+    }
+  }
   const keywordRanked = mode !== "vector" ? rankChunks(keyword.scores) : [];
   /** @type {number[]} */
   let vectorRanked = [];
@@ -67,7 +79,7 @@ export function search(bundle, query, options = {}) {
     if (vector !== null) {
       const { values, scales, dim } = bundle.vectors;
       cos = cosines(values, scales, dim, vector, queryLevels(bundle.manifest));
-      for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold) cos[c] = 0;
+      for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold || (allowed && !allowed[c])) cos[c] = 0;
       vectorRanked = rankChunks(cos);
     }
   }
@@ -77,8 +89,18 @@ export function search(bundle, query, options = {}) {
   /** @type {Set<number>} what the keyword or vector side put in the results */
   let direct = new Set();
   let scores;
+  const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens) : new Set();
+  const found = new Set(keywordRanked); // definitions count where the keyword side found them (fuse.py)
+  const defined = new Set([...definingChunks(bundle, keyword.tokens, cover)].filter((chunk) => found.has(chunk)));
+  for (const chunk of pathRoots(bundle, searched, found)) defined.add(chunk);
   if (mode === "keyword") {
     scores = keyword.scores;
+    if (defined.size) { // ahead of every other chunk, in keyword order among themselves (fuse.py)
+      scores = Float64Array.from(scores);
+      let best = 0;
+      for (const score of scores) if (score > best) best = score;
+      for (const chunk of defined) scores[chunk] += best;
+    }
     direct = new Set(keywordRanked);
   } else {
     /** @type {Map<number, number>} */
@@ -89,7 +111,7 @@ export function search(bundle, query, options = {}) {
       fused = new Map(vectorRanked.map((chunk) => [chunk, c[chunk]]));
       floor = settings.vector_threshold;
     } else {
-      fused = fuse(keywordRanked, vectorRanked, exactCover(bundle, keyword.tokens), settings);
+      fused = fuse(keywordRanked, vectorRanked, cover, settings, defined);
       floor = settings.min_score;
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.
@@ -100,7 +122,7 @@ export function search(bundle, query, options = {}) {
     }
     direct = new Set(fused.keys());
     const seeds = [...fused.keys()].sort((a, b) => /** @type {number} */ (fused.get(b)) - /** @type {number} */ (fused.get(a)) || a - b);
-    origins = expand(fused, seeds, bundle.graph, settings, floor);
+    origins = expand(fused, seeds, bundle.graph, settings, floor, allowed);
     scores = dense(new Map([...fused].filter(([, s]) => s >= floor)), bundle.nChunks);
   }
   const ranked = rankChunks(scores);
@@ -131,5 +153,24 @@ export function search(bundle, query, options = {}) {
   }
   const marks = keywordHighlight(bundle, searched, keyword);
   const results = groupByPage(bundle, ranked, scores, marks, limit, details, Boolean(options.explain));
-  return { query, mode, results };
+  return output(query, mode, results, chosen);
+}
+
+/** @param {string} query @param {string} mode @param {any[]} results @param {import("./filters.js").Filters} filters */
+function output(query, mode, results, filters) {
+  return filters.size ? { query, mode, results, filters: filtersObject(filters) } : { query, mode, results };
+}
+
+/**
+ * A query of filters alone: the matching chunks by page, in bundle order, score 0 (spec: _listing).
+ * @param {Bundle} bundle @param {string} query @param {string} mode @param {number} limit
+ * @param {import("./filters.js").Filters} filters @param {Uint8Array} allowed
+ * @param {import("./snippet.js").Highlight} marks @param {boolean} explain
+ */
+function listing(bundle, query, mode, limit, filters, allowed, marks, explain) {
+  const ranked = [];
+  for (let c = 0; c < allowed.length; c++) if (allowed[c]) ranked.push(c);
+  const details = new Map(ranked.map((chunk) => [chunk, { via: ["filter"] }]));
+  const results = groupByPage(bundle, ranked, new Float64Array(bundle.nChunks), marks, limit, details, explain);
+  return output(query, mode, results, filters);
 }

@@ -4,13 +4,14 @@
 /** @typedef {{seed: number, edge: string, depth: number}} Origin */
 
 /**
- * Raise scores in place with expansions; returns where each raised score came from.
+ * Raise scores in place with expansions; returns where each raised score came from. With
+ * filters, `allowed` says which chunks exist (an edge to another is not there).
  * @param {Map<number, number>} scores @param {number[]} ranked
  * @param {{edge_types: string[], offsets: number[], targets: number[], types: number[]}} graph
- * @param {any} settings @param {number} minScore
+ * @param {any} settings @param {number} minScore @param {Uint8Array | null} [allowed]
  * @returns {Map<number, Origin>}
  */
-export function expand(scores, ranked, graph, settings, minScore) {
+export function expand(scores, ranked, graph, settings, minScore, allowed = null) {
   const { offsets, targets, types, edge_types: names } = graph;
   const decay = names.map((name) => settings.graph_decay[name]);
   /** @type {Map<number, Origin>} */
@@ -26,6 +27,7 @@ export function expand(scores, ranked, graph, settings, minScore) {
       for (const [node, score] of frontier) {
         for (let e = offsets[node]; e < offsets[node + 1]; e++) {
           const target = targets[e];
+          if (allowed && !allowed[target]) continue;
           const value = score * decay[types[e]];
           if (value < minScore || direct.has(target) || value <= (scores.get(target) ?? 0)) continue;
           scores.set(target, value);

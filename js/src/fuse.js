@@ -1,5 +1,6 @@
 // @ts-check
-/** Fusion with exact covers first (spec: mkdocs_graphsearch/engine/fuse.py). */
+/** Fusion with definitions and exact covers first (spec: mkdocs_graphsearch/engine/fuse.py). */
+import { pathKey } from "./filters.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
@@ -44,15 +45,47 @@ export function exactCover(bundle, tokens) {
   return cover ?? new Set();
 }
 
-/** @param {number[]} keywordRanked @param {number[]} vectorRanked @param {Set<number>} cover
- * @param {any} settings @returns {Map<number, number>} */
-export function fuse(keywordRanked, vectorRanked, cover, settings) {
+/** Does a chunk with these definition terms define one of these tokens?
+ * @param {string[]} names @param {string[]} tokens */
+export function defines(names, tokens) {
+  return names.some((name) => tokens.some((token) => name === token || name.endsWith(`.${token}`)));
+}
+
+/** The chunks of the exact cover that define an identifier token of the query.
+ * @param {Bundle} bundle @param {string[]} tokens @param {Set<number>} cover @returns {Set<number>} */
+export function definingChunks(bundle, tokens, cover) {
+  const column = bundle.chunks.defines;
+  const wanted = identifierTokens(tokens);
+  if (!column || !column.length || !wanted.length) return new Set();
+  return new Set([...cover].filter((chunk) => defines(column[chunk], wanted)));
+}
+
+const EDGE_SPACE = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
+
+/** For a path query, the roots (among `found`) of the pages its path names.
+ * @param {Bundle} bundle @param {string} text @param {Set<number>} found @returns {Set<number>} */
+export function pathRoots(bundle, text, found) {
+  const word = text.replace(EDGE_SPACE, "");
+  const typed = pathKey(word);
+  if (!word.includes("/") || !typed || /[ \t\n\r\f\v]/.test(word)) return new Set();
+  const { kind, page } = bundle.chunks;
+  const paths = bundle.pages.path;
+  return new Set([...found].filter((chunk) => kind[chunk] === "page" && `/${pathKey(paths[page[chunk]])}`.includes(`/${typed}`)));
+}
+
+/** RRF with covers one ceiling up and definitions two (both count in the keyword ranking only).
+ * @param {number[]} keywordRanked @param {number[]} vectorRanked @param {Set<number>} cover
+ * @param {any} settings @param {Set<number>} [defined] @returns {Map<number, number>} */
+export function fuse(keywordRanked, vectorRanked, cover, settings, defined = new Set()) {
   const k = settings.rrf_k;
   const keywordWeight = settings.keyword_weight;
   const vectorWeight = settings.vector_weight;
   const ceiling = (keywordWeight + vectorWeight) / (k + 1);
   const fused = new Map();
-  keywordRanked.forEach((chunk, i) => fused.set(chunk, (cover.has(chunk) ? ceiling : 0) + keywordWeight / (k + i + 1)));
+  keywordRanked.forEach((chunk, i) => {
+    const lift = defined.has(chunk) ? 2 * ceiling : cover.has(chunk) ? ceiling : 0;
+    fused.set(chunk, lift + keywordWeight / (k + i + 1));
+  });
   vectorRanked.forEach((chunk, i) => fused.set(chunk, (fused.get(chunk) ?? 0) + vectorWeight / (k + i + 1)));
   return fused;
 }

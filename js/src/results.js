@@ -1,6 +1,7 @@
 // @ts-check
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
 import { snippet, sourceText } from "./snippet.js";
+import { languageAliases, languageOf } from "./filters.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
@@ -29,6 +30,7 @@ export function pageScore(members, scores, settings) {
  */
 export function groupByPage(bundle, ranked, scores, marks, limit, details, explain = false) {
   const { settings, chunks, pages } = bundle;
+  const languages = chunks.language;
   // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
   // follow them and never lower it (spec: results.py).
   /** @type {Map<number, number[]>} */
@@ -70,6 +72,9 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, expla
           ? snippet(sourceText(bundle.texts, chunks.parent, chunks.title, chunk), marks, settings.snippet_words)
           : "",
       };
+      if (languages && chunks.kind[chunk] === "code" && languages[chunk]) {
+        section.language = languageOf(languages[chunk], languageAliases(bundle));
+      }
       const { via, ...parts } = details.get(chunk);
       section.via = via;
       if (explain) section.explain = parts;

@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * A search box (an ARIA combobox: the input, its keys, and a results panel) and the modal
- * search dialog built around one.
+ * A search box (an ARIA combobox: the input, its keys, filter chips and a results panel) and
+ * the modal search dialog built around one.
  */
+import { FilterChips } from "./ui-chips.js";
 import { h, matchScheme, searchIcon } from "./ui-dom.js";
 import { ResultsPanel } from "./ui-panel.js";
 import { StartList } from "./ui-start.js";
@@ -47,8 +48,10 @@ export class SearchBox {
       // Nothing better will come for these results (every part of the bundle was tried).
       onShow: (message) => { this.element.dataset.gsComplete = String(message.complete); },
     });
+    // Shown once the worker has read the site's facets (the manifest).
+    this.chips = new FilterChips(this.input, () => this.search());
     this.element = h("div", { class: `gs-box ${options.inline ? "gs-inline" : "gs-modal"}` },
-                     [this.bar, ...this.panel.elements]);
+                     [this.bar, this.chips.element, ...this.panel.elements]);
 
     client.channels.set(this.channel, (message) => {
       if (message.id === this.sentId) this.panel.show(message); // else: an older keystroke's answer
@@ -80,6 +83,7 @@ export class SearchBox {
 
   /** Send the current text (every keystroke; stale answers are dropped by id). */
   search() {
+    this.chips.sync();
     const query = this.input.value;
     if (!query.trim()) {
       this.sentId = this.client.nextId++; // answers to older queries are now stale
@@ -100,6 +104,7 @@ export class SearchBox {
 
   /** Follow the service's status: spinner, loading / error / idle lines. */
   refreshState() {
+    this.chips.show(this.client.status.facets);
     this.spinner.hidden = this.client.status.done || !this.client.started;
     this.panel.showState(this.client.status, this.input.value.trim());
   }

@@ -7,7 +7,9 @@
 
 /**
  * @typedef {{state: "loading" | "ready" | "error", parts: string[], done: boolean, message: string,
- *            warnings: string[], top?: {path: string, title: string, url: string}[]}} Status
+ *            warnings: string[], top?: {path: string, title: string, url: string}[],
+ *            facets?: import("./ui-chips.js").Facets | null}} Status
+ *   (`facets`: the manifest's, once the worker has read it)
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */

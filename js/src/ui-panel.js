@@ -234,9 +234,12 @@ export class ResultsPanel {
     const head = h("span", { class: "gs-section" }, [
       h("span", { class: "gs-section-title" }, [String(section.title || page.title || "")]),
     ]);
-    // Why is a result here without the words typed? Say so.
+    // What it is when not prose: a code block's language, an API entry.
+    if (section.language) head.append(h("span", { class: "gs-badge gs-badge-kind" }, [String(section.language)]));
+    else if (section.kind === "api") head.append(h("span", { class: "gs-badge gs-badge-kind" }, ["API"]));
+    // Why is a result here without the words typed? Say so (a listing by filters alone needs no word).
     const via = Array.isArray(section.via) ? section.via : null;
-    if (via && !via.includes("keyword")) {
+    if (via && !via.includes("keyword") && (via.includes("vector") || via.includes("graph"))) {
       const semantic = via.includes("vector");
       head.append(h("span", {
         class: `gs-badge ${semantic ? "gs-badge-semantic" : "gs-badge-related"}`,

@@ -9,6 +9,7 @@
  *   ui-box.js     a search box (ARIA combobox, keys) and the search dialog
  *   ui-panel.js   the results panel of a box (list, states, safe links and snippets)
  *   ui-start.js   the start list of an empty, focused box (the site's most connected pages)
+ *   ui-chips.js   filter chips of a box (`kind:code`, from the manifest's facets)
  *   ui-theme.js   the takeover of the mkdocs / readthedocs / Material search UI
  *   ui-dom.js     DOM helpers
  *
@@ -24,6 +25,7 @@
 // (a module imported only by another would wait for that one). All by relative URLs: they resolve
 // inside this runtime's versioned folder (inject.py says why).
 import { SearchBox, SearchDialog } from "./ui-box.js";
+import "./ui-chips.js";
 import { SearchClient } from "./ui-client.js";
 import { matchScheme } from "./ui-dom.js";
 import "./ui-panel.js";

@@ -11,10 +11,12 @@
  *   in:  {type: "init", bundleUrl}
  *        {type: "query", channel, id, query, mode?, limit?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
- *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top}
+ *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
+ *         facets}
  *        {type: "results", channel, id, query, mode, results, parts, complete}
  *   (`done` / `complete`: every part has been tried, nothing more will arrive; `top`: the site's
- *   most connected pages from the manifest, for an empty box (ui-start.js), [] until it is read)
+ *   most connected pages from the manifest, for an empty box (ui-start.js), [] until it is read;
+ *   `facets`: the manifest's, for filter chips, null until the keyword part is in)
  *
  * Queries are answered as soon as every required part is in; each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
@@ -172,7 +174,8 @@ export function createService(post, options = {}) {
 
   function postStatus() {
     post({ type: "status", state, parts: [...loaded], done: tried === parts.length || state === "error",
-           message: errorMessage, warnings: [...warnings], top });
+           message: errorMessage, warnings: [...warnings], top,
+           facets: context?.bundle?.manifest.facets ?? null });
   }
 
   /** @param {QueryMessage} message */

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { osaWithin } from "../src/fuzzy.js";
 import { BundleError, decodeVarints } from "../src/bundle.js";
-import { exactCover, fuse, identifierTokens } from "../src/fuse.js";
+import { definingChunks, exactCover, fuse, identifierTokens, pathRoots } from "../src/fuse.js";
+import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/filters.js";
 import { groupByPage, pageScore, rankChunks } from "../src/results.js";
 import { highlight } from "../src/snippet.js";
 
@@ -55,7 +56,47 @@ for (const c of fusion.exact_cover) {
 }
 for (const c of fusion.fuse) {
   test(`fuse: ${c.name}`, () => {
-    assert.deepEqual([...fuse(c.keyword, c.vector, new Set(c.cover), c.settings)], c.expected);
+    assert.deepEqual([...fuse(c.keyword, c.vector, new Set(c.cover), c.settings, new Set(c.defined ?? []))], c.expected);
+  });
+}
+for (const c of fusion.defining_chunks) {
+  test(`defining chunks of ${JSON.stringify(c.query)}`, () => {
+    const bundle = /** @type {any} */ ({ chunks: c.chunks });
+    assert.deepEqual([...definingChunks(bundle, c.tokens, new Set(c.cover))].sort((a, b) => a - b), c.expected);
+  });
+}
+for (const c of fusion.path_roots) {
+  test(`path roots of ${JSON.stringify(c.text)}`, () => {
+    const bundle = /** @type {any} */ ({ chunks: c.chunks, pages: c.pages });
+    const found = new Set(c.chunks.kind.map((/** @type {string} */ _, /** @type {number} */ i) => i));
+    assert.deepEqual([...pathRoots(bundle, c.text, found)].sort((a, b) => a - b), c.expected);
+  });
+}
+
+const filters = load("filters.json");
+for (const c of filters.parse_query) {
+  test(`parse query ${JSON.stringify(c.query)}`, () => {
+    const { text, filters: parsed } = parseQuery(c.query);
+    assert.deepEqual({ text, filters: Object.fromEntries(parsed) }, c.expected);
+  });
+}
+for (const c of filters.facet_key) {
+  test(`facet key of ${JSON.stringify(c.value)}`, () => assert.equal(facetKey(c.value), c.expected));
+}
+for (const c of filters.path_key) {
+  test(`path key of ${JSON.stringify(c.path)}`, () => assert.equal(pathKey(c.path), c.expected));
+}
+for (const c of filters.parse_filter) {
+  test(`parse filter ${JSON.stringify(c.argument)}`, () => {
+    if (c.error) assert.throws(() => parseFilter(c.argument));
+    else assert.deepEqual(parseFilter(c.argument), c.expected);
+  });
+}
+for (const c of filters.allowed_chunks) {
+  test(`allowed chunks of ${JSON.stringify(c.query)}${c.pages.tags ? "" : " (format 1)"}`, () => {
+    const bundle = /** @type {any} */ ({ pages: c.pages, chunks: c.chunks, settings: c.settings, nChunks: c.chunks.id.length });
+    const allowed = allowedChunks(bundle, parseQuery(c.query).filters);
+    assert.deepEqual([...allowed.keys()].filter((i) => allowed[i]), c.expected);
   });
 }
 

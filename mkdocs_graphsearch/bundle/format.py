@@ -1,9 +1,11 @@
 """Bundle format v2: the files the plugin writes under `search/` and both engines read.
 
-    manifest.json   format, generator, counts, search settings, and per part: its file name
-                    (v2), bytes and CRC-32                                       -- fetched first
+    manifest.json   format, generator, counts, search settings, facets (optional: the values
+                    each filter facet has, for UI chips: index/facets.py), and per part: its
+                    file name (v2), bytes and CRC-32                             -- fetched first
     keyword.json    terms (sorted by code point), stems (stem -> its prose terms' indexes,
-                    optional: index/bm25.py), pages and chunks (columnar)       -- first keystroke
+                    optional: index/bm25.py), pages and chunks (columnar; optional columns
+                    pages.tags and chunks.defines: index/documents.py)          -- first keystroke
     postings.bin    varints: T per-term posting counts, then P chunk-index deltas
                     (restarting at each term), then P quantized impacts           -- first keystroke
     graph.json      typed chunk -> chunk edges in CSR form (index/graph.py)      -- first keystroke

@@ -8,6 +8,26 @@ from dataclasses import asdict, dataclass, field
 #: The search modes both engines know (`default_mode` is one of them).
 MODES = ("keyword", "vector", "hybrid")
 
+_LANGUAGE_ALIASES = {
+    **dict.fromkeys(["py", "py3", "python3", "pycon", "pyi", "ipython", "ipython3"], "python"),
+    **dict.fromkeys(["js", "jsx", "mjs", "cjs", "node", "es6", "ecmascript"], "javascript"),
+    **dict.fromkeys(["ts", "tsx", "mts", "cts"], "typescript"),
+    **dict.fromkeys(["sh", "bash", "zsh", "ksh", "console", "shell-session", "shellsession"], "shell"),
+    **dict.fromkeys(["yml"], "yaml"),
+    **dict.fromkeys(["json5", "jsonc"], "json"),
+    **dict.fromkeys(["rs"], "rust"),
+    **dict.fromkeys(["golang"], "go"),
+    **dict.fromkeys(["rb"], "ruby"),
+    **dict.fromkeys(["kt", "kts"], "kotlin"),
+    **dict.fromkeys(["cs", "c#"], "csharp"),
+    **dict.fromkeys(["c++", "cxx", "hpp", "cc"], "cpp"),
+    **dict.fromkeys(["md"], "markdown"),
+    **dict.fromkeys(["ps1", "pwsh"], "powershell"),
+    **dict.fromkeys(["docker"], "dockerfile"),
+    **dict.fromkeys(["tf", "terraform"], "hcl"),
+    **dict.fromkeys(["txt", "plain", "plaintext"], "text"),
+}
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -74,6 +94,9 @@ class SearchSettings:
     graph_decay: dict[str, float] = field(
         default_factory=lambda: {"child": 0.3, "parent": 0.5, "sibling": 0.2, "link": 0.2}
     )
+    #: Code languages listed and filtered as one (`lang:py` finds ```python blocks): a fence
+    #: language's key (text/facets.py) -> the language it counts as (engine/filters.py).
+    language_aliases: dict[str, str] = field(default_factory=lambda: dict(_LANGUAGE_ALIASES))
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)

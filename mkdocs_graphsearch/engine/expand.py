@@ -6,13 +6,16 @@ the bundle's typed edges: a neighbour reached over an edge of type t scores
 a chunk the query found directly keeps its own score (a neighbour's evidence would blur which
 section matched). An added chunk keeps its best score; an expansion below `min_score` is pruned
 (and not followed further). Updates happen in seed order, then edge order, so both engines find
-the same scores and origins.
+the same scores and origins. With filters (`allowed`), an edge to a chunk they do not match is
+not there: it is neither scored nor followed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 
 @dataclass
@@ -28,6 +31,7 @@ def expand(
     graph: dict[str, Any],
     settings: dict[str, Any],
     min_score: float,
+    allowed: np.ndarray | None = None,
 ) -> dict[int, Origin]:
     """Raise `scores` in place with expansions; returns where each raised score came from."""
     offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
@@ -42,6 +46,8 @@ def expand(
             for node, score in frontier:
                 for e in range(offsets[node], offsets[node + 1]):
                     target = targets[e]
+                    if allowed is not None and not allowed[target]:
+                        continue
                     value = score * decay[types[e]]
                     if value < min_score or target in direct or value <= scores.get(target, 0.0):
                         continue

@@ -20,6 +20,19 @@ fail when the lockfile is out of date with pyproject.toml" by `pyproject.toml` b
 under every section that mentions the file; covering lookups only gave dev 0.731 / held-out
 0.678 hybrid nDCG@10 against 0.720 / 0.630 for covering every identifier).
 
+Definitions: within a lookup, a covering chunk that *defines* an identifier token of the query
+(keyword.json `chunks.defines` holds the token, or a dotted name ending in `.` + the token: a
+code block's `def enqueue`, `class RetryPolicy`, an API entry `harbor.Berth.assign` for
+`assign` or `Berth.assign`) scores 2 x ceiling + its RRF terms, ahead of every chunk that merely
+holds the name (a block that calls `enqueue()`). A page root defines the compound names of its
+path (`user-guide`, `deploy-to-production`, `retries.md`). A path query, a text of one word
+holding `/` (`user-guide/jobs`, `how-to/dep`), is defined by the root of each page whose path
+key (text/facets.py) has the typed path's key at the start of one of its segments
+(`/user-guide/jobs.md` for `user-guide/jobs` and `jobs/`, not for `guide/jobs`); such a root
+counts only when the keyword side found it. Keyword mode has no fusion: there a defining chunk
+scores its keyword score plus the best keyword score of the query (engine/search.py). A bundle
+without `defines` has no definitions, path queries aside.
+
 The keyword ranking holds chunks with a positive keyword score; the vector ranking those whose
 cosine reaches `vector_threshold`. Both thresholds are absolute, so an off-topic query fuses
 nothing and returns nothing.
@@ -31,6 +44,8 @@ from collections.abc import Set
 from typing import Any
 
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.engine.filters import WHITESPACE
+from mkdocs_graphsearch.text.facets import path_key
 
 
 def identifier_tokens(tokens: list[str]) -> list[str]:
@@ -70,15 +85,49 @@ def exact_cover(bundle: Bundle, tokens: list[str]) -> set[int]:
     return cover or set()
 
 
+def defines(names: list[str], tokens: list[str]) -> bool:
+    """Does a chunk with these definition terms define one of these tokens?"""
+    return any(name == token or name.endswith("." + token) for name in names for token in tokens)
+
+
+def defining_chunks(bundle: Bundle, tokens: list[str], cover: Set[int]) -> set[int]:
+    """The chunks of the exact cover that define an identifier token of the query."""
+    column = bundle.chunks.get("defines")
+    wanted = identifier_tokens(tokens)
+    if not column or not wanted:
+        return set()
+    return {chunk for chunk in cover if defines(column[chunk], wanted)}
+
+
+def path_roots(bundle: Bundle, text: str, found: Set[int]) -> set[int]:
+    """For a path query, the roots (among `found`) of the pages its path names."""
+    word = text.strip(WHITESPACE)
+    typed = path_key(word)
+    if "/" not in word or not typed or any(c in WHITESPACE for c in word):
+        return set()
+    chunks, paths = bundle.chunks, bundle.pages["path"]
+    return {
+        chunk
+        for chunk in found
+        if chunks["kind"][chunk] == "page" and f"/{path_key(paths[chunks['page'][chunk]])}".find(f"/{typed}") >= 0
+    }
+
+
 def fuse(
-    keyword_ranked: list[int], vector_ranked: list[int], cover: Set[int], settings: dict[str, Any]
+    keyword_ranked: list[int],
+    vector_ranked: list[int],
+    cover: Set[int],
+    settings: dict[str, Any],
+    defined: Set[int] = frozenset(),
 ) -> dict[int, float]:
+    """RRF with covers one ceiling up and definitions two (both count in the keyword ranking only)."""
     k = settings["rrf_k"]
     keyword_weight, vector_weight = settings["keyword_weight"], settings["vector_weight"]
     ceiling = (keyword_weight + vector_weight) / (k + 1)
     fused: dict[int, float] = {}
     for rank, chunk in enumerate(keyword_ranked, 1):
-        fused[chunk] = (ceiling if chunk in cover else 0.0) + keyword_weight / (k + rank)
+        lift = 2 * ceiling if chunk in defined else ceiling if chunk in cover else 0.0
+        fused[chunk] = lift + keyword_weight / (k + rank)
     for rank, chunk in enumerate(vector_ranked, 1):
         fused[chunk] = fused.get(chunk, 0.0) + vector_weight / (k + rank)
     return fused

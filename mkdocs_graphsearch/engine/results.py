@@ -8,7 +8,8 @@ page index), so related sections can never lower it (measured: the best section 
 Pages with only related sections come after every page with a direct one, scored the same way
 from those. Each page lists its best `sections_per_page` sections, direct ones first and
 related ones only in the slots left, skipping a chunk whose anchor is already listed (a code block
-and its section lead to the same place: the better one stands).
+and its section lead to the same place: the better one stands). A code block with a language
+says which (`language`: the language it counts as for `lang:`, text/facets.py language_of).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from typing import Any
 import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.engine.filters import language_aliases
 from mkdocs_graphsearch.engine.snippet import Highlight, snippet, source_text
+from mkdocs_graphsearch.text.facets import language_of
 
 
 def rank_chunks(scores: np.ndarray) -> list[int]:
@@ -49,6 +52,7 @@ def group_by_page(
     """Pages with their best sections; `details[chunk]` holds `via` and the explain parts."""
     settings = bundle.settings
     chunks, pages = bundle.chunks, bundle.pages
+    languages = chunks.get("language")
     direct: dict[int, list[int]] = {}
     related: dict[int, list[int]] = {}
     for chunk in ranked:
@@ -86,6 +90,8 @@ def group_by_page(
                     settings["snippet_words"],
                 ),
             }
+            if languages and chunks["kind"][chunk] == "code" and languages[chunk]:
+                section["language"] = language_of(languages[chunk], language_aliases(bundle))
             section["via"] = details[chunk]["via"]
             if explain:
                 section["explain"] = {k: v for k, v in details[chunk].items() if k != "via"}

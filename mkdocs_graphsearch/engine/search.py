@@ -1,6 +1,9 @@
 """The reference engine's entry point: query -> grouped results (mirrored by js/src/engine.js).
 
-keyword: BM25F scores rank the chunks.
+Filters (`kind:code`, engine/filters.py) are cut out of the query first; with any, only the
+chunks they match take part (other chunks' keyword scores and cosines are 0), and a query of
+filters alone lists the matching chunks.
+keyword: BM25F scores rank the chunks; a lookup's defining chunks first (fuse.py).
 vector:  cosines at or above `vector_threshold` rank the chunks; graph expansion (floor: the
          threshold).
 hybrid:  RRF of both rankings with exact covers first (fuse.py), less the chunks that only the
@@ -12,6 +15,7 @@ Every section says `via`: which of keyword, vector and graph put it in the resul
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -20,10 +24,11 @@ from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.encoder import project_query, query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
-from mkdocs_graphsearch.engine.fuse import exact_cover, fuse
+from mkdocs_graphsearch.engine.filters import allowed_chunks, merged, parse_filter, parse_query
+from mkdocs_graphsearch.engine.fuse import defining_chunks, exact_cover, fuse, path_roots
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
-from mkdocs_graphsearch.engine.snippet import keyword_highlight
+from mkdocs_graphsearch.engine.snippet import Highlight, keyword_highlight
 from mkdocs_graphsearch.engine.vector import cosines, query_levels
 
 
@@ -61,14 +66,25 @@ def search(
     limit: int | None = None,
     explain: bool = False,
     vector: list[float] | None = None,
+    filters: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Grouped results for a query. `vector` replaces the static encoder's query vector
-    (`graphsearch query --query-encoder model` passes the full model's; it is projected)."""
+    (`graphsearch query --query-encoder model` passes the full model's; it is projected).
+    `filters` are `facet:value` filters given apart from the query (`--filter`), as if typed;
+    a bad one raises ValueError."""
     mode = available_mode(bundle, mode)
     settings = bundle.settings
     limit = settings["default_limit"] if limit is None else limit
-    searched = bounded_query(bundle, query)
+    parsed = parse_query(bounded_query(bundle, query))
+    chosen = merged(parsed.filters, [parse_filter(argument) for argument in filters])
+    allowed = allowed_chunks(bundle, chosen) if chosen else None
+    searched = parsed.text
     keyword = keyword_scores(bundle, searched)
+    if allowed is not None:
+        keyword.scores = np.where(allowed, keyword.scores, 0.0)
+        if not keyword.tokens:
+            marks = keyword_highlight(bundle, searched, keyword)
+            return _listing(bundle, query, mode, limit, chosen, allowed, marks, explain)
     keyword_ranked = rank_chunks(keyword.scores) if mode != "vector" else []
     vector_ranked: list[int] = []
     cos: np.ndarray | None = None
@@ -81,19 +97,29 @@ def search(
         if vector is not None:
             cos = cosines(bundle.vectors, bundle.vector_scales, vector, query_levels(bundle.manifest))
             cos[cos < settings["vector_threshold"]] = 0.0
+            if allowed is not None:
+                cos[~allowed] = 0.0
             vector_ranked = rank_chunks(cos)
 
     origins: dict[int, Origin] = {}
     direct: set[int] = set()  # what the keyword or vector side put in the results
+    cover = exact_cover(bundle, keyword.tokens) if mode != "vector" else set()
+    found = set(keyword_ranked)  # definitions count where the keyword side found them (fuse.py)
+    defined = (defining_chunks(bundle, keyword.tokens, cover) | path_roots(bundle, searched, found)) & found
     if mode == "keyword":
         scores = keyword.scores
+        if defined:  # ahead of every other chunk, in keyword order among themselves (fuse.py)
+            scores = scores.copy()
+            best = float(scores.max())
+            for chunk in defined:
+                scores[chunk] += best
         direct = set(keyword_ranked)
     else:
         if mode == "vector":
             fused = {chunk: float(cos[chunk]) for chunk in vector_ranked} if cos is not None else {}
             floor = settings["vector_threshold"]
         else:
-            fused = fuse(keyword_ranked, vector_ranked, exact_cover(bundle, keyword.tokens), settings)
+            fused = fuse(keyword_ranked, vector_ranked, cover, settings, defined)
             floor = settings["min_score"]
             # Without a keyword match, a chunk needs a surer cosine: the vector side alone
             # must not answer an off-topic query.
@@ -102,7 +128,7 @@ def search(
             fused = {c: s for c, s in fused.items() if c in keyword_hits or (cos is not None and cos[c] >= alone)}
         direct = set(fused)
         seeds = sorted(fused, key=lambda c: (-fused[c], c))
-        origins = expand(fused, seeds, bundle.graph, settings, floor)
+        origins = expand(fused, seeds, bundle.graph, settings, floor, allowed)
         scores = _dense({c: s for c, s in fused.items() if s >= floor}, bundle.n_chunks)
     ranked = rank_chunks(scores)
 
@@ -127,4 +153,28 @@ def search(
         details[chunk] = info
     marks = keyword_highlight(bundle, searched, keyword)
     results = group_by_page(bundle, ranked, scores, marks, limit, details, explain)
-    return {"query": query, "mode": mode, "results": results}
+    return _output(query, mode, results, chosen)
+
+
+def _output(query: str, mode: str, results: list[dict[str, Any]], filters: dict[str, list[str]]) -> dict[str, Any]:
+    output: dict[str, Any] = {"query": query, "mode": mode, "results": results}
+    if filters:
+        output["filters"] = filters
+    return output
+
+
+def _listing(
+    bundle: Bundle,
+    query: str,
+    mode: str,
+    limit: int,
+    filters: dict[str, list[str]],
+    allowed: np.ndarray,
+    marks: Highlight,
+    explain: bool,
+) -> dict[str, Any]:
+    """A query of filters alone: the matching chunks by page, in bundle order, score 0."""
+    ranked = [int(chunk) for chunk in np.flatnonzero(allowed)]
+    details: dict[int, dict[str, Any]] = {chunk: {"via": ["filter"]} for chunk in ranked}
+    results = group_by_page(bundle, ranked, np.zeros(bundle.n_chunks), marks, limit, details, explain)
+    return _output(query, mode, results, filters)

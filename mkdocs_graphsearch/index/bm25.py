@@ -1,9 +1,11 @@
 """BM25F over chunk fields, precomputed as quantized per-(term, chunk) impacts.
 
 For a term t and chunk c (Robertson & Zaragoza's simple BM25F):
-    tf~(t, c)   = sum over fields f of  w_f * tf_f(t, c) / (1 - b + b * len_f(c) / avglen_f)
+    tf~(t, c)   = sum over fields f of  w_f * tf_f(t, c) / (1 - b_f + b_f * len_f(c) / avglen_f)
     impact(t,c) = boost(page of c) * idf(t) * tf~ / (k1 + tf~)
     idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
+with b_f = b, except 0 for `file` (a page's path: its length says nothing of how wordy the page
+is, and only page roots have one, so the average over all chunks would shrink it to nothing),
 and impacts are stored as integers round(impact * IMPACT_SCALE) (at least 1; IMPACT_SCALE is a
 format constant, bundle/format.py), so the engines only add: a query's keyword score for c is
 the sum over query tokens of the best weighted impact among that token's matching terms (see
@@ -27,19 +29,24 @@ from mkdocs_graphsearch.bundle.format import IMPACT_SCALE
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
-from mkdocs_graphsearch.text.tokenize import tokenize_words
+from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
 
 # Field weights: the chunk's own heading first, identifiers next, then ancestors' headings and
-# tags, body text, and code last (code repeats names that the prose explains better).
+# tags, body text, and code last (code repeats names that the prose explains better). `file` is
+# a page root's source path as whole names (file_terms), so typing a file name or a folder
+# (`deploy-to-production`, `user-guide/`) finds its page: as sure a name as a symbol.
 FIELD_WEIGHTS: dict[str, float] = {
     "title": 5.0,
     "symbols": 3.0,
+    "file": 3.0,
     "path": 1.5,
     "body": 1.0,
     "code": 0.6,
 }
 #: Fields whose words are prose (stemmed); symbols and code are names, matched as written.
 PROSE_FIELDS = ("title", "path", "body")
+#: Fields scored without length normalisation (b_f = 0).
+UNNORMALISED_FIELDS = ("file",)
 
 
 @dataclass(frozen=True)
@@ -58,13 +65,31 @@ class KeywordIndex:
     stems: dict[str, list[int]]
 
 
+def path_names(path: str) -> list[list[str]]:
+    """The tokens of each name in a page's path: its folders, its file name, and that name
+    without `.md` when it is a compound (`how-to`, `deploy-to-production.md`,
+    `deploy-to-production`; `README.md` but not `README`: a one-word name is the page's title
+    or nothing, and `readme` in a question is no path)."""
+    folders, _, name = path.rpartition("/")
+    stem = tokenize(name[: -len(".md")] if name.endswith(".md") else name)
+    names = [tokenize(folder) for folder in folders.split("/")] + [tokenize(name)] + ([stem] if len(stem) > 1 else [])
+    return [tokens for tokens in names if tokens]
+
+
+def file_terms(path: str) -> list[tuple[str, bool]]:
+    """A page's `file` field: the whole token of each name in its path, never their parts:
+    `started` in a question must not find every page under `getting-started/`."""
+    return [(tokens[0], False) for tokens in path_names(path)]
+
+
 def chunk_fields(chunk: Chunk, page_tags: list[str]) -> dict[str, str]:
-    """The text of each BM25F field of a chunk."""
+    """The text of each BM25F field of a chunk (`file`: a page root's id, its page's path)."""
     if chunk.kind == "code":
         return {
             "title": "",
             "path": " ".join(chunk.heading_path),
             "symbols": " ".join(chunk.symbols),
+            "file": "",
             "body": "",
             "code": chunk.text,
         }
@@ -75,6 +100,7 @@ def chunk_fields(chunk: Chunk, page_tags: list[str]) -> dict[str, str]:
         "title": chunk.title,
         "path": " ".join(ancestors),
         "symbols": " ".join(chunk.symbols),
+        "file": chunk.id if chunk.kind == "page" else "",
         "body": chunk.text,
         "code": "",
     }
@@ -88,7 +114,7 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
         fields = chunk_fields(chunk, corpus.pages[page_index].tags)
         counts: dict[str, Counter[str]] = {}
         for name in FIELD_WEIGHTS:
-            tokens = tokenize_words(fields[name])
+            tokens = file_terms(fields[name]) if name == "file" and fields[name] else tokenize_words(fields[name])
             counts[name] = Counter(token for token, _ in tokens)
             if name in PROSE_FIELDS:
                 prose.update(token for token, word in tokens if word and is_prose_word(token))
@@ -113,7 +139,8 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
         boost = corpus.pages[corpus.chunk_page[chunk_index]].boost
         pseudo_tf: dict[str, float] = {}
         for name, weight in FIELD_WEIGHTS.items():
-            norm = 1 - b + b * field_lengths[name][chunk_index] / average[name]
+            b_f = 0.0 if name in UNNORMALISED_FIELDS else b
+            norm = 1 - b_f + b_f * field_lengths[name][chunk_index] / average[name]
             for term, tf in counts[name].items():
                 pseudo_tf[term] = pseudo_tf.get(term, 0.0) + weight * tf / norm
         for term in sorted(pseudo_tf):

@@ -11,6 +11,7 @@ from mkdocs_graphsearch.bundle.write import build_bundle
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.documents import keyword_document
+from mkdocs_graphsearch.index.facets import facet_summary
 from mkdocs_graphsearch.index.graph import build_graph
 from mkdocs_graphsearch.index.related import RELATED_COUNT, related_files
 from mkdocs_graphsearch.parse.model import Page
@@ -38,14 +39,15 @@ def build_files(
     corpus = Corpus.from_pages(pages, url_for)
     index = build_keyword_index(corpus)
     extra_files: dict[str, bytes] = {}
-    extra_manifest: dict[str, object] = {}
+    extra_manifest: dict[str, object] = {"facets": facet_summary(corpus, settings.language_aliases)}
     if semantic is not None and corpus.chunks:
         from mkdocs_graphsearch.index.embed import ModelUnavailable
         from mkdocs_graphsearch.index.semantic import semantic_files
 
         try:
-            extra_files, extra_manifest = semantic_files(corpus, semantic, warn)
-            vectors = extra_manifest.get("vectors")
+            extra_files, semantic_manifest = semantic_files(corpus, semantic, warn)
+            extra_manifest.update(semantic_manifest)
+            vectors = semantic_manifest.get("vectors")
             if isinstance(vectors, dict):  # the site's calibrated cosine for vector-only results (calibrate.py)
                 settings = replace(settings, vector_only_threshold=vectors["vector_only_threshold"])
         except ModelUnavailable as error:

@@ -3,12 +3,38 @@ knows the format (bundle/format.py) and none of the index's classes."""
 
 from __future__ import annotations
 
-from mkdocs_graphsearch.index.bm25 import KeywordIndex
+from mkdocs_graphsearch.index.bm25 import KeywordIndex, path_names
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.parse.model import Chunk
+from mkdocs_graphsearch.text.tokenize import tokenize
+
+
+def definition_keys(chunk: Chunk) -> list[str]:
+    """The terms a chunk defines (engine/fuse.py), once each, in order: the whole token of each
+    of its definitions (`RetryPolicy` -> `retrypolicy`, `harbor.Berth.assign` ->
+    `harbor.berth.assign`); a section headed by one name (`enqueue()`, `on_page_markdown`)
+    defines it too: the reference entry, not a hook example's `def on_page_markdown`, answers
+    `on_page_markdown`; a page root defines the compound names of its path (`user-guide`,
+    `deploy-to-production`, `retries.md`: typed, they find the page before the pages that
+    mention them), not its one-word names (`jobs` stays a word)."""
+    keys: dict[str, None] = {}
+    names = list(chunk.definitions)
+    if chunk.kind in ("section", "api") and chunk.title and not any(c.isspace() for c in chunk.title.strip()):
+        names.append(chunk.title)
+    for name in names:
+        tokens = tokenize(name)
+        if tokens:
+            keys[tokens[0]] = None
+    if chunk.kind == "page":  # its id is its page's path
+        for tokens in path_names(chunk.id):
+            if len(tokens) > 1:
+                keys[tokens[0]] = None
+    return list(keys)
 
 
 def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
-    """keyword.json: terms, stems, and the pages and chunks in columns."""
+    """keyword.json: terms, stems, and the pages and chunks in columns (`pages.tags` and
+    `chunks.defines` are optional: bundles before them lack them)."""
     chunk_index = corpus.index_of()
     chunks = corpus.chunks
     return {
@@ -18,6 +44,7 @@ def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
             "path": [page.path for page in corpus.pages],
             "url": corpus.urls,
             "title": [page.title for page in corpus.pages],
+            "tags": [page.tags for page in corpus.pages],
         },
         "chunks": {
             "id": [chunk.id for chunk in chunks],
@@ -28,5 +55,6 @@ def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
             "anchor": [chunk.anchor for chunk in chunks],
             "title": [chunk.title for chunk in chunks],
             "language": [chunk.language or "" for chunk in chunks],
+            "defines": [definition_keys(chunk) for chunk in chunks],
         },
     }

@@ -38,7 +38,7 @@ def build_graph(corpus: Corpus) -> Graph:
         path = corpus.pages[corpus.chunk_page[i]].path
         if chunk.kind == "page":
             page_root[path] = i
-        elif chunk.kind == "section":
+        elif chunk.kind in ("section", "api"):
             anchored.setdefault((path, chunk.anchor), i)
 
     edges: list[set[tuple[int, int]]] = [set() for _ in corpus.chunks]
@@ -49,7 +49,7 @@ def build_graph(corpus: Corpus) -> Graph:
         if up is not None:
             edges[up].add((child, i))
             edges[i].add((parent, up))
-            if chunk.kind == "section":
+            if chunk.kind in ("section", "api"):
                 before = previous_child.get(up)
                 if before is not None:
                     edges[before].add((sibling, i))

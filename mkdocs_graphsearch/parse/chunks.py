@@ -7,9 +7,9 @@ of code allocates them.
 
 from __future__ import annotations
 
-from .model import Chunk
+from .model import Chunk, ChunkKind
 from .plaintext import clean_template_tags
-from .symbols import extract_symbols
+from .symbols import extract_definitions, extract_symbols
 
 __all__ = ["ChunkTree"]
 
@@ -54,8 +54,9 @@ class ChunkTree:
         if text.strip():
             self.texts[position].append(text)
 
-    def open_section(self, title: str, level: int, anchor: str, line: int) -> int:
-        """A heading of depth <= chunk_depth: a section under the nearest shallower open one."""
+    def open_section(self, title: str, level: int, anchor: str, line: int, kind: ChunkKind = "section") -> int:
+        """A heading of depth <= chunk_depth: a section (or an `api` entry) under the nearest
+        shallower open one."""
         while len(self.stack) > 1 and self.chunks[self.stack[-1]].level >= level:
             self.stack.pop()
         parent = self.chunks[self.stack[-1]]
@@ -63,7 +64,7 @@ class ChunkTree:
         self.title_counts[title] = n
         chunk_id = self.claim(f"{self.path}::{title}" if n == 1 else f"{self.path}::{title}::{n}")
         chunk = Chunk(
-            id=chunk_id, title=title, level=level, kind="section", parent=parent.id,
+            id=chunk_id, title=title, level=level, kind=kind, parent=parent.id,
             anchor=anchor, text="", line=line, heading_path=[*parent.heading_path, title],
         )
         self.current = self.add(chunk)
@@ -80,12 +81,15 @@ class ChunkTree:
             id=self.claim(f"{parent.id}::code-{n}"), title=parent.title, level=parent.level + 1,
             kind="code", parent=parent.id, anchor=parent.anchor, text=code, line=line,
             end_line=end_line, heading_path=list(parent.heading_path), language=language,
-            symbols=extract_symbols(language, code),
+            symbols=extract_symbols(language, code), definitions=extract_definitions(language, code),
         ))
 
     def finish_texts(self) -> list[Chunk]:
-        """Join each root's and section's text runs; code chunks keep their code."""
+        """Join each root's and section's text runs; code chunks keep their code. An API entry
+        defines the names of its object (its symbols)."""
         for position, chunk in enumerate(self.chunks):
             if chunk.kind != "code":
                 chunk.text = "\n".join(self.texts[position])
+            if chunk.kind == "api":
+                chunk.definitions = list(chunk.symbols)
         return self.chunks

@@ -21,6 +21,7 @@ class HtmlHeading:
     title: str
     hrefs: list[str]
     symbols: list[str]  # mkdocstrings objects: the dotted id, its last part, the signature's name
+    doc: bool = False  # an mkdocstrings object's heading (`doc-heading`)
 
 
 @dataclass
@@ -211,7 +212,7 @@ class _Reader(HTMLParser):
                 identifier = values.get("id", "")
                 self.heading_is_doc = "doc-heading" in classes
                 symbols = _dotted_names(identifier) if self.heading_is_doc else []
-                self.heading = HtmlHeading(_HEADINGS[tag], identifier, "", [], symbols)
+                self.heading = HtmlHeading(_HEADINGS[tag], identifier, "", [], symbols, self.heading_is_doc)
                 entry.heading = True
             elif tag == "pre" and self.code is None:
                 self.flush_text()

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-ChunkKind = Literal["page", "section", "code"]
+#: `api`: a section for one documented object (an mkdocstrings heading, rendered front-end only).
+ChunkKind = Literal["page", "section", "api", "code"]
 LinkKind = Literal["markdown", "wiki"]
 
 
@@ -44,8 +45,10 @@ class Chunk:
 
     `text` is the chunk's own text (a section's text stops at the next heading that starts a
     chunk; deeper headings fold in). `heading_path` is the titles from the page root down.
-    `line`..`end_line` (1-based, inclusive) are the source lines the chunk owns: the root and
-    sections tile the page (the root also owns the front matter), a code chunk's span lies
+    `definitions` are the names the chunk declares (a code block's functions, classes and types,
+    parse/symbols.py; an API section's object names): a search for one ranks this chunk above
+    the chunks that merely use it. `line`..`end_line` (1-based, inclusive) are the source lines
+    the chunk owns: the root and sections tile the page (the root also owns the front matter), a code chunk's span lies
     inside its parent's. `end_line < line` when a chunk owns no line (a page that opens with a
     section heading leaves its root none).
     """
@@ -63,6 +66,7 @@ class Chunk:
     language: str | None = None
     symbols: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    definitions: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         return {

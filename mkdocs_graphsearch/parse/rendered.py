@@ -106,7 +106,7 @@ def _parse(
                 _add_symbols(tree.chunks[current], item.symbols)
                 add_links(current, item.hrefs)
                 continue
-            section = tree.open_section(item.title, item.level, item.anchor, 0)
+            section = tree.open_section(item.title, item.level, item.anchor, 0, "api" if item.doc else "section")
             _add_symbols(tree.chunks[section], item.symbols)
             add_links(section, item.hrefs)
         elif isinstance(item, HtmlCode):

@@ -3,6 +3,12 @@
 Why: a reader searching `HTTPException` or `use_directory_urls` wants the block that defines
 it. Python is read with `ast` (exact); JS/TS and other languages with line-anchored regexes
 (best effort). Documentation code is often partial, so nothing here may ever raise.
+
+`extract_symbols` gives every top-level name (indexed as the chunk's symbols field);
+`extract_definitions` only the functions, classes and types a block declares, methods of its
+classes included, never a variable: `client = Client()` uses Client, it defines nothing a reader
+would look up. The engines rank a block that defines a looked-up name above the blocks that
+merely use it (engine/fuse.py).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import re
 import textwrap
 import warnings
 
-__all__ = ["extract_symbols"]
+__all__ = ["extract_definitions", "extract_symbols"]
 
 # Past this size `ast` is skipped (regexes stay linear); real doc snippets are far smaller.
 _AST_LIMIT = 200_000
@@ -29,16 +35,19 @@ _ID = r"[A-Za-z_$][\w$]*"
 _PY_ID = r"[^\W\d]\w*"
 
 # JS/TS at column 0 (after dedent), so methods and nested declarations are not top level.
-_JS_PATTERNS = [
+# Declarations (functions, classes, types) first, then variable bindings.
+_JS_DECLARATIONS = [
     re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*({_ID})", re.M),
     re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+({_ID})", re.M),
-    # `const x =` / `let x: T =`; `const {a} =` and `const [a] =` (destructuring) never match.
-    re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+({_ID})\s*(?::[^=;\n]*)?=(?![=>])", re.M),
-    re.compile(rf"^(?:export\s+)?declare\s+(?:const|let|var)\s+({_ID})", re.M),  # ambient: no `=`
     re.compile(rf"^(?:export\s+)?(?:default\s+)?(?:declare\s+)?interface\s+({_ID})", re.M),
     re.compile(rf"^(?:export\s+)?(?:declare\s+)?type\s+({_ID})\s*(?:<[^=\n]*>)?\s*=", re.M),
     re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+({_ID})", re.M),
     re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+({_ID})\s*\{{", re.M),
+]
+_JS_BINDINGS = [
+    # `const x =` / `let x: T =`; `const {a} =` and `const [a] =` (destructuring) never match.
+    re.compile(rf"^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+({_ID})\s*(?::[^=;\n]*)?=(?![=>])", re.M),
+    re.compile(rf"^(?:export\s+)?declare\s+(?:const|let|var)\s+({_ID})", re.M),  # ambient: no `=`
 ]
 
 _PY_FALLBACK = [
@@ -46,6 +55,8 @@ _PY_FALLBACK = [
     re.compile(rf"^class\s+({_PY_ID})", re.M),
     re.compile(rf"^({_PY_ID})\s*(?::[^=\n]*)?=(?!=)", re.M),
 ]
+# Definitions in code `ast` cannot read: any `def` or `class`, indented ones (methods) too.
+_PY_FALLBACK_DEFINITIONS = [re.compile(rf"^[ \t]*(?:async\s+)?(?:def|class)\s+({_PY_ID})", re.M)]
 
 # Other languages: keyword-led declarations at column 0. Keywords are specific enough that
 # prose, YAML or shell output rarely trips them.
@@ -90,15 +101,21 @@ _NOT_NAMES = frozenset({
 })
 
 
-def _python_symbols(code: str) -> list[str] | None:
-    """Top-level names via `ast`; None when the code does not parse."""
+def _parse_python(code: str) -> ast.Module | None:
     if len(code) > _AST_LIMIT:
         return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarning on odd escapes in doc snippets
-            tree = ast.parse(code)
+            return ast.parse(code)
     except Exception:  # noqa: BLE001 - SyntaxError, RecursionError, MemoryError, ValueError (NUL)
+        return None
+
+
+def _python_symbols(code: str) -> list[str] | None:
+    """Top-level names via `ast`; None when the code does not parse."""
+    tree = _parse_python(code)
+    if tree is None:
         return None
     names: list[str] = []
 
@@ -124,6 +141,39 @@ def _python_symbols(code: str) -> list[str] | None:
                 add_target(node.name)
             elif isinstance(node, ast.If):
                 visit(node.body)  # `if TYPE_CHECKING:` / version checks stay module level
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+            elif isinstance(node, ast.With):
+                visit(node.body)
+
+    visit(tree.body)
+    return names
+
+
+def _python_definitions(code: str) -> list[str] | None:
+    """Functions and classes at the top level and in class bodies (methods); None when the code
+    does not parse."""
+    tree = _parse_python(code)
+    if tree is None:
+        return None
+    names: list[str] = []
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.append(node.name)
+            elif isinstance(node, ast.ClassDef):
+                names.append(node.name)
+                visit(node.body)
+            elif hasattr(ast, "TypeAlias") and isinstance(node, ast.TypeAlias) and isinstance(node.name, ast.Name):
+                names.append(node.name.id)  # `type Alias = ...` (3.12+)
+            elif isinstance(node, ast.If):
+                visit(node.body)
                 visit(node.orelse)
             elif isinstance(node, ast.Try):
                 visit(node.body)
@@ -174,25 +224,39 @@ def _normalise_language(language: str | None) -> str:
     return language.strip().lower().lstrip(".")
 
 
+def _names(language: str | None, code: str, definitions: bool) -> list[str]:
+    if not code or not code.strip():
+        return []
+    code = code[:_SCAN_LIMIT].replace("\r\n", "\n").replace("\r", "\n")
+    lang = _normalise_language(language)
+    if lang in _PYTHON:
+        source = textwrap.dedent(_strip_prompts(code))
+        names = _python_definitions(source) if definitions else _python_symbols(source)
+        if names is None:
+            names = _regex_symbols(_PY_FALLBACK_DEFINITIONS if definitions else _PY_FALLBACK, source)
+        return _dedupe(names)
+    source = textwrap.dedent(code)
+    if lang in _JS:
+        return _dedupe(_regex_symbols(_JS_DECLARATIONS if definitions else _JS_DECLARATIONS + _JS_BINDINGS, source))
+    # Every generic pattern is keyword-led: a declaration, never a binding.
+    return _dedupe([n for n in _regex_symbols(_GENERIC, source) if n not in _NOT_NAMES])
+
+
 def extract_symbols(language: str | None, code: str) -> list[str]:
     """Names defined at the top level of `code`, in order of first appearance, no duplicates.
 
     Never raises: on anything unexpected the answer is simply fewer (or no) symbols.
     """
     try:
-        if not code or not code.strip():
-            return []
-        code = code[:_SCAN_LIMIT].replace("\r\n", "\n").replace("\r", "\n")
-        lang = _normalise_language(language)
-        if lang in _PYTHON:
-            source = textwrap.dedent(_strip_prompts(code))
-            names = _python_symbols(source)
-            if names is None:
-                names = _regex_symbols(_PY_FALLBACK, source)
-            return _dedupe(names)
-        source = textwrap.dedent(code)
-        if lang in _JS:
-            return _dedupe(_regex_symbols(_JS_PATTERNS, source))
-        return _dedupe([n for n in _regex_symbols(_GENERIC, source) if n not in _NOT_NAMES])
+        return _names(language, code, definitions=False)
     except Exception:  # noqa: BLE001 - symbols are a bonus, never a failure
+        return []
+
+
+def extract_definitions(language: str | None, code: str) -> list[str]:
+    """The functions, classes and types `code` declares (Python: top level and class bodies;
+    other languages: top level), in order of first appearance, no duplicates. Never raises."""
+    try:
+        return _names(language, code, definitions=True)
+    except Exception:  # noqa: BLE001 - a bonus, never a failure
         return []
