@@ -43,7 +43,8 @@ def chunk_kind(bundle: Bundle, section_id: str) -> str:
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 def test_tags_and_in_restrict_to_their_pages(bundle: Bundle, mode: str) -> None:
-    tagged = {"getting-started/quickstart.md", "reference/python-client.md", "user-guide/jobs.md"}  # tags: python
+    tagged = {"getting-started/quickstart.md", "ja/quickstart-ja.md", "reference/python-client.md",
+              "user-guide/jobs.md"}  # tags: python
     assert search(bundle, "retry")["results"], "the unfiltered query finds pages"
     found = pages(search(bundle, "tags:python retry", mode=mode))
     assert found and set(found) <= tagged
@@ -142,9 +143,9 @@ def test_the_bundle_carries_tags_definitions_and_facets(bundle: Bundle) -> None:
     assert defines["reference/python-client.md::enqueue_many()"] == ["enqueue_many"]  # headed by the name
     facets = bundle.manifest["facets"]
     folders = {entry["value"] for entry in facets["in"]}
-    assert folders == {"about", "getting-started", "how-to", "reference", "user-guide"}
+    assert folders == {"about", "getting-started", "how-to", "ja", "reference", "user-guide", "zh"}
     assert [entry["value"] for entry in facets["kind"]] == ["prose", "code"]
-    assert {"value": "python", "label": "python", "count": 30} in facets["lang"]
+    assert {"value": "python", "label": "python", "count": 34} in facets["lang"]  # 4 in ja/, zh/
     assert {"value": "dead-letter-queue", "label": "dead letter queue", "count": 1} in facets["tags"]
 
 

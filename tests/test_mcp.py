@@ -157,7 +157,7 @@ def test_a_real_stdio_session_calls_every_tool(bundle_dir: Path) -> None:
     assert related["related"][0]["url"] == f"{SITE_URL}user-guide/retries/"
 
     listing = calls["list_pages"].structured_content
-    assert len(listing["pages"]) == 18 and len(listing["start"]) == 8
+    assert len(listing["pages"]) == 20 and len(listing["start"]) == 8
 
 
 def test_without_the_sdk_the_command_says_how_to_get_it(bundle_dir: Path) -> None:
