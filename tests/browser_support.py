@@ -83,13 +83,14 @@ def bundle_part(bundle: Path, part: str) -> Path:
 def rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
     """Replace one bundle part and fix the manifest so the tampered part still loads."""
     from mkdocs_graphsearch.bundle.format import hashed_name
+    from mkdocs_graphsearch.bundle.write import sealed_manifest
 
     bundle_part(bundle, part).unlink()
     name = hashed_name(part, data)
     (bundle / name).write_bytes(data)
     manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
     manifest["files"][part] = {"name": name, "bytes": len(data), "crc32": zlib.crc32(data)}
-    (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (bundle / "manifest.json").write_bytes(sealed_manifest(manifest))
 
 
 class Sites:

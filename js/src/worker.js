@@ -19,7 +19,7 @@
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
  * can update the list in place (a new part of the bundle = one more entry in PARTS).
  */
-import { BundleError, httpFetcher, loadKeywordBundle, loadTexts, loadVectors } from "./bundle.js";
+import { BundleError, httpFetcher, inOrder, loadKeywordBundle, loadTexts, loadVectors } from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -80,7 +80,7 @@ export const PARTS = [
  */
 export async function loadSemantic(bundle, fetchFile) {
   if (!bundle.manifest.vectors) return false;
-  const [vectors, encoder] = await Promise.all([
+  const [vectors, encoder] = await inOrder([
     loadVectors(bundle, fetchFile),
     import("./encoder.js").then(({ loadEncoder }) => loadEncoder(bundle, fetchFile)),
   ]);

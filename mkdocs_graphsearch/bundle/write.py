@@ -27,6 +27,7 @@ from mkdocs_graphsearch.bundle.format import (
     encode_varints,
     file_name,
     hashed_name,
+    seal_manifest,
 )
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 
@@ -79,7 +80,12 @@ def manifest(
         },
     }
     data.update(extra or {})
-    return dumps(data)
+    return sealed_manifest(data)
+
+
+def sealed_manifest(data: Mapping[str, object]) -> bytes:
+    """manifest.json's bytes: `data` (less any stale `checksum`) with its checksum first."""
+    return seal_manifest(dumps({key: value for key, value in data.items() if key != "checksum"}))
 
 
 def build_bundle(
