@@ -86,6 +86,7 @@ CORRUPTIONS = {
     "no format": ("manifest.json", _format(b'"formax":1'), "no format version"),
     # JSON.parse reads 2.0 as 2, orjson as a float: both engines refuse every spelling but an integer.
     "format 2.0": ("manifest.json", _format(FORMAT + b".0"), NOT_AN_INTEGER),
+    "format 1.0": ("manifest.json", _format(b'"format":1.0'), NOT_AN_INTEGER),
     "format 2e0": ("manifest.json", _format(FORMAT + b"e0"), NOT_AN_INTEGER),
     "format true": ("manifest.json", _format(b'"format":true'), NOT_AN_INTEGER),
     "format string": ("manifest.json", _format(b'"format":"2"'), NOT_AN_INTEGER),

@@ -332,7 +332,7 @@ export async function loadKeywordBundle(fetchFile) {
  */
 export async function loadTexts(bundle, fetchFile) {
   const texts = parseJson("text.json", await readFile(fetchFile, bundle.manifest, "text.json"));
-  bundle.texts = strings("text.json", texts, "the file", bundle.nChunks);
+  bundle.texts = strings("text.json", texts, "texts", bundle.nChunks);
   return bundle;
 }
 

@@ -212,7 +212,7 @@ def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_texts(texts: Any, manifest: dict[str, Any]) -> list[str]:
-    return _strings(TEXT, texts, "the file", manifest["counts"]["chunks"])
+    return _strings(TEXT, texts, "texts", manifest["counts"]["chunks"])
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
