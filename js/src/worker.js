@@ -8,7 +8,7 @@
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
- *   in:  {type: "init", bundleUrl}
+ *   in:  {type: "init", bundleUrl, timeout?}   (timeout: bundle.js httpFetcher's, in seconds)
  *        {type: "query", channel, id, query, mode?, limit?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings}
@@ -126,7 +126,7 @@ function describe(error) {
 
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
- * @param {{parts?: Part[], fetcher?: (bundleUrl: string) => FetchFile}} [options]
+ * @param {{parts?: Part[], fetcher?: (bundleUrl: string, timeout?: number) => FetchFile}} [options]
  */
 export function createService(post, options = {}) {
   const parts = options.parts ?? PARTS;
@@ -204,10 +204,10 @@ export function createService(post, options = {}) {
     flush();
   }
 
-  /** @param {string} bundleUrl */
-  async function init(bundleUrl) {
+  /** @param {string} bundleUrl @param {number | undefined} timeout */
+  async function init(bundleUrl, timeout) {
     if (context) return;
-    const fetchFile = cachingFetcher(makeFetcher(bundleUrl));
+    const fetchFile = cachingFetcher(makeFetcher(bundleUrl, timeout));
     context = { fetchFile, bundle: null };
     postStatus();
     const engine = import("./engine.js");
@@ -260,7 +260,7 @@ export function createService(post, options = {}) {
     handle(message) {
       if (!message || typeof message !== "object") return;
       if (message.type === "init") {
-        init(String(message.bundleUrl));
+        init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined);
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         latest.set(query.channel, query);
