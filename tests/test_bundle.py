@@ -87,6 +87,7 @@ CORRUPTIONS = {
     # JSON.parse reads 2.0 as 2, orjson as a float: both engines refuse every spelling but an integer.
     "format 2.0": ("manifest.json", _format(FORMAT + b".0"), NOT_AN_INTEGER),
     "format 1.0": ("manifest.json", _format(b'"format":1.0'), NOT_AN_INTEGER),
+    "format 2**64": ("manifest.json", _format(b'"format":18446744073709551616'), NOT_AN_INTEGER),  # orjson: a float
     "format 2e0": ("manifest.json", _format(FORMAT + b"e0"), NOT_AN_INTEGER),
     "format true": ("manifest.json", _format(b'"format":true'), NOT_AN_INTEGER),
     "format string": ("manifest.json", _format(b'"format":"2"'), NOT_AN_INTEGER),

@@ -170,7 +170,8 @@ export async function loadManifest(fetchFile) {
   }
   // JSON.parse reads 1.0 and 1e0 as 1: the source text tells, as Python's float does.
   const literal = Number.isInteger(version) && topLevelNumber(UTF8.decode(bytes), "format");
-  if (!literal || !/^-?\d+$/.test(literal)) {
+  // orjson reads an integer outside -2^63..2^64-1 as a float: not an integer there either.
+  if (!literal || !/^-?\d+$/.test(literal) || BigInt(literal) > 2n ** 64n - 1n || BigInt(literal) < -(2n ** 63n)) {
     throw new BundleError("manifest.json format version is not an integer: not a graphsearch bundle");
   }
   if (version > FORMAT_VERSION) {
