@@ -285,7 +285,7 @@ class Mutation:
 
 
 VERSIONS = [b"0", b"-1", b"1", b"2", b"3", b"99", b"1.0", b"2.0", b"1e0", b"1.5", b'"2"', b"null", b"true", b"[2]",
-            b"18446744073709551615", b"18446744073709551616", b"-9223372036854775809"]  # orjson: int, float, float
+            b"-0", b"18446744073709551615", b"18446744073709551616", b"-9223372036854775809"]  # orjson: int, float
 
 
 def mutations(source: Path) -> st.SearchStrategy[Mutation]:

@@ -170,18 +170,20 @@ export async function loadManifest(fetchFile) {
   }
   // JSON.parse reads 1.0 and 1e0 as 1: the source text tells, as Python's float does.
   const literal = Number.isInteger(version) && topLevelNumber(UTF8.decode(bytes), "format");
-  // orjson reads an integer outside -2^63..2^64-1 as a float: not an integer there either.
+  // orjson reads an integer outside -2^63..2^64-1 as a float: not an integer there either. The
+  // messages show the literal: a number above 2^53 would print rounded.
   if (!literal || !/^-?\d+$/.test(literal) || BigInt(literal) > 2n ** 64n - 1n || BigInt(literal) < -(2n ** 63n)) {
     throw new BundleError("manifest.json format version is not an integer: not a graphsearch bundle");
   }
+  const spelled = BigInt(literal).toString(); // as Python prints the int (-0 is 0)
   if (version > FORMAT_VERSION) {
     throw new BundleError(
-      `manifest.json is bundle format ${version}, newer than this search runtime (format ${FORMAT_VERSION}): ` +
+      `manifest.json is bundle format ${spelled}, newer than this search runtime (format ${FORMAT_VERSION}): ` +
         "reload the page or rebuild the site with a matching plugin",
     );
   }
   if (version < MIN_FORMAT_VERSION) {
-    throw new BundleError(`manifest.json is bundle format ${version}, no longer supported: rebuild the site`);
+    throw new BundleError(`manifest.json is bundle format ${spelled}, no longer supported: rebuild the site`);
   }
   if (!checked && Object.hasOwn(manifest, "checksum")) {
     throw new BundleError("manifest.json is corrupted (its checksum is not at its start)");
