@@ -7,7 +7,7 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
@@ -44,6 +44,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         # Checked once a build: an unusable cache folder is one warning, then no cache.
         self.cache_dir = cache_dir = usable_cache_dir(self._cache_dir(config), log.warning)
         self.doc_files = {f.src_uri: f for f in files.documentation_pages()}
+        # Wiki links may point at these as markdown links may: MkDocs reports them (INFO).
+        self.excluded = [f.src_uri for f in files.documentation_pages(inclusion=InclusionLevel.is_excluded)]
         self.pages = SitePages(
             order=[name for name, f in self.doc_files.items() if not f.inclusion.is_excluded()],
             urls={name: f.url for name, f in self.doc_files.items()},
@@ -60,7 +62,11 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         for warning in self.pages.read_source(page.file.src_uri, source):
             log.warning(str(warning))
         markdown, warnings = rewrite_wiki_links(
-            markdown, page.file.src_uri, self.pages.urls.keys(), first_line=markdown_start_line(markdown, source)
+            markdown,
+            page.file.src_uri,
+            self.pages.urls.keys(),
+            first_line=markdown_start_line(markdown, source),
+            excluded_pages=self.excluded,
         )
         for warning in warnings:
             log.warning(str(warning))

@@ -13,7 +13,6 @@ import json
 import shutil
 import sys
 import threading
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -21,7 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from conftest import EXAMPLE_SITE
+from conftest import EXAMPLE_SITE, bundle_part, rewrite_bundle_file
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -72,25 +71,6 @@ XSS_PAGES = {
     ),
     "find.md": '# Find\n\n<div id="graphsearch"></div>\n',
 }
-
-
-def bundle_part(bundle: Path, part: str) -> Path:
-    """Where a part of a bundle (by its logical name, e.g. "keyword.json") is on disk."""
-    from mkdocs_graphsearch.bundle.format import file_name
-
-    return bundle / file_name(json.loads((bundle / "manifest.json").read_text(encoding="utf-8")), part)
-
-
-def rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
-    """Replace one bundle part and fix the manifest so the tampered part still loads."""
-    from mkdocs_graphsearch.bundle.format import hashed_name
-
-    bundle_part(bundle, part).unlink()
-    name = hashed_name(part, data)
-    (bundle / name).write_bytes(data)
-    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
-    manifest["files"][part] = {"name": name, "bytes": len(data), "crc32": zlib.crc32(data)}
-    (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
 
 class Sites:

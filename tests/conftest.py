@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,6 +57,28 @@ def build_bundle_dir(out: Path, docs: Path, *, embeddings: bool) -> Path:
 
     write_bundle(out, build_files(parse_folder(docs), semantic=semantic, warn=fail))
     return out
+
+
+def bundle_part(bundle: Path, part: str) -> Path:
+    """Where a part of a bundle (by its logical name, e.g. "keyword.json") is on disk."""
+    from mkdocs_graphsearch.bundle.format import MANIFEST, file_name
+
+    return bundle / file_name(json.loads((bundle / MANIFEST).read_bytes()), part)
+
+
+def rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
+    """Replace one bundle part (or the manifest, as JSON) and fix the manifest so the tampered
+    part still loads: the size, CRC-32, name and checksum a writer of those bytes would give."""
+    from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, hashed_name
+    from mkdocs_graphsearch.bundle.write import sealed_manifest
+
+    manifest = json.loads(data if part == MANIFEST else (bundle / MANIFEST).read_bytes())
+    if part != MANIFEST:
+        bundle_part(bundle, part).unlink()
+        name = hashed_name(part, data)
+        (bundle / name).write_bytes(data)
+        manifest["files"][part] = {"name": name, "bytes": len(data), "crc32": checksum(data)}
+    (bundle / MANIFEST).write_bytes(sealed_manifest(manifest))
 
 
 #: The one headless chromium of a test session: [sync_playwright() manager, browser, users].

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
+from collections import Counter
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -163,5 +166,85 @@ def test_a_deploy_never_mixes_two_builds(browser, tmp_path):
                 expect(tab.locator(f"{DIALOG} .gs-warning")).to_be_hidden()
                 expect(tab.locator(DIALOG)).not_to_contain_text("corrupted")
     finally:
+        context.close()
+    assert not errors, errors
+
+
+# ------------------------------------------------------------------------------ a stalled server
+
+
+def _stalling_handler(pattern: str, times: int, release: threading.Event, seen: Counter[str]):  # type: ignore[no-untyped-def]
+    """A handler that leaves the first `times` requests of each path matching `pattern` without
+    any answer (until `release`), and serves everything else."""
+
+    class Stalling(QuietHandler):
+        def do_GET(self) -> None:
+            path = urlsplit(self.path).path
+            seen[path] += 1
+            if re.search(pattern, path) and seen[path] <= times:
+                release.wait()
+                self.close_connection = True
+                return
+            super().do_GET()
+
+    return Stalling
+
+
+@pytest.fixture
+def stalled_site(sites, tmp_path):
+    """The semantic example site, its pages telling the runtime to give a fetch 1 s (not 15)."""
+    site = tmp_path / "www"
+    sites.url("mkdocs")  # built on first use
+    shutil.copytree(sites.root / "mkdocs", site)
+    for html in site.rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        tagged = text.replace("data-graphsearch-bundle=", 'data-graphsearch-timeout="1" data-graphsearch-bundle=')
+        html.write_text(tagged, encoding="utf-8")
+    return site
+
+
+@pytest.mark.parametrize(
+    ("pattern", "times", "outcome"),
+    [
+        (r"^/search/manifest\.json$", 2, "error"),
+        (r"^/search/postings\.[0-9a-f]+\.bin$", 2, "error"),
+        (r"^/search/postings\.[0-9a-f]+\.bin$", 1, "results"),  # the retry is answered
+        (r"^/search/vectors\.[0-9a-f]+\.bin$", 2, "keyword only"),  # the semantic part, in the background
+    ],
+    ids=["manifest", "postings", "postings-once", "vectors"],
+)
+def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_site, pattern, times, outcome):
+    release, seen = threading.Event(), Counter()
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    try:
+        with serve(stalled_site, _stalling_handler(pattern, times, release, seen)) as base:
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(f"{error.message}\n{error.stack}"))
+            page.goto(f"{base}user-guide/jobs/")
+            open_search(page)
+            page.keyboard.type("visibility_timeout")
+            status = page.locator(STATUS)
+            if outcome != "keyword only":  # the keyword part answers at once then
+                expect(status).to_have_text("Loading the search index…")
+            if outcome == "error":
+                expect(status).to_have_class("gs-status gs-state-error", timeout=15_000)
+                expect(status).to_contain_text("Search is unavailable: cannot read ")
+                expect(status).to_contain_text("no response for 1 s for ")
+                expect(status).to_contain_text("(tried twice)")
+            else:
+                expect(status).to_have_class("gs-status gs-state-count", timeout=15_000)
+                expect(page.locator(f"{DIALOG} .gs-box")).to_have_attribute("data-gs-complete", "true", timeout=15_000)
+                expect(page.locator(OPTIONS).first).to_be_visible()
+                warning = page.locator(f"{DIALOG} .gs-warning")
+                if outcome == "keyword only":
+                    expect(warning).to_contain_text("Some results may be missing: semantic: cannot read vectors.bin: ")
+                    expect(warning).to_contain_text("(tried twice)")
+                else:
+                    expect(warning).to_be_hidden()
+            (stalled,) = [path for path in seen if re.search(pattern, path)]
+            assert seen[stalled] == min(times + 1, 2), seen  # one retry, never more
+    finally:
+        release.set()
         context.close()
     assert not errors, errors

@@ -22,6 +22,7 @@ from mkdocs_graphsearch.bundle.format import (
     decode_varints,
     encode_varints,
     file_name,
+    seal_manifest,
 )
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.write import write_bundle
@@ -70,15 +71,28 @@ def _manifest(folder: Path) -> dict:
 
 FORMAT = f'"format":{FORMAT_VERSION}'.encode()
 NOT_AN_INTEGER = "format version is not an integer"
+
+
+SEAL = len(b'{"checksum":"00000000",')
+
+
+def _format(spelling: bytes):  # type: ignore[no-untyped-def]
+    """The manifest with another `format`, its checksum recomputed (as a writer of that would)."""
+    return lambda b: seal_manifest(b"{" + b[SEAL:].replace(FORMAT, spelling))
+
+
 CORRUPTIONS = {
-    "newer format": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":99'), "newer than this"),
-    "no format": ("manifest.json", lambda b: b.replace(FORMAT, b'"formax":1'), "no format version"),
+    "newer format": ("manifest.json", _format(b'"format":99'), "newer than this"),
+    "no format": ("manifest.json", _format(b'"formax":1'), "no format version"),
     # JSON.parse reads 2.0 as 2, orjson as a float: both engines refuse every spelling but an integer.
-    "format 2.0": ("manifest.json", lambda b: b.replace(FORMAT, FORMAT + b".0"), NOT_AN_INTEGER),
-    "format 2e0": ("manifest.json", lambda b: b.replace(FORMAT, FORMAT + b"e0"), NOT_AN_INTEGER),
-    "format true": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":true'), NOT_AN_INTEGER),
-    "format string": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":"2"'), NOT_AN_INTEGER),
+    "format 2.0": ("manifest.json", _format(FORMAT + b".0"), NOT_AN_INTEGER),
+    "format 1.0": ("manifest.json", _format(b'"format":1.0'), NOT_AN_INTEGER),
+    "format 2**64": ("manifest.json", _format(b'"format":18446744073709551616'), NOT_AN_INTEGER),  # orjson: a float
+    "format 2e0": ("manifest.json", _format(FORMAT + b"e0"), NOT_AN_INTEGER),
+    "format true": ("manifest.json", _format(b'"format":true'), NOT_AN_INTEGER),
+    "format string": ("manifest.json", _format(b'"format":"2"'), NOT_AN_INTEGER),
     "manifest not json": ("manifest.json", lambda b: b[:10], "not valid JSON"),
+    "format edited, checksum not": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":3'), "corrupted"),
     "truncated postings": ("postings.bin", lambda b: b[: len(b) // 2], "truncated"),
     "corrupted postings": ("postings.bin", lambda b: bytes([b[0] ^ 0xFF]) + b[1:], "corrupted"),
     "truncated keyword": ("keyword.json", lambda b: b[:-5], "truncated"),

@@ -45,6 +45,13 @@ def _build(embedder: Embedder, cache: Path | None, docs: Path = DOCS, **options)
     return files, warnings
 
 
+def _damaged_records(cache: Path) -> int:
+    """Records a fresh read of the cache ignores (it reads on first use: len() makes it)."""
+    store = EmbeddingCache(cache)
+    len(store)
+    return store.corrupt_records
+
+
 def _encoder_entry(cache: Path) -> Path:
     (entry,) = cache.glob("encoder-*.cache")
     return entry
@@ -93,6 +100,8 @@ def test_damaged_vector_records_are_warned_about_and_recomputed(
     files, warnings = _build(embedder, cache)
     assert files == clean
     assert len(warnings) == 1 and str(vectors) in warnings[0], warnings
+    assert _damaged_records(cache) == 0  # the damaged record is gone: no warning again
+    assert _build(embedder, cache) == (clean, [])
 
 
 def test_a_file_where_the_cache_folder_should_be(tmp_path: Path, embedder: Embedder, clean: dict[str, bytes]) -> None:
@@ -200,6 +209,38 @@ def test_an_interrupted_first_build_flushes_what_it_embedded(
     assert _build(embedder, cache, docs) == (clean, [])
 
 
+def test_a_first_build_flushes_every_flush_seconds(
+    tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real FLUSH_SECONDS (30 s), on a clock that moves 10 s a passage: the vectors reach the
+    disk every 3 passages while embedding, not only at the end."""
+    from types import SimpleNamespace
+
+    import mkdocs_graphsearch.index.semantic as semantic
+
+    clock = [0.0]
+    monkeypatch.setattr(semantic, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
+    appended: list[int] = []
+    append = EmbeddingCache._append
+
+    def counted(self: EmbeddingCache, dim: int, keys: list[bytes]) -> None:
+        appended.append(len(keys))
+        append(self, dim, keys)
+
+    monkeypatch.setattr(EmbeddingCache, "_append", counted)
+
+    def tick(done: int, total: int, rate: float) -> None:
+        clock[0] += 10.0
+
+    docs = _docs(tmp_path / "docs", "first")
+    _build(embedder, tmp_path / "cache", docs, progress=tick)
+    assert semantic.FLUSH_SECONDS == 30.0
+    # At 30 s the 4th passage is added and flushed with the 3 before it, then every 3rd, the rest at the end.
+    assert appended[0] == 4 and set(appended[1:-1]) == {3} and 1 <= appended[-1] <= 3, appended
+    assert sum(appended) == len(EmbeddingCache(tmp_path / "cache"))
+
+
 def test_sites_sharing_a_cache_keep_their_encoders(tmp_path: Path, embedder: Embedder) -> None:
     cache = tmp_path / "cache"
     one, two = _docs(tmp_path / "one", "first"), _docs(tmp_path / "two", "second")
@@ -275,4 +316,4 @@ def test_two_builds_sharing_a_cache_at_once(tmp_path: Path, embedder: Embedder, 
             results = list(pool.map(lambda e: _build(e, cache), [embedder, Embedder(threads=1)]))
         assert results == [(clean, []), (clean, [])]
     assert len(list(cache.glob("encoder-*.cache"))) == 1 and not list(cache.glob(".tmp-*"))
-    assert EmbeddingCache(cache).corrupt_records == 0
+    assert _damaged_records(cache) == 0

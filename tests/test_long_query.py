@@ -12,6 +12,7 @@ import pytest
 from conftest import EXAMPLE_SITE, ROOT, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.settings import SearchSettings
+from mkdocs_graphsearch.bundle.write import sealed_manifest
 from mkdocs_graphsearch.engine.search import FORMAT_1_MAX_QUERY_CHARS, bounded_query, search
 from parity import assert_parity
 from test_cli import graphsearch
@@ -68,8 +69,8 @@ def test_a_js_error_is_prefixed_once(example_bundle: Path, tmp_path: Path, node:
         (broken / file.name).write_bytes(file.read_bytes())
     manifest = orjson.loads((broken / "manifest.json").read_bytes())
     manifest["format"] = 99
-    (broken / "manifest.json").write_bytes(orjson.dumps(manifest))
+    (broken / "manifest.json").write_bytes(sealed_manifest(manifest))
     done = graphsearch("query", str(broken), "retry", "--engine", "js")
     stderr = done.stderr.decode()
     assert done.returncode == 1, stderr
-    assert stderr.startswith("error: bundle format 99 is newer than this search runtime"), stderr
+    assert stderr.startswith("error: manifest.json is bundle format 99, newer than this search runtime"), stderr

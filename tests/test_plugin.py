@@ -173,3 +173,35 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     assert len(list(site.glob("assets/graphsearch/*/ui.js"))) == 1
     assert '<nav class="gs-related"' in (site / "user-guide" / "retries" / "index.html").read_text("utf-8")
     assert search(load_bundle(site), "visibility_timeout")["results"]
+
+
+def test_links_to_excluded_pages_pass_strict(tmp_path: Path) -> None:
+    """A link to an exclude_docs page (or a draft) is INFO for MkDocs: `mkdocs build --strict`
+    must not fail because of the plugin, whether the link is markdown or a wiki link."""
+    docs = tmp_path / "docs"
+    (docs / "drafts").mkdir(parents=True)
+    (docs / "index.md").write_text(
+        "# Home\n\nSee [the secret](secret.md), [[secret]], [[drafts/plan#Goals|the plan]] and [[notes]].\n",
+        encoding="utf-8",
+    )
+    (docs / "secret.md").write_text("# Secret\n\nHidden.\n", encoding="utf-8")
+    (docs / "drafts" / "plan.md").write_text("# Plan\n\n## Goals\n\nDraft.\n", encoding="utf-8")
+    (docs / "notes.md").write_text("# Notes\n\nNot excluded.\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Strict\nexclude_docs: |\n  secret.md\ndraft_docs: |\n  drafts/\n"
+        "plugins:\n  - graphsearch:\n      embeddings: false\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "WARNING" not in done.stderr, done.stderr
+    assert "contains a link to 'secret.md' which is excluded" in done.stderr  # MkDocs' own INFO
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert html.count('href="secret/"') == 2 and 'href="drafts/plan/#goals"' in html  # rendered as links
+    assert 'href="notes/"' in html
+    bundle = load_bundle(tmp_path / "site")
+    assert sorted(bundle.pages["path"]) == ["index.md", "notes.md"]

@@ -37,6 +37,14 @@ def test_unresolved_link_is_its_text_and_one_warning_with_the_source_line() -> N
     assert [str(w) for w in warnings] == ["index.md:7: wiki link [[anchorage]] matches no page; shown as text"]
 
 
+def test_an_excluded_page_is_linked_as_markdown_links_are_and_a_built_one_wins() -> None:
+    excluded = ["mooring.md", "drafts/anchorage.md"]  # exclude_docs: MkDocs reports such links at INFO
+    out, warnings = rewrite_wiki_links("[[anchorage]], [[mooring]], [[nowhere]]", "index.md", PAGES,
+                                       excluded_pages=excluded)  # fmt: skip
+    assert out == "[anchorage](<drafts/anchorage.md>), [mooring](<guide/mooring.md>), nowhere"
+    assert [str(w) for w in warnings] == ["index.md:1: wiki link [[nowhere]] matches no page; shown as text"]
+
+
 def test_code_is_left_alone() -> None:
     text = "`[[mooring]]` and ``a [[mooring]] b``\n\n```\n[[mooring]]\n```\n\n    [[mooring]]\n\n[[mooring]]"
     out, warnings = rewrite(text)

@@ -7,12 +7,19 @@
  *
  * Format 2 stores each part under a content-hashed file name that manifest.json gives
  * (`files[part].name`); format 1 (still read) stores each part under its own name.
+ *
+ * Checks, in the order the Python engine makes them (bundle/read.py, bundle/schema.py), with
+ * the same messages: the manifest's format, its own checksum (when it has one), the shape of
+ * every value either engine reads; each part's size and CRC-32, then its shape. Any fault is a
+ * BundleError naming the file, never a TypeError at load or query time.
  */
 
 /** The format this runtime reads up to (and the oldest it still reads). */
 export const FORMAT_VERSION = 2;
 export const MIN_FORMAT_VERSION = 1;
 export const MANIFEST = "manifest.json";
+/** The search modes both engines know (spec: bundle/settings.py MODES). */
+export const MODES = ["keyword", "vector", "hybrid"];
 /** A part's file name: one plain file in the bundle folder, never a path or another origin. */
 const SAFE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
@@ -94,10 +101,13 @@ export function decodeVarints(bytes) {
   return out;
 }
 
+/** Strict UTF-8, as Python's orjson reads: a damaged byte is an error, never a U+FFFD. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /** @param {string} name @param {Uint8Array} bytes */
-function parseJson(name, bytes) {
+export function parseJson(name, bytes) {
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(UTF8.decode(bytes));
   } catch (error) {
     throw new BundleError(`${name} is not valid JSON: ${/** @type {Error} */ (error).message}`);
   }
@@ -123,6 +133,18 @@ function topLevelNumber(text, key) {
   return found;
 }
 
+/**
+ * Like Promise.all, but a failure is the first in the given order, not the first in time: the
+ * Python engine reads the same files one by one, so both report the same fault first.
+ * @template {readonly unknown[] | []} T @param {T} promises
+ * @returns {Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }>}
+ */
+export async function inOrder(promises) {
+  const settled = await Promise.allSettled(promises);
+  for (const result of settled) if (result.status === "rejected") throw result.reason;
+  return /** @type {any} */ (settled.map((result) => /** @type {PromiseFulfilledResult<unknown>} */ (result).value));
+}
+
 /** @param {ArrayBuffer | Uint8Array} data */
 function asBytes(data) {
   return data instanceof Uint8Array ? data : new Uint8Array(data);
@@ -139,26 +161,57 @@ export async function loadManifest(fetchFile) {
   } catch (error) {
     throw new BundleError(`cannot read manifest.json: ${/** @type {Error} */ (error).message}`);
   }
+  // The checksum first (when there is one): damage is never mistaken for a newer format.
+  const checked = verifyManifest(bytes);
   const manifest = parseJson("manifest.json", bytes);
-  const version = manifest && manifest.format;
+  const version = isObject(manifest) ? manifest.format : undefined;
   if (version === undefined || version === null) {
     throw new BundleError("manifest.json has no format version: not a graphsearch bundle");
   }
   // JSON.parse reads 1.0 and 1e0 as 1: the source text tells, as Python's float does.
-  const literal = Number.isInteger(version) && topLevelNumber(new TextDecoder().decode(bytes), "format");
-  if (!literal || !/^-?\d+$/.test(literal)) {
+  const literal = Number.isInteger(version) && topLevelNumber(UTF8.decode(bytes), "format");
+  // orjson reads an integer outside -2^63..2^64-1 as a float: not an integer there either. The
+  // messages show the literal: a number above 2^53 would print rounded.
+  if (!literal || !/^-?\d+$/.test(literal) || BigInt(literal) > 2n ** 64n - 1n || BigInt(literal) < -(2n ** 63n)) {
     throw new BundleError("manifest.json format version is not an integer: not a graphsearch bundle");
   }
+  const spelled = BigInt(literal).toString(); // as Python prints the int (-0 is 0)
   if (version > FORMAT_VERSION) {
     throw new BundleError(
-      `bundle format ${version} is newer than this search runtime (format ${FORMAT_VERSION}): ` +
+      `manifest.json is bundle format ${spelled}, newer than this search runtime (format ${FORMAT_VERSION}): ` +
         "reload the page or rebuild the site with a matching plugin",
     );
   }
   if (version < MIN_FORMAT_VERSION) {
-    throw new BundleError(`bundle format ${version} is no longer supported: rebuild the site`);
+    throw new BundleError(`manifest.json is bundle format ${spelled}, no longer supported: rebuild the site`);
   }
-  return manifest;
+  if (!checked && Object.hasOwn(manifest, "checksum")) {
+    throw new BundleError("manifest.json is corrupted (its checksum is not at its start)");
+  }
+  return checkManifest(manifest);
+}
+
+/** A manifest with a checksum starts with this, then 8 lowercase hex digits and `"`
+ * (spec: bundle/format.py manifest_checksum). */
+const CHECKSUM_PREFIX = new TextEncoder().encode('{"checksum":"');
+const CHECKSUM_DIGITS = 8;
+
+/** True when the manifest's checksum holds, false when it has none at its start; a
+ * BundleError when it differs (spec: bundle/format.py verify_manifest).
+ * @param {Uint8Array} bytes */
+function verifyManifest(bytes) {
+  const start = CHECKSUM_PREFIX.length, end = start + CHECKSUM_DIGITS;
+  if (bytes.length < start || CHECKSUM_PREFIX.some((byte, i) => bytes[i] !== byte)) return false;
+  const digits = String.fromCharCode(...bytes.subarray(start, end));
+  if (bytes[end] !== 0x22 || !/^[0-9a-f]{8}$/.test(digits)) {
+    throw new BundleError(`manifest.json is corrupted (its checksum is not ${CHECKSUM_DIGITS} hex digits)`);
+  }
+  const zeroed = bytes.slice();
+  zeroed.fill(0x30, start, end);
+  if (parseInt(digits, 16) !== crc32(zeroed)) {
+    throw new BundleError("manifest.json is corrupted (its checksum differs from its content)");
+  }
+  return true;
 }
 
 /**
@@ -217,19 +270,21 @@ function codePointLength(text) {
  */
 export async function loadKeywordBundle(fetchFile) {
   const manifest = await loadManifest(fetchFile);
-  const [keywordBytes, postingsBytes, graphBytes] = await Promise.all([
+  const [keywordBytes, postingsBytes, graphBytes] = await inOrder([
     readFile(fetchFile, manifest, "keyword.json"),
     readFile(fetchFile, manifest, "postings.bin"),
     readFile(fetchFile, manifest, "graph.json"),
   ]);
-  const graph = parseJson("graph.json", graphBytes);
-  if (!graph.offsets || graph.offsets.length !== manifest.counts.chunks + 1) {
-    throw new BundleError("graph.json does not match the manifest's chunk count (corrupted)");
-  }
-  const keyword = parseJson("keyword.json", keywordBytes);
+  const graph = checkGraph(parseJson("graph.json", graphBytes), manifest);
+  const keyword = checkKeyword(parseJson("keyword.json", keywordBytes), manifest);
   const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
-  const values = decodeVarints(postingsBytes);
-  if (values.length !== nTerms + 2 * nPostings || keyword.terms.length !== nTerms) {
+  let values;
+  try {
+    values = decodeVarints(postingsBytes);
+  } catch (error) {
+    throw new BundleError(`postings.bin: ${/** @type {Error} */ (error).message} (corrupted)`);
+  }
+  if (values.length !== nTerms + 2 * nPostings) {
     throw new BundleError("postings.bin does not match the manifest's counts (corrupted)");
   }
   const termStart = new Float64Array(nTerms + 1);
@@ -253,7 +308,7 @@ export async function loadKeywordBundle(fetchFile) {
   const termIndex = new Map(terms.map((term, i) => [term, i]));
   const termLengths = Int32Array.from(terms, codePointLength);
   /** @type {Map<string, number[]>} stem -> terms that are prose words with it (format 1: none) */
-  const stems = new Map(Object.entries(keyword.stems ?? {}));
+  const stems = new Map(Object.entries(Object.hasOwn(keyword, "stems") ? keyword.stems : {}));
   return {
     manifest,
     settings: manifest.search,
@@ -281,10 +336,7 @@ export async function loadKeywordBundle(fetchFile) {
  */
 export async function loadTexts(bundle, fetchFile) {
   const texts = parseJson("text.json", await readFile(fetchFile, bundle.manifest, "text.json"));
-  if (!Array.isArray(texts) || texts.length !== bundle.nChunks) {
-    throw new BundleError("text.json does not match the manifest's chunk count (corrupted)");
-  }
-  bundle.texts = texts;
+  bundle.texts = strings("text.json", texts, "texts", bundle.nChunks);
   return bundle;
 }
 
@@ -309,18 +361,274 @@ export async function loadVectors(bundle, fetchFile) {
   return { values, scales, dim };
 }
 
+/** Seconds a bundle fetch may go without receiving anything (its response, or the next bytes of
+ * its body) before it is given up and tried once more; a page may set another with the runtime
+ * script's `data-graphsearch-timeout` attribute (ui.js). A stall, not a duration: a large part on
+ * a slow connection keeps receiving, so it never times out. */
+export const FETCH_TIMEOUT_SECONDS = 15;
+
+class Stalled extends Error {}
+
+/**
+ * One HTTP GET of the whole body, aborted when nothing arrives for `timeoutMs`.
+ * @param {URL} url @param {RequestInit} init @param {number} timeoutMs @returns {Promise<Uint8Array>}
+ */
+async function fetchBytes(url, init, timeoutMs) {
+  const controller = new AbortController();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new Stalled()), timeoutMs);
+  };
+  arm();
+  try {
+    const response = await fetch(url, { ...init, signal: controller.signal });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    if (!response.body) return new Uint8Array(await response.arrayBuffer());
+    const reader = response.body.getReader();
+    /** @type {Uint8Array[]} */
+    const chunks = [];
+    let length = 0;
+    for (;;) {
+      arm();
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.length;
+    }
+    const bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return bytes;
+  } catch (error) {
+    throw controller.signal.aborted ? new Stalled() : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * A FetchFile for a bundle folder served over HTTP (browser or worker). manifest.json is
  * revalidated every time (`no-cache`): it names the parts of the current build, whose
- * content-hashed files the browser may cache as long as it likes.
+ * content-hashed files the browser may cache as long as it likes. A fetch that stalls for
+ * `timeoutSeconds`, fails on the network or gets a 5xx is tried once more, then fails with a
+ * message the UI shows (the worker's error state): never a "Loading" that lasts forever.
  * @param {string} baseUrl URL of the bundle folder, ending with "/"
+ * @param {number} [timeoutSeconds]
  * @returns {FetchFile}
  */
-export function httpFetcher(baseUrl) {
+export function httpFetcher(baseUrl, timeoutSeconds = FETCH_TIMEOUT_SECONDS) {
+  const timeoutMs = 1000 * (timeoutSeconds > 0 ? timeoutSeconds : FETCH_TIMEOUT_SECONDS);
   return async (name) => {
     const init = name === MANIFEST ? { cache: /** @type {RequestCache} */ ("no-cache") } : {};
-    const response = await fetch(new URL(name, baseUrl), init);
-    if (!response.ok) throw new Error(`HTTP ${response.status} for ${name}`);
-    return response.arrayBuffer();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fetchBytes(new URL(name, baseUrl), init, timeoutMs);
+      } catch (error) {
+        const message = error instanceof Stalled
+          ? `no response for ${timeoutMs / 1000} s`
+          : /** @type {Error} */ (error).message;
+        const permanent = /^HTTP [1-4]/.test(message); // a 404 stays a 404: no retry
+        if (permanent) throw new Error(`${message} for ${name}`);
+        if (attempt === 2) throw new Error(`${message} for ${name} (tried twice)`);
+      }
+    }
   };
+}
+
+// ------------------------------------------------------------------ shape checks
+// Spec: mkdocs_graphsearch/bundle/schema.py (same checks, order and messages). A JSON number with
+// an integral value is a whole number however it is spelled (`3.0`): JSON.parse cannot tell.
+
+const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
+const MAX_CRC32 = 2 ** 32 - 1;
+/** The parts every bundle has, then the semantic part's (present with `vectors`). */
+const KEYWORD_PARTS = ["keyword.json", "postings.bin", "graph.json", "text.json"];
+const SEMANTIC_PARTS = ["vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"];
+/** Search settings: whole numbers with their least value, finite numbers, then the optional ones. */
+const SETTING_WHOLE = {
+  default_limit: 0, fuzzy_long_length: 0, fuzzy_min_length: 0, graph_depth: 0, max_expansions: 0,
+  page_top_n: 1, rrf_k: 0, sections_per_page: 0, seeds: 0, snippet_source_chars: 0, snippet_words: 1,
+};
+const SETTING_NUMBER = [
+  "keyword_weight", "min_score", "page_max_weight", "page_top_weight", "prefix_weight",
+  "vector_only_threshold", "vector_threshold", "vector_weight",
+];
+const OPTIONAL_WHOLE = { max_query_chars: 0 };
+const OPTIONAL_NUMBER = ["stem_weight", "stop_word_weight"];
+
+/** @param {string} file @param {string} where @param {string} problem @returns {never} */
+function fail(file, where, problem) {
+  throw new BundleError(`${file}: ${where} ${problem}`);
+}
+
+/** @param {unknown} value @returns {value is Record<string, any>} */
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** @param {any} parent @param {string} key */
+const own = (parent, key) => (Object.hasOwn(parent, key) ? parent[key] : undefined);
+
+/** @param {string} file @param {unknown} value @param {string} where @returns {Record<string, any>} */
+function object(file, value, where) {
+  if (!isObject(value)) fail(file, where, "must be an object");
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @returns {number} */
+function whole(file, value, where, low = 0, high = MAX_WHOLE) {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < low || value > high) {
+    fail(file, where, `must be a whole number from ${low} to ${high}`);
+  }
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @returns {number} */
+function number(file, value, where) {
+  if (typeof value !== "number" || !Number.isFinite(value)) fail(file, where, "must be a finite number");
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
+ * @returns {any[]} */
+function list(file, value, where, length = null) {
+  if (!Array.isArray(value)) fail(file, where, "must be a list");
+  if (length !== null && value.length !== length) fail(file, where, `has ${value.length} items, not ${length}`);
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
+ * @returns {string[]} */
+function strings(file, value, where, length = null) {
+  const items = list(file, value, where, length);
+  items.forEach((item, i) => {
+    if (typeof item !== "string") fail(file, `${where}[${i}]`, "must be a string");
+  });
+  return items;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number | null} length
+ * @param {number} low @param {number} high @returns {number[]} */
+function wholes(file, value, where, length, low, high) {
+  const items = list(file, value, where, length);
+  items.forEach((item, i) => whole(file, item, `${where}[${i}]`, low, high));
+  return items;
+}
+
+/** Everything either engine reads from manifest.json (after its format and checksum).
+ * @param {Record<string, any>} manifest */
+function checkManifest(manifest) {
+  const m = "manifest.json";
+  const counts = object(m, own(manifest, "counts"), "counts");
+  for (const key of ["chunks", "pages", "postings", "terms"]) whole(m, own(counts, key), `counts.${key}`);
+  if (number(m, own(manifest, "impact_scale"), "impact_scale") <= 0) fail(m, "impact_scale", "must be above 0");
+  const files = object(m, own(manifest, "files"), "files");
+  const semantic = Object.hasOwn(manifest, "vectors");
+  for (const part of semantic ? [...KEYWORD_PARTS, ...SEMANTIC_PARTS] : KEYWORD_PARTS) {
+    const entry = own(files, part);
+    if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
+    object(m, entry, `files.${part}`);
+    whole(m, own(entry, "bytes"), `files.${part}.bytes`);
+    whole(m, own(entry, "crc32"), `files.${part}.crc32`, 0, MAX_CRC32);
+    fileName(manifest, part);
+  }
+  checkSettings(object(m, own(manifest, "search"), "search"));
+  if (semantic) {
+    const vectors = object(m, manifest.vectors, "vectors");
+    whole(m, own(vectors, "dim"), "vectors.dim", 1);
+    if (Object.hasOwn(vectors, "query_levels")) whole(m, vectors.query_levels, "vectors.query_levels", 1);
+    const encoder = object(m, own(manifest, "encoder"), "encoder");
+    if (Object.hasOwn(encoder, "max_query_pieces")) whole(m, encoder.max_query_pieces, "encoder.max_query_pieces");
+  }
+  return manifest;
+}
+
+/** @param {Record<string, any>} search */
+function checkSettings(search) {
+  const m = "manifest.json";
+  for (const [key, low] of Object.entries(SETTING_WHOLE)) whole(m, own(search, key), `search.${key}`, low);
+  for (const key of SETTING_NUMBER) number(m, own(search, key), `search.${key}`);
+  for (const [key, low] of Object.entries(OPTIONAL_WHOLE)) {
+    if (Object.hasOwn(search, key)) whole(m, search[key], `search.${key}`, low);
+  }
+  for (const key of OPTIONAL_NUMBER) if (Object.hasOwn(search, key)) number(m, search[key], `search.${key}`);
+  if (!MODES.includes(own(search, "default_mode"))) {
+    fail(m, "search.default_mode", `must be one of ${MODES.join(", ")}`);
+  }
+  const weights = list(m, own(search, "fuzzy_weights"), "search.fuzzy_weights", 2);
+  weights.forEach((weight, i) => number(m, weight, `search.fuzzy_weights[${i}]`));
+  const decay = object(m, own(search, "graph_decay"), "search.graph_decay");
+  for (const [edge, value] of Object.entries(decay)) number(m, value, `search.graph_decay.${edge}`);
+  if (Object.hasOwn(search, "query_stop_words")) {
+    strings(m, search.query_stop_words, "search.query_stop_words");
+    if (!Object.hasOwn(search, "stop_word_weight")) {
+      fail(m, "search.stop_word_weight", "is missing (there are query_stop_words)");
+    }
+  }
+}
+
+/** keyword.json: terms, stems, and the pages and chunks columns, consistent with the counts.
+ * @param {unknown} data @param {any} manifest @returns {any} */
+function checkKeyword(data, manifest) {
+  const k = "keyword.json";
+  const { terms: nTerms, pages: nPages, chunks: nChunks } = manifest.counts;
+  const keyword = object(k, data, "the file");
+  strings(k, own(keyword, "terms"), "terms", nTerms);
+  const stems = object(k, Object.hasOwn(keyword, "stems") ? keyword.stems : {}, "stems");
+  for (const [stem, terms] of Object.entries(stems)) wholes(k, terms, `stems.${stem}`, null, 0, nTerms - 1);
+  if (Object.keys(stems).length && !Object.hasOwn(manifest.search, "stem_weight")) {
+    fail("manifest.json", "search.stem_weight", "is missing (keyword.json has stems)");
+  }
+  const pages = object(k, own(keyword, "pages"), "pages");
+  for (const key of ["path", "url", "title"]) strings(k, own(pages, key), `pages.${key}`, nPages);
+  const chunks = object(k, own(keyword, "chunks"), "chunks");
+  for (const key of ["id", "kind", "anchor", "title", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
+  wholes(k, own(chunks, "page"), "chunks.page", nChunks, 0, nPages - 1);
+  wholes(k, own(chunks, "level"), "chunks.level", nChunks, 0, MAX_WHOLE);
+  const parents = list(k, own(chunks, "parent"), "chunks.parent", nChunks);
+  parents.forEach((parent, i) => { // -1: a page's top chunk
+    if (parent !== -1) whole(k, parent, `chunks.parent[${i}]`, 0, nChunks - 1);
+  });
+  return keyword;
+}
+
+/** graph.json: CSR edges between existing chunks, each edge type with its decay.
+ * @param {unknown} data @param {any} manifest @returns {any} */
+function checkGraph(data, manifest) {
+  const g = "graph.json";
+  const nChunks = manifest.counts.chunks;
+  const graph = object(g, data, "the file");
+  const edgeTypes = strings(g, own(graph, "edge_types"), "edge_types");
+  edgeTypes.forEach((edge, i) => {
+    if (!Object.hasOwn(manifest.search.graph_decay, edge)) {
+      fail(g, `edge_types[${i}]`, `(${edge}) has no decay in manifest.json's search.graph_decay`);
+    }
+  });
+  const offsets = list(g, own(graph, "offsets"), "offsets", nChunks + 1);
+  const targets = list(g, own(graph, "targets"), "targets");
+  let previous = 0; // offsets[0] is 0, then they never decrease
+  offsets.forEach((offset, i) => {
+    previous = whole(g, offset, `offsets[${i}]`, previous, i ? targets.length : 0);
+  });
+  if (previous !== targets.length) fail(g, "offsets", `must end at the number of targets (${targets.length})`);
+  wholes(g, targets, "targets", null, 0, nChunks - 1);
+  wholes(g, own(graph, "types"), "types", targets.length, 0, edgeTypes.length - 1);
+  return graph;
+}
+
+/** encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows.
+ * @param {unknown} data @param {any} manifest */
+export function checkEncoder(data, manifest) {
+  const e = "encoder.json";
+  const meta = object(e, data, "the file");
+  wholes(e, own(meta, "tokens"), "tokens", null, 0, MAX_WHOLE);
+  const dim = manifest.vectors.dim;
+  whole(e, own(meta, "pca_dim"), "pca_dim", dim, dim);
+  whole(e, own(meta, "dim"), "dim", 1);
+  return meta;
 }

@@ -1,6 +1,6 @@
 // @ts-check
 /** The static query encoder (spec, with the exact order of operations: engine/encoder.py). */
-import { BundleError, readFile } from "./bundle.js";
+import { BundleError, checkEncoder, inOrder, parseJson, readFile } from "./bundle.js";
 
 /** A format-1 manifest's encoder entry has no `max_query_pieces` (written since format 2,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
@@ -15,7 +15,7 @@ const FORMAT_1_MAX_QUERY_PIECES = 64;
  * @returns {Promise<StaticEncoder>} */
 export async function loadEncoder(bundle, fetchFile) {
   const manifest = bundle.manifest;
-  const [metaBytes, data, vocabBytes] = await Promise.all([
+  const [metaBytes, data, vocabBytes] = await inOrder([
     readFile(fetchFile, manifest, "encoder.json"),
     readFile(fetchFile, manifest, "encoder.bin"),
     readFile(fetchFile, manifest, "vocab.txt"),
@@ -23,7 +23,7 @@ export async function loadEncoder(bundle, fetchFile) {
   // Imported here, not at the top: WordPiece (and its Unicode tables) is only needed once the
   // semantic part is in, so it stays off the first keystroke's path.
   const { createWordPiece } = await import("./wordpiece.js");
-  const meta = JSON.parse(new TextDecoder().decode(metaBytes));
+  const meta = checkEncoder(parseJson("encoder.json", metaBytes), manifest);
   const tokens = /** @type {number[]} */ (meta.tokens);
   const k = meta.pca_dim, dim = meta.dim, n = tokens.length;
   const expected = n * k + 4 * k + 4 * n + k * dim + 4 * k;

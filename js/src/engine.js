@@ -7,11 +7,10 @@ import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { definingChunks, exactCover, fuse, pathRoots } from "./fuse.js";
 import { expand } from "./expand.js";
+import { MODES } from "./bundle.js";
 import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
-
-export const MODES = ["keyword", "vector", "hybrid"];
 
 /** The mode a query really runs in: without vectors loaded, only keyword.
  * @param {Bundle} bundle @param {string | null | undefined} mode */

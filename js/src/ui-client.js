@@ -16,9 +16,10 @@
 
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
-  /** @param {URL} bundleUrl */
-  constructor(bundleUrl) {
+  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (bundle.js) */
+  constructor(bundleUrl, timeout) {
     this.bundleUrl = bundleUrl;
+    this.timeout = timeout;
     /** @type {Status} */
     this.status = { state: "loading", parts: [], done: false, message: "", warnings: [] };
     /** @type {Map<string, (message: ResultsMessage) => void>} */
@@ -67,7 +68,7 @@ export class SearchClient {
         this.worker = null;
         this.inPage();
       });
-      worker.postMessage({ type: "init", bundleUrl: this.bundleUrl.href });
+      worker.postMessage(this.initMessage());
       this.worker = worker;
     } catch {
       this.inPage();
@@ -79,13 +80,17 @@ export class SearchClient {
     import("./worker.js").then(
       ({ createService }) => {
         const service = createService((message) => queueMicrotask(() => this.receive(message)));
-        service.handle({ type: "init", bundleUrl: this.bundleUrl.href });
+        service.handle(this.initMessage());
         for (const message of this.latest.values()) service.handle(message);
         this.service = service;
       },
       (error) => this.receive({ type: "status", state: "error", parts: [], done: true, warnings: [],
                                 message: `the search runtime could not start (${error.message})` }),
     );
+  }
+
+  initMessage() {
+    return { type: "init", bundleUrl: this.bundleUrl.href, timeout: this.timeout };
   }
 
   /** @param {any} message */

@@ -3,6 +3,8 @@
  * The reader's search UI. Loaded on every page by the plugin as
  *   <script type="module" src=".../assets/graphsearch/<hash>/ui.js"
  *           data-graphsearch-bundle=".../search/" data-graphsearch-root=".../">
+ * (a page may add `data-graphsearch-timeout="<seconds>"`: how long a bundle fetch may receive
+ * nothing before it is tried once more, then reported; 15 by default)
  *
  * This entry wires the parts (one concern each):
  *   ui-client.js  the worker client (worker.js in a module Web Worker, or in the page)
@@ -87,7 +89,9 @@ function start() {
   const bundleUrl = new URL(script?.getAttribute("data-graphsearch-bundle") || "search/", document.baseURI);
   const rootAttr = script?.getAttribute("data-graphsearch-root");
   const root = rootAttr ? new URL(rootAttr, document.baseURI) : new URL("../", bundleUrl);
-  const client = new SearchClient(bundleUrl);
+  // Seconds a bundle fetch may stall before its one retry (default: bundle.js FETCH_TIMEOUT_SECONDS).
+  const timeout = Number(script?.getAttribute("data-graphsearch-timeout")) || undefined;
+  const client = new SearchClient(bundleUrl, timeout);
   const dialog = new SearchDialog(client, root);
   // For theme authors: `window.graphsearchUI.open("query")` opens the dialog.
   // (Not `window.graphsearch`: that name is taken by <div id="graphsearch"> mounts.)

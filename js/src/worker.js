@@ -8,7 +8,7 @@
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
- *   in:  {type: "init", bundleUrl}
+ *   in:  {type: "init", bundleUrl, timeout?}   (timeout: bundle.js httpFetcher's, in seconds)
  *        {type: "query", channel, id, query, mode?, limit?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
@@ -22,7 +22,7 @@
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
  * can update the list in place (a new part of the bundle = one more entry in PARTS).
  */
-import { BundleError, httpFetcher, loadKeywordBundle, loadManifest, loadTexts, loadVectors } from "./bundle.js";
+import { BundleError, httpFetcher, inOrder, loadKeywordBundle, loadManifest, loadTexts, loadVectors } from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -83,7 +83,7 @@ export const PARTS = [
  */
 export async function loadSemantic(bundle, fetchFile) {
   if (!bundle.manifest.vectors) return false;
-  const [vectors, encoder] = await Promise.all([
+  const [vectors, encoder] = await inOrder([
     loadVectors(bundle, fetchFile),
     import("./encoder.js").then(({ loadEncoder }) => loadEncoder(bundle, fetchFile)),
   ]);
@@ -145,7 +145,7 @@ function describe(error) {
 
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
- * @param {{parts?: Part[], fetcher?: (bundleUrl: string) => FetchFile}} [options]
+ * @param {{parts?: Part[], fetcher?: (bundleUrl: string, timeout?: number) => FetchFile}} [options]
  */
 export function createService(post, options = {}) {
   const parts = options.parts ?? PARTS;
@@ -226,10 +226,10 @@ export function createService(post, options = {}) {
     flush();
   }
 
-  /** @param {string} bundleUrl */
-  async function init(bundleUrl) {
+  /** @param {string} bundleUrl @param {number | undefined} timeout */
+  async function init(bundleUrl, timeout) {
     if (context) return;
-    const fetchFile = cachingFetcher(makeFetcher(bundleUrl));
+    const fetchFile = cachingFetcher(makeFetcher(bundleUrl, timeout));
     context = { fetchFile, bundle: null };
     postStatus();
     const engine = import("./engine.js");
@@ -287,7 +287,7 @@ export function createService(post, options = {}) {
     handle(message) {
       if (!message || typeof message !== "object") return;
       if (message.type === "init") {
-        init(String(message.bundleUrl));
+        init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined);
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         latest.set(query.channel, query);

@@ -8,6 +8,7 @@ encoder.bin layout (little-endian): int8 rows (n_tokens x pca_dim) | float32 row
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import orjson
@@ -25,13 +26,19 @@ class EncoderArrays:
     components: np.ndarray  # (pca_dim, dim)
 
 
-def decode_encoder(meta_bytes: bytes, data: bytes) -> EncoderArrays:
-    meta = orjson.loads(meta_bytes)
-    tokens, k, dim = meta["tokens"], meta["pca_dim"], meta["dim"]
-    n = len(tokens)
+def check_encoder_size(meta: dict[str, Any], data: bytes) -> None:
+    """encoder.bin must be exactly as long as encoder.json's shapes say."""
+    n, k, dim = len(meta["tokens"]), meta["pca_dim"], meta["dim"]
     expected = n * k + 4 * k + 4 * n + k * dim + 4 * k
     if len(data) != expected:
         raise BundleError(f"{ENCODER_BIN} has {len(data)} bytes, expected {expected} (corrupted)")
+
+
+def decode_encoder(meta_bytes: bytes, data: bytes) -> EncoderArrays:
+    meta = orjson.loads(meta_bytes)
+    check_encoder_size(meta, data)
+    tokens, k, dim = meta["tokens"], meta["pca_dim"], meta["dim"]
+    n = len(tokens)
     offset = 0
 
     def take(dtype: str, count: int) -> np.ndarray:

@@ -28,9 +28,18 @@ keeps its name. The manifest's `files` maps each logical name to
 while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds.
 Format 1 (still read) is the same without `name`: each part is stored under its logical name.
 
+The manifest checks itself: it starts with `{"checksum":"` and eight lowercase hex digits, the
+CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
+The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
+every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. The field is optional
+(format 1 and older format-2 manifests lack it: read unchecked), and every later format keeps
+this definition, so any reader tells a damaged manifest from a newer one.
+
 Every file is written deterministically (sorted keys, no floats beyond fixed rounding), so the
-same docs give byte-identical bundles, file names included. A reader checks `format`, each file's
-size and CRC-32 before use, and reports which file is wrong. The writer (write.py) writes parts
+same docs give byte-identical bundles, file names included. A reader checks `format`, the
+manifest's checksum, each file's size and CRC-32, then the shape of every value it reads
+(schema.py), and reports which file is wrong. The writer (write.py) writes parts
 first and the manifest last, each through a temporary file and an atomic rename, and removes
 only the parts its previous manifest listed.
 """
@@ -86,7 +95,7 @@ def file_name(manifest: dict[str, Any], part: str) -> str:
         raise BundleError(f"{MANIFEST} does not list {part}")
     name = entry.get("name", part)
     if not isinstance(name, str) or not SAFE_NAME.fullmatch(name) or name == MANIFEST:
-        raise BundleError(f"{MANIFEST} gives {part} an invalid file name {name!r}")
+        raise BundleError(f"{MANIFEST} gives {part} an invalid file name")
     return name
 
 
@@ -134,3 +143,36 @@ def decode_varints(data: bytes) -> np.ndarray:
 def checksum(data: bytes) -> int:
     """CRC-32 (zlib's polynomial), the integrity check js/src/bundle.js computes too."""
     return zlib.crc32(data) & 0xFFFFFFFF
+
+
+#: A manifest with a checksum starts with this, then CHECKSUM_DIGITS lowercase hex digits and `"`.
+CHECKSUM_PREFIX = b'{"checksum":"'
+CHECKSUM_DIGITS = 8
+_CHECKSUM_END = len(CHECKSUM_PREFIX) + CHECKSUM_DIGITS
+
+
+def manifest_checksum(data: bytes) -> int:
+    """The CRC-32 of a manifest's bytes with its checksum's digits read as zeros."""
+    return checksum(data[: len(CHECKSUM_PREFIX)] + b"0" * CHECKSUM_DIGITS + data[_CHECKSUM_END:])
+
+
+def seal_manifest(data: bytes) -> bytes:
+    """A manifest (compact JSON, sorted keys, no `checksum`) with its checksum first."""
+    if not data.startswith(b"{") or data.startswith(CHECKSUM_PREFIX):
+        raise ValueError("seal_manifest takes a JSON object without a checksum")
+    unsealed = CHECKSUM_PREFIX + b"0" * CHECKSUM_DIGITS + (b'",' if data != b"{}" else b'"') + data[1:]
+    digits = f"{manifest_checksum(unsealed):08x}".encode()
+    return unsealed[: len(CHECKSUM_PREFIX)] + digits + unsealed[_CHECKSUM_END:]
+
+
+def verify_manifest(data: bytes) -> bool:
+    """True when the manifest's checksum holds, False when it has none at its start (read
+    unchecked: the caller refuses a `checksum` found elsewhere); BundleError when it differs."""
+    if not data.startswith(CHECKSUM_PREFIX):
+        return False
+    digits = data[len(CHECKSUM_PREFIX) : _CHECKSUM_END]
+    if data[_CHECKSUM_END : _CHECKSUM_END + 1] != b'"' or not re.fullmatch(rb"[0-9a-f]{8}", digits):
+        raise BundleError(f"{MANIFEST} is corrupted (its checksum is not {CHECKSUM_DIGITS} hex digits)")
+    if int(digits, 16) != manifest_checksum(data):
+        raise BundleError(f"{MANIFEST} is corrupted (its checksum differs from its content)")
+    return True

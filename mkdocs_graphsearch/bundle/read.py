@@ -9,8 +9,11 @@ from typing import Any
 import numpy as np
 import orjson
 
+from mkdocs_graphsearch.bundle.encoder_file import check_encoder_size
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
+    ENCODER,
+    ENCODER_BIN,
     FORMAT_VERSION,
     GRAPH,
     KEYWORD,
@@ -19,11 +22,14 @@ from mkdocs_graphsearch.bundle.format import (
     POSTINGS,
     TEXT,
     VECTORS,
+    VOCAB,
     BundleError,
     checksum,
     decode_varints,
     file_name,
+    verify_manifest,
 )
+from mkdocs_graphsearch.bundle.schema import check_encoder, check_graph, check_keyword, check_manifest, check_texts
 
 
 @dataclass
@@ -72,8 +78,8 @@ def locate(path: Path) -> Path:
 
 def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
     """A bundle part by its logical name, checked against the manifest's size and CRC-32."""
-    entry = manifest.get("files", {}).get(name)
     path = folder / file_name(manifest, name)
+    entry = manifest["files"][name]
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -93,10 +99,14 @@ def parse_json(name: str, data: bytes) -> Any:
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
+    """manifest.json: its checksum (when it has one: before anything is read from it, so damage
+    is never mistaken for a newer format), its format, then its shape."""
     try:
-        manifest: dict[str, Any] = parse_json(MANIFEST, (folder / MANIFEST).read_bytes())
+        data = (folder / MANIFEST).read_bytes()
     except OSError as error:
         raise BundleError(f"cannot read {folder / MANIFEST}: {error}") from error
+    checked = verify_manifest(data)
+    manifest = parse_json(MANIFEST, data)
     version = manifest.get("format") if isinstance(manifest, dict) else None
     if version is None:
         raise BundleError(f"{MANIFEST} has no format version: not a graphsearch bundle")
@@ -104,24 +114,62 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         raise BundleError(f"{MANIFEST} format version is not an integer: not a graphsearch bundle")
     if version > FORMAT_VERSION:
         raise BundleError(
-            f"bundle format {version} is newer than this reader (format {FORMAT_VERSION}): "
+            f"{MANIFEST} is bundle format {version}, newer than this reader (format {FORMAT_VERSION}): "
             "upgrade mkdocs-graphsearch"
         )
     if version < MIN_FORMAT_VERSION:
-        raise BundleError(f"bundle format {version} is no longer supported: rebuild the site")
-    return manifest
+        raise BundleError(f"{MANIFEST} is bundle format {version}, no longer supported: rebuild the site")
+    if not checked and "checksum" in manifest:
+        raise BundleError(f"{MANIFEST} is corrupted (its checksum is not at its start)")
+    return check_manifest(manifest)
 
 
 def load_bundle(path: Path) -> Bundle:
+    """Every part, read and checked in the order js/src/bundle.js and worker.js read them, so a
+    bundle with more than one fault gets the same first error from both engines."""
     folder = locate(Path(path))
     manifest = read_manifest(folder)
-    files = {name: read_file(folder, manifest, name) for name in sorted(manifest["files"])}
-    keyword = parse_json(KEYWORD, files[KEYWORD])
-    texts = parse_json(TEXT, files[TEXT])
+    files = {name: read_file(folder, manifest, name) for name in (KEYWORD, POSTINGS, GRAPH)}
     counts = manifest["counts"]
+    graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
+    keyword = check_keyword(parse_json(KEYWORD, files[KEYWORD]), manifest)
+    term_start, post_chunk, post_impact = read_postings(files[POSTINGS], counts)
+    files[TEXT] = read_file(folder, manifest, TEXT)
+    texts = check_texts(parse_json(TEXT, files[TEXT]), manifest)
+    bundle = Bundle(
+        path=folder,
+        manifest=manifest,
+        terms=keyword["terms"],
+        term_index={term: i for i, term in enumerate(keyword["terms"])},
+        stems=keyword.get("stems", {}),
+        pages=keyword["pages"],
+        chunks=keyword["chunks"],
+        term_start=term_start,
+        post_chunk=post_chunk,
+        post_impact=post_impact,
+        texts=texts,
+        graph=graph,
+        files=files,
+    )
+    if "vectors" in manifest:
+        files[VECTORS] = read_file(folder, manifest, VECTORS)
+        dim = manifest["vectors"]["dim"]
+        bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
+        for name in (ENCODER, ENCODER_BIN, VOCAB):
+            files[name] = read_file(folder, manifest, name)
+        meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
+        check_encoder_size(meta, files[ENCODER_BIN])
+    return bundle
+
+
+def read_postings(data: bytes, counts: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """postings.bin -> (term_start, post_chunk, post_impact), checked against the counts."""
     n_terms, n_postings = counts["terms"], counts["postings"]
-    values = decode_varints(files[POSTINGS])
-    if values.size != n_terms + 2 * n_postings or len(keyword["terms"]) != n_terms:
+    try:
+        values = decode_varints(data)
+    except BundleError as error:
+        raise BundleError(f"{POSTINGS}: {error} (corrupted)") from None
+    if values.size != n_terms + 2 * n_postings:
         raise BundleError(f"{POSTINGS} does not match the manifest's counts (corrupted)")
     per_term = values[:n_terms]
     deltas = values[n_terms : n_terms + n_postings]
@@ -134,30 +182,7 @@ def load_bundle(path: Path) -> Bundle:
     post_chunk = running - np.repeat(before, per_term)
     if post_chunk.size and (post_chunk.min() < 0 or post_chunk.max() >= counts["chunks"]):
         raise BundleError(f"{POSTINGS} points at chunks that do not exist (corrupted)")
-    if not isinstance(texts, list) or len(texts) != counts["chunks"]:
-        raise BundleError(f"{TEXT} does not match the manifest's chunk count (corrupted)")
-    graph = parse_json(GRAPH, files[GRAPH])
-    if len(graph.get("offsets", [])) != counts["chunks"] + 1:
-        raise BundleError(f"{GRAPH} does not match the manifest's chunk count (corrupted)")
-    bundle = Bundle(
-        path=folder,
-        manifest=manifest,
-        terms=keyword["terms"],
-        term_index={term: i for i, term in enumerate(keyword["terms"])},
-        stems=keyword.get("stems", {}),
-        pages=keyword["pages"],
-        chunks=keyword["chunks"],
-        term_start=term_start,
-        post_chunk=post_chunk,
-        post_impact=values[n_terms + n_postings :],
-        texts=texts,
-        graph=graph,
-        files=files,
-    )
-    if "vectors" in manifest:
-        dim = manifest["vectors"]["dim"]
-        bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
-    return bundle
+    return term_start, post_chunk, values[n_terms + n_postings :]
 
 
 def read_vectors(data: bytes, n_chunks: int, dim: int) -> tuple[np.ndarray, np.ndarray]:

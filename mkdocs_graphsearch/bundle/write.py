@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from mkdocs_graphsearch import __version__
-from mkdocs_graphsearch.atomic import write_atomic
+from mkdocs_graphsearch.atomic import remove_stale_temporaries, write_atomic
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     GRAPH,
@@ -27,6 +27,7 @@ from mkdocs_graphsearch.bundle.format import (
     encode_varints,
     file_name,
     hashed_name,
+    seal_manifest,
 )
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 
@@ -79,7 +80,12 @@ def manifest(
         },
     }
     data.update(extra or {})
-    return dumps(data)
+    return sealed_manifest(data)
+
+
+def sealed_manifest(data: Mapping[str, object]) -> bytes:
+    """manifest.json's bytes: `data` (less any stale `checksum`) with its checksum first."""
+    return seal_manifest(dumps({key: value for key, value in data.items() if key != "checksum"}))
 
 
 def build_bundle(
@@ -116,7 +122,7 @@ def build_bundle(
 
 def previous_files(out_dir: Path) -> set[str]:
     """The parts the graphsearch manifest in out_dir lists (nothing when there is none, or it is
-    someone else's manifest.json): the only files write_bundle may ever remove."""
+    someone else's manifest.json): the only parts write_bundle may ever remove."""
     try:
         data = orjson.loads((out_dir / MANIFEST).read_bytes())
     except (OSError, orjson.JSONDecodeError):
@@ -141,12 +147,14 @@ def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:
     """Write a bundle into out_dir: parts first, manifest last, each atomically, then remove the
     parts of the previous bundle that the new one no longer lists.
 
-    Only files the previous manifest.json (a graphsearch manifest) names are ever removed: other
-    files in the folder (MkDocs' search_index.json, a site's own data) stay. If any write fails,
-    the previous manifest and all its parts are still there, so the old bundle keeps loading.
+    Only files the previous manifest.json (a graphsearch manifest) names are ever removed, and
+    the temporary files of a writer that was killed mid-write (atomic.remove_stale_temporaries):
+    other files in the folder (MkDocs' search_index.json, a site's own data) stay. If any write
+    fails, the previous manifest and all its parts are still there, so the old bundle keeps loading.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(out_dir)  # of a build killed mid-write: never deployed
     stale = previous_files(out_dir)
     for name in sorted(files, key=lambda n: (n == MANIFEST, n)):
         target = out_dir / name

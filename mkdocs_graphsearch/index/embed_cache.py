@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from mkdocs_graphsearch.atomic import write_atomic
+from mkdocs_graphsearch.atomic import remove_stale_temporaries, write_atomic
 
 __all__ = [
     "DEFAULT_CACHE_DIR",
@@ -67,7 +67,9 @@ def usable_cache_dir(path: Path | None, warn: Callable[[str], None]) -> Path | N
         return None
     if not usable:
         warn(f"cannot use the cache folder {path} (not writable); building without a cache")
-    return path if usable else None
+        return None
+    remove_stale_temporaries(path)  # of a build killed mid-write
+    return path
 
 
 def _lock(fh) -> None:

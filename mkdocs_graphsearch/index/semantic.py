@@ -120,7 +120,7 @@ def semantic_files(
             vectors[i] = embedder.embed_passages([texts[i]])[0]
             store.add(keys[i], vectors[i])
             ticker.tick(done)
-    store.flush()
+    store.finish()
 
     if encoder_files is None:  # no token at all: nothing to search by meaning
         return {}, {}
@@ -234,6 +234,13 @@ class _CacheStore:
         if self.cache is not None:
             self._write(self.cache.flush)
         self.last_flush = time.monotonic()
+
+    def finish(self) -> None:
+        """The last flush; damaged records (warned about, recomputed) are dropped from the files,
+        so the next build does not warn again."""
+        self.flush()
+        if self.cache is not None and self.cache.damaged:
+            self._write(self.cache.compact)
 
     def save_encoder(self, corpus_key: str, files: tuple[bytes, bytes] | None) -> None:
         if self.dir is None or files is None:

@@ -65,18 +65,25 @@ def _link(match: WikiMatch, target: str, anchor: str, page_path: str) -> str:
 
 
 def rewrite_wiki_links(
-    markdown: str, page_path: str, known_pages: Collection[str], *, first_line: int = 1
+    markdown: str,
+    page_path: str,
+    known_pages: Collection[str],
+    *,
+    first_line: int = 1,
+    excluded_pages: Collection[str] = (),
 ) -> tuple[str, list[PageWarning]]:
     """The page with its wiki links rewritten, and one warning per unresolved wiki link.
 
     `first_line` is the source line of the markdown's first line (MkDocs strips front matter
-    before plugins see the text), so warnings name the line in the file.
+    before plugins see the text), so warnings name the line in the file. A link that matches
+    no known page but one of `excluded_pages` (MkDocs' exclude_docs, drafts) becomes a link to
+    it, as a markdown link would be: MkDocs reports those itself, at INFO (`--strict` passes).
     """
     if "[[" not in markdown:
         return markdown, []
     lines = markdown.split("\n")
     in_code = _code_lines(lines)
-    index = WikiIndex(known_pages)
+    index, excluded = WikiIndex(known_pages), WikiIndex(excluded_pages)
     warnings: list[PageWarning] = []
     for number, line in enumerate(lines):
         if number in in_code or "[[" not in line:
@@ -88,6 +95,8 @@ def rewrite_wiki_links(
             if any(start < match.end and match.start < end for start, end in spans):
                 continue
             resolution = index.resolve(match.target, match.heading, page_path)
+            if resolution.target is None and excluded_pages:
+                resolution = excluded.resolve(match.target, match.heading, page_path)
             if resolution.target is None:
                 written = match.target or f"#{match.heading}"
                 warnings.append(

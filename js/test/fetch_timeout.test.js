@@ -1,0 +1,56 @@
+// @ts-check
+// Bundle fetches over HTTP (bundle.js httpFetcher): a response or body that stalls is given up
+// after the timeout and tried once more, then reported; a 404 is not retried. Against a local
+// server that never answers some paths (tests/test_browser_loading.py checks the UI in a browser).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { httpFetcher } from "../src/bundle.js";
+
+const TIMEOUT = 1; // seconds: a stalled request costs this, an answered one nothing
+
+test("stalls are retried once, then reported; a 404 is not retried", { timeout: 20_000 }, async () => {
+  /** @type {Map<string, number>} */
+  const requests = new Map();
+  /** @type {import("node:http").ServerResponse[]} */
+  const held = [];
+  const server = createServer((request, response) => {
+    const path = request.url ?? "";
+    const count = (requests.get(path) ?? 0) + 1;
+    requests.set(path, count);
+    if (path === "/never.json" || (path === "/once.json" && count === 1)) {
+      held.push(response); // no headers, no body: stalled
+    } else if (path === "/half.bin") {
+      response.writeHead(200, { "Content-Length": "8" });
+      response.write("abcd"); // half the body, then nothing
+      held.push(response);
+    } else if (path === "/missing.json") {
+      response.writeHead(404).end();
+    } else {
+      response.writeHead(200).end("ok");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(null)));
+  const address = /** @type {import("node:net").AddressInfo} */ (server.address());
+  const fetchFile = httpFetcher(`http://127.0.0.1:${address.port}/`, TIMEOUT);
+  const text = async (/** @type {string} */ name) => new TextDecoder().decode(await fetchFile(name));
+  try {
+    const [plain, once, never, half, missing] = await Promise.allSettled([
+      text("plain.json"), text("once.json"), text("never.json"), text("half.bin"), text("missing.json"),
+    ]);
+    assert.deepEqual(plain, { status: "fulfilled", value: "ok" });
+    assert.deepEqual(once, { status: "fulfilled", value: "ok" }); // the retry got it
+    const reason = (/** @type {PromiseSettledResult<string>} */ result) =>
+      result.status === "rejected" ? result.reason.message : `fulfilled: ${result.value}`;
+    assert.equal(reason(never), `no response for ${TIMEOUT} s for never.json (tried twice)`);
+    assert.equal(reason(half), `no response for ${TIMEOUT} s for half.bin (tried twice)`);
+    assert.equal(reason(missing), "HTTP 404 for missing.json");
+    assert.deepEqual(Object.fromEntries(requests), {
+      "/plain.json": 1, "/once.json": 2, "/never.json": 2, "/half.bin": 2, "/missing.json": 1,
+    });
+  } finally {
+    for (const response of held) response.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(() => resolve(null)));
+  }
+});

@@ -1,0 +1,225 @@
+"""Shape checks of a bundle's JSON: every value either engine reads has the type and range it needs.
+
+The manifest's checksum (format.py) catches any damage to a manifest that has one, and each
+part's CRC-32 any damage to a part; these checks catch the rest: a manifest without a checksum
+(format 1, or a format-2 build older than the checksum) damaged, or a malformed bundle that
+passes its checksums (a buggy or hostile writer). Each is a BundleError naming the file and the
+value (`keyword.json: chunks.page[3] must be a whole number from 0 to 2`), never a traceback at
+load or query time. js/src/bundle.js makes the same checks in the same order, with the same
+messages (tests/test_bundle_integrity.py feeds both the same broken bundles).
+
+A JSON number with an integral value is a whole number whatever its spelling (`3`, `3.0`, `3e0`:
+JavaScript cannot tell them apart), and is stored as an int here, so both engines read the same
+values. Only `format` must be spelled as an integer (read.py).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NoReturn
+
+from mkdocs_graphsearch.bundle.format import (
+    ENCODER,
+    ENCODER_BIN,
+    GRAPH,
+    KEYWORD,
+    MANIFEST,
+    MAX_VARINT,
+    POSTINGS,
+    TEXT,
+    VECTORS,
+    VOCAB,
+    BundleError,
+    file_name,
+)
+from mkdocs_graphsearch.bundle.settings import MODES
+
+#: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
+#: order both engines read them.
+KEYWORD_PARTS = (KEYWORD, POSTINGS, GRAPH, TEXT)
+SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)
+MAX_CRC32 = 2**32 - 1
+
+#: Search settings by kind: whole numbers with their least value, and finite numbers.
+SETTING_WHOLE = {
+    "default_limit": 0, "fuzzy_long_length": 0, "fuzzy_min_length": 0, "graph_depth": 0,
+    "max_expansions": 0, "page_top_n": 1, "rrf_k": 0, "sections_per_page": 0, "seeds": 0,
+    "snippet_source_chars": 0, "snippet_words": 1,
+}  # fmt: skip
+SETTING_NUMBER = (
+    "keyword_weight", "min_score", "page_max_weight", "page_top_weight", "prefix_weight",
+    "vector_only_threshold", "vector_threshold", "vector_weight",
+)  # fmt: skip
+#: Settings a format-1 manifest lacks (each engine has its FORMAT_1_* value, or never needs it):
+#: `stem_weight` is needed when keyword.json has stems, `stop_word_weight` with `query_stop_words`.
+OPTIONAL_WHOLE = {"max_query_chars": 0}
+OPTIONAL_NUMBER = ("stem_weight", "stop_word_weight")
+
+
+def _fail(file: str, where: str, problem: str) -> NoReturn:
+    raise BundleError(f"{file}: {where} {problem}")
+
+
+def _object(file: str, value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        _fail(file, where, "must be an object")
+    return value
+
+
+def _whole(file: str, value: Any, where: str, low: int = 0, high: int = MAX_VARINT) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if type(value) is not int or not low <= value <= high:
+        _fail(file, where, f"must be a whole number from {low} to {high}")
+    return value
+
+
+def _number(file: str, value: Any, where: str) -> float:
+    if type(value) not in (int, float) or not math.isfinite(value):
+        _fail(file, where, "must be a finite number")
+    return value  # type: ignore[no-any-return]
+
+
+def _string(file: str, value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        _fail(file, where, "must be a string")
+    return value
+
+
+def _list(file: str, value: Any, where: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(file, where, "must be a list")
+    if length is not None and len(value) != length:
+        _fail(file, where, f"has {len(value)} items, not {length}")
+    return value
+
+
+def _strings(file: str, value: Any, where: str, length: int | None = None) -> list[str]:
+    items = _list(file, value, where, length)
+    for i, item in enumerate(items):
+        _string(file, item, f"{where}[{i}]")
+    return items
+
+
+def _wholes(file: str, value: Any, where: str, length: int | None, low: int, high: int) -> list[int]:
+    """A list of whole numbers in low..high, normalised to ints in place."""
+    items = _list(file, value, where, length)
+    for i, item in enumerate(items):
+        items[i] = _whole(file, item, f"{where}[{i}]", low, high)
+    return items
+
+
+
+def check_manifest(data: Any) -> dict[str, Any]:
+    """Everything either engine reads from manifest.json (after its format and checksum)."""
+    manifest = _object(MANIFEST, data, "the file")
+    counts = _object(MANIFEST, manifest.get("counts"), "counts")
+    for key in ("chunks", "pages", "postings", "terms"):
+        counts[key] = _whole(MANIFEST, counts.get(key), f"counts.{key}")
+    if _number(MANIFEST, manifest.get("impact_scale"), "impact_scale") <= 0:
+        _fail(MANIFEST, "impact_scale", "must be above 0")
+    files = _object(MANIFEST, manifest.get("files"), "files")
+    semantic = "vectors" in manifest
+    for part in KEYWORD_PARTS + (SEMANTIC_PARTS if semantic else ()):
+        entry = files.get(part)
+        if entry is None:
+            _fail(MANIFEST, f"files.{part}", "is missing")
+        _object(MANIFEST, entry, f"files.{part}")
+        entry["bytes"] = _whole(MANIFEST, entry.get("bytes"), f"files.{part}.bytes")
+        entry["crc32"] = _whole(MANIFEST, entry.get("crc32"), f"files.{part}.crc32", high=MAX_CRC32)
+        file_name(manifest, part)
+    _check_settings(_object(MANIFEST, manifest.get("search"), "search"))
+    if semantic:
+        vectors = _object(MANIFEST, manifest["vectors"], "vectors")
+        vectors["dim"] = _whole(MANIFEST, vectors.get("dim"), "vectors.dim", low=1)
+        if "query_levels" in vectors:
+            vectors["query_levels"] = _whole(MANIFEST, vectors["query_levels"], "vectors.query_levels", low=1)
+        encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
+        if "max_query_pieces" in encoder:
+            encoder["max_query_pieces"] = _whole(MANIFEST, encoder["max_query_pieces"], "encoder.max_query_pieces")
+    return manifest
+
+
+def _check_settings(search: dict[str, Any]) -> None:
+    for key, low in SETTING_WHOLE.items():
+        search[key] = _whole(MANIFEST, search.get(key), f"search.{key}", low)
+    for key in SETTING_NUMBER:
+        _number(MANIFEST, search.get(key), f"search.{key}")
+    for key, low in OPTIONAL_WHOLE.items():
+        if key in search:
+            search[key] = _whole(MANIFEST, search[key], f"search.{key}", low)
+    for key in OPTIONAL_NUMBER:
+        if key in search:
+            _number(MANIFEST, search[key], f"search.{key}")
+    if search.get("default_mode") not in MODES:
+        _fail(MANIFEST, "search.default_mode", f"must be one of {', '.join(MODES)}")
+    weights = _list(MANIFEST, search.get("fuzzy_weights"), "search.fuzzy_weights", 2)
+    for i, weight in enumerate(weights):
+        _number(MANIFEST, weight, f"search.fuzzy_weights[{i}]")
+    decay = _object(MANIFEST, search.get("graph_decay"), "search.graph_decay")
+    for edge, value in decay.items():
+        _number(MANIFEST, value, f"search.graph_decay.{edge}")
+    if "query_stop_words" in search:
+        _strings(MANIFEST, search["query_stop_words"], "search.query_stop_words")
+        if "stop_word_weight" not in search:
+            _fail(MANIFEST, "search.stop_word_weight", "is missing (there are query_stop_words)")
+
+
+def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
+    """keyword.json: terms, stems, and the pages and chunks columns, consistent with the counts."""
+    counts = manifest["counts"]
+    n_terms, n_pages, n_chunks = counts["terms"], counts["pages"], counts["chunks"]
+    keyword = _object(KEYWORD, data, "the file")
+    _strings(KEYWORD, keyword.get("terms"), "terms", n_terms)
+    stems = _object(KEYWORD, keyword.get("stems", {}), "stems")
+    for stem, terms in stems.items():
+        _wholes(KEYWORD, terms, f"stems.{stem}", None, 0, n_terms - 1)
+    if stems and "stem_weight" not in manifest["search"]:
+        _fail(MANIFEST, "search.stem_weight", "is missing (keyword.json has stems)")
+    pages = _object(KEYWORD, keyword.get("pages"), "pages")
+    for key in ("path", "url", "title"):
+        _strings(KEYWORD, pages.get(key), f"pages.{key}", n_pages)
+    chunks = _object(KEYWORD, keyword.get("chunks"), "chunks")
+    for key in ("id", "kind", "anchor", "title", "language"):
+        _strings(KEYWORD, chunks.get(key), f"chunks.{key}", n_chunks)
+    _wholes(KEYWORD, chunks.get("page"), "chunks.page", n_chunks, 0, n_pages - 1)
+    _wholes(KEYWORD, chunks.get("level"), "chunks.level", n_chunks, 0, MAX_VARINT)
+    parents = _list(KEYWORD, chunks.get("parent"), "chunks.parent", n_chunks)
+    for i, parent in enumerate(parents):  # -1: a page's top chunk
+        parents[i] = -1 if parent == -1 else _whole(KEYWORD, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    return keyword
+
+
+def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
+    """graph.json: CSR edges between existing chunks, each edge type with its decay."""
+    n_chunks = manifest["counts"]["chunks"]
+    graph = _object(GRAPH, data, "the file")
+    edge_types = _strings(GRAPH, graph.get("edge_types"), "edge_types")
+    decay = manifest["search"]["graph_decay"]
+    for i, edge in enumerate(edge_types):
+        if edge not in decay:
+            _fail(GRAPH, f"edge_types[{i}]", f"({edge}) has no decay in {MANIFEST}'s search.graph_decay")
+    offsets = _list(GRAPH, graph.get("offsets"), "offsets", n_chunks + 1)
+    targets = _list(GRAPH, graph.get("targets"), "targets")
+    previous = 0  # offsets[0] is 0, then they never decrease
+    for i, offset in enumerate(offsets):
+        offsets[i] = previous = _whole(GRAPH, offset, f"offsets[{i}]", previous, len(targets) if i else 0)
+    if previous != len(targets):
+        _fail(GRAPH, "offsets", f"must end at the number of targets ({len(targets)})")
+    _wholes(GRAPH, targets, "targets", None, 0, n_chunks - 1)
+    _wholes(GRAPH, graph.get("types"), "types", len(targets), 0, len(edge_types) - 1)
+    return graph
+
+
+def check_texts(texts: Any, manifest: dict[str, Any]) -> list[str]:
+    return _strings(TEXT, texts, "texts", manifest["counts"]["chunks"])
+
+
+def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
+    """encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows."""
+    meta = _object(ENCODER, data, "the file")
+    _wholes(ENCODER, meta.get("tokens"), "tokens", None, 0, MAX_VARINT)
+    dim = manifest["vectors"]["dim"]
+    meta["pca_dim"] = _whole(ENCODER, meta.get("pca_dim"), "pca_dim", dim, dim)
+    meta["dim"] = _whole(ENCODER, meta.get("dim"), "dim", 1)
+    return meta

@@ -1,0 +1,351 @@
+"""Broken bundles in both engines (issue 11): a damaged, truncated, wrong-version or malformed
+bundle is a BundleError naming the file, with the same message in Python and JS, or the same
+answers as the pristine bundle; never a traceback, a JS TypeError, or a different answer.
+
+The manifest carries its own checksum (bundle/format.py), so no single damage to it changes an
+answer; a manifest without one (the frozen format-1 bundle) can only be shape-checked
+(bundle/schema.py): damage to it is an error or an answer, the same in both engines.
+
+The property tests (marked slow) draw lists of mutations, so one node process loads many
+bundles (js/drivers/bundles.mjs); GRAPHSEARCH_INTEGRITY_EXAMPLES runs more than CI's few.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT, VECTORS, build_bundle_dir, bundle_part, rewrite_bundle_file
+from mkdocs_graphsearch.bundle.format import (
+    CHECKSUM_PREFIX,
+    MANIFEST,
+    BundleError,
+    manifest_checksum,
+    seal_manifest,
+    verify_manifest,
+)
+from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.settings import MODES
+from mkdocs_graphsearch.engine.search import search
+
+FROZEN = VECTORS / "engine" / "bundle"  # format 1: no checksum
+WORDS = ("install", "retry policy", "how do I configure it", "timout")
+QUERIES = [{"query": q, "mode": m} for q in WORDS for m in MODES]
+PARTS = ("keyword.json", "postings.bin", "graph.json", "text.json", "vectors.bin", "encoder.json", "encoder.bin",
+         "vocab.txt")  # fmt: skip
+EXAMPLES = int(os.environ.get("GRAPHSEARCH_INTEGRITY_EXAMPLES", "6"))
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small format-2 bundle with vectors, as built today (its manifest has a checksum)."""
+    return build_bundle_dir(tmp_path_factory.mktemp("checked"), VECTORS / "engine" / "docs", embeddings=True)
+
+
+Outcome = tuple[str, Any]  # ("error", message) or ("answers", [search output per query])
+
+
+def python_outcome(folder: Path) -> Outcome:
+    """Anything but a BundleError propagates: a traceback fails the test."""
+    try:
+        bundle = load_bundle(folder)
+        return "answers", [search(bundle, q["query"], mode=q["mode"]) for q in QUERIES]
+    except BundleError as error:
+        return "error", str(error)
+
+
+def js_outcomes(node: str, folders: list[Path]) -> list[Outcome]:
+    done = subprocess.run(
+        [node, str(ROOT / "js" / "drivers" / "bundles.mjs")],
+        input=orjson.dumps({"bundles": [str(f) for f in folders], "queries": QUERIES}),
+        capture_output=True,
+        check=True,
+    )
+    outcomes: list[Outcome] = []
+    for line in done.stdout.splitlines():
+        item = orjson.loads(line)
+        if "error" in item:
+            name, message = item["error"]["name"], item["error"]["message"]
+            assert name == "BundleError", f"JS threw {name}: {message}"
+            outcomes.append(("error", message))
+        else:
+            outcomes.append(("answers", item["answers"]))
+    assert len(outcomes) == len(folders)
+    return outcomes
+
+
+def gist(message: str) -> str:
+    """What both engines must say alike: the JSON parsers' own words, the OS's wording of a
+    missing file and each engine's advice on a newer format differ, the rest is identical."""
+    if message.startswith(("cannot read", "no search bundle")):
+        return "cannot read"
+    for cut in (" is not valid JSON", ", newer than this"):
+        if cut in message:
+            return message[: message.index(cut) + len(cut)]
+    return message
+
+
+# ------------------------------------------------------------------ the manifest's checksum
+
+
+def test_a_written_manifest_starts_with_its_checksum(checked: Path) -> None:
+    data = (checked / MANIFEST).read_bytes()
+    assert data.startswith(CHECKSUM_PREFIX)
+    assert int(data[13:21], 16) == manifest_checksum(data)
+    assert verify_manifest(data) is True
+    assert seal_manifest(b"{" + data[len(b'{"checksum":"00000000",') :]) == data
+    assert verify_manifest((FROZEN / MANIFEST).read_bytes()) is False  # format 1: read unchecked
+
+
+def test_every_single_bit_flip_of_a_manifest_is_caught_or_harmless(checked: Path) -> None:
+    """Exhaustive: each of the manifest's bits flipped is a BundleError, invalid JSON, or renames
+    the `checksum` key (then nothing else changed: the same manifest, read unchecked)."""
+    data = (checked / MANIFEST).read_bytes()
+    pristine = orjson.loads(data)
+    del pristine["checksum"]
+    harmless = 0
+    for bit in range(len(data) * 8):
+        flipped = bytearray(data)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        try:
+            if verify_manifest(bytes(flipped)):
+                raise AssertionError(f"bit {bit}: a damaged manifest passed its checksum")
+        except BundleError:
+            continue
+        try:
+            parsed = orjson.loads(bytes(flipped))
+        except orjson.JSONDecodeError:
+            continue
+        assert "checksum" not in parsed, bit
+        renamed = [key for key in parsed if key not in pristine]
+        assert len(renamed) == 1 and {k: v for k, v in parsed.items() if k not in renamed} == pristine, bit
+        harmless += 1
+    assert 0 < harmless <= 8 * len("checksum")
+
+
+# ------------------------------------------------------------------ malformed, checksums valid
+
+
+def _edit(path: str, value: Any = None, *, delete: bool = False):  # type: ignore[no-untyped-def]
+    """Set (or delete) the value at a /-separated path of a JSON document (digits index lists)."""
+    keys = [int(key) if key.isdigit() else key for key in path.split("/")]
+
+    def change(document: Any) -> Any:
+        parent = document
+        for key in keys[:-1]:
+            parent = parent[key]
+        if delete:
+            del parent[keys[-1]]
+        else:
+            parent[keys[-1]] = value
+        return document
+
+    return change
+
+
+WHOLE = "must be a whole number from"
+M = MANIFEST
+#: A writer's bug or a hostile bundle, checksums all valid: (part, change, how both messages start).
+MALFORMED = {
+    "counts a string": (M, _edit("counts/chunks", "9"), f"{M}: counts.chunks {WHOLE} 0 to "),
+    "unknown default mode": (
+        M, _edit("search/default_mode", "fast"), f"{M}: search.default_mode must be one of keyword, vector, hybrid"
+    ),
+    "rrf_k true": (M, _edit("search/rrf_k", True), f"{M}: search.rrf_k {WHOLE} 0 to "),
+    "negative rrf_k": (M, _edit("search/rrf_k", -60), f"{M}: search.rrf_k {WHOLE} 0 to "),
+    "one fuzzy weight": (M, _edit("search/fuzzy_weights", [0.6]), f"{M}: search.fuzzy_weights has 1 items, not 2"),
+    "no decay for links": (
+        M, _edit("search/graph_decay/link", delete=True),
+        "graph.json: edge_types[3] (link) has no decay in manifest.json's search.graph_decay",
+    ),
+    "no stem weight": (
+        M, _edit("search/stem_weight", delete=True), f"{M}: search.stem_weight is missing (keyword.json has stems)"
+    ),
+    "no stop word weight": (
+        M, _edit("search/stop_word_weight", delete=True),
+        f"{M}: search.stop_word_weight is missing (there are query_stop_words)",
+    ),
+    "text.json unlisted": (M, _edit("files/text.json", delete=True), f"{M}: files.text.json is missing"),
+    "a crc32 too large": (
+        M, _edit("files/graph.json/crc32", 2**32), f"{M}: files.graph.json.crc32 {WHOLE} 0 to 4294967295"
+    ),
+    "a part's name a path": (
+        M, _edit("files/text.json/name", "../x.json"), f"{M} gives text.json an invalid file name"
+    ),
+    "impact scale 0": (M, _edit("impact_scale", 0), f"{M}: impact_scale must be above 0"),
+    "vectors dim 0": (M, _edit("vectors/dim", 0), f"{M}: vectors.dim {WHOLE} 1 to "),
+    "encoder missing": (M, _edit("encoder", delete=True), f"{M}: encoder must be an object"),
+    "query levels a list": (M, _edit("vectors/query_levels", [1]), f"{M}: vectors.query_levels {WHOLE} 1 to "),
+    "terms not a list": ("keyword.json", _edit("terms", 5), "keyword.json: terms must be a list"),
+    "a chunk on no page": ("keyword.json", _edit("chunks/page/2", 3), f"keyword.json: chunks.page[2] {WHOLE} 0 to 2"),
+    "a parent -2": ("keyword.json", _edit("chunks/parent/1", -2), f"keyword.json: chunks.parent[1] {WHOLE} 0 to 8"),
+    "a title null": ("keyword.json", _edit("pages/title/0", None), "keyword.json: pages.title[0] must be a string"),
+    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to 74"),
+    "a column short": (
+        "keyword.json", _edit("chunks/anchor/0", delete=True), "keyword.json: chunks.anchor has 8 items, not 9"
+    ),
+    "an edge to nowhere": ("graph.json", _edit("targets/0", 99), f"graph.json: targets[0] {WHOLE} 0 to 8"),
+    "offsets decreasing": ("graph.json", _edit("offsets/2", 1), f"graph.json: offsets[2] {WHOLE} 2 to 17"),
+    "an edge type unknown": ("graph.json", _edit("types/0", 7), f"graph.json: types[0] {WHOLE} 0 to 3"),
+    "a text missing": ("text.json", _edit("8", delete=True), "text.json: texts has 8 items, not 9"),
+    "a text a number": ("text.json", _edit("0", 5), "text.json: texts[0] must be a string"),
+    "encoder of another dim": ("encoder.json", _edit("pca_dim", 5), f"encoder.json: pca_dim {WHOLE}"),
+    "encoder tokens an object": ("encoder.json", _edit("tokens", {}), "encoder.json: tokens must be a list"),
+}  # fmt: skip
+
+
+def _malformed_copy(checked: Path, folder: Path, part: str, change) -> Path:  # type: ignore[no-untyped-def]
+    shutil.copytree(checked, folder)
+    source = folder / MANIFEST if part == MANIFEST else bundle_part(folder, part)
+    document = change(json.loads(source.read_bytes()))
+    rewrite_bundle_file(folder, part, json.dumps(document, separators=(",", ":"), sort_keys=True).encode())
+    return folder
+
+
+def test_malformed_bundles_give_the_same_error_in_both_engines(checked: Path, tmp_path: Path, node: str) -> None:
+    cases = sorted(MALFORMED)
+    folders = [_malformed_copy(checked, tmp_path / str(i), *MALFORMED[case][:2]) for i, case in enumerate(cases)]
+    js = js_outcomes(node, folders)
+    for case, folder, js_outcome in zip(cases, folders, js, strict=True):
+        expected = MALFORMED[case][2]
+        python = python_outcome(folder)
+        assert python[0] == "error" and python[1].startswith(expected), (case, python)
+        assert js_outcome == python, case
+
+
+def test_checksum_out_of_place_or_malformed(checked: Path, tmp_path: Path, node: str) -> None:
+    data = (checked / MANIFEST).read_bytes()
+    spaced = tmp_path / "spaced"  # the same manifest re-serialised with spaces: the checksum moved
+    shutil.copytree(checked, spaced)
+    (spaced / MANIFEST).write_text(json.dumps(json.loads(data)), encoding="utf-8")
+    upper = tmp_path / "upper"  # eight hex digits, but not lowercase
+    shutil.copytree(checked, upper)
+    (upper / MANIFEST).write_bytes(data[:13] + data[13:21].upper().replace(b"0", b"A") + data[21:])
+    folders = [spaced, upper]
+    expected = [f"{MANIFEST} is corrupted (its checksum is not at its start)",
+                f"{MANIFEST} is corrupted (its checksum is not 8 hex digits)"]
+    assert [python_outcome(f) for f in folders] == js_outcomes(node, folders) == [("error", e) for e in expected]
+
+
+def test_integral_floats_read_as_whole_numbers_in_both(checked: Path, tmp_path: Path, node: str) -> None:
+    """JSON.parse cannot tell 10.0 from 10: Python reads such a value as the int too."""
+    folder = _malformed_copy(checked, tmp_path / "floats", MANIFEST, _edit("search/default_limit", 10.0))
+    text = (folder / MANIFEST).read_text(encoding="utf-8")
+    assert '"default_limit":10.0' in text
+    (pristine_py,), (pristine_js, floats_js) = [python_outcome(checked)], js_outcomes(node, [checked, folder])
+    assert python_outcome(folder) == pristine_py and floats_js == pristine_js
+
+
+# ------------------------------------------------------------------ property tests (slow)
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One damage to one file of a bundle folder (the others are hard links to the pristine)."""
+
+    file: str  # the file's name on disk
+    kind: str  # flip | truncate | append | missing | version
+    at: int = 0  # flip: the bit; truncate: the new length
+    value: bytes = b""  # append: the bytes; version: the `format` spelled in JSON
+    sealed: bool = False  # version: checksum recomputed (as a writer of that version would)
+
+    def apply(self, source: Path, folder: Path) -> None:
+        folder.mkdir()
+        for path in source.iterdir():
+            if path.name != self.file:
+                os.link(path, folder / path.name)
+        if self.kind == "missing":
+            return
+        data = (source / self.file).read_bytes()
+        if self.kind == "flip":
+            flipped = bytearray(data)
+            flipped[self.at // 8] ^= 1 << (self.at % 8)
+            data = bytes(flipped)
+        elif self.kind == "truncate":
+            data = data[: self.at]
+        elif self.kind == "append":
+            data += self.value
+        elif self.kind == "version":
+            data = re.sub(rb'"format":\d+', b'"format":' + self.value, data, count=1)
+            if self.sealed and data.startswith(CHECKSUM_PREFIX):
+                data = seal_manifest(b"{" + data[len(b'{"checksum":"00000000",') :])
+        (folder / self.file).write_bytes(data)
+
+
+VERSIONS = [b"0", b"-1", b"1", b"2", b"3", b"99", b"1.0", b"2.0", b"1e0", b"1.5", b'"2"', b"null", b"true", b"[2]",
+            b"-0", b"18446744073709551615", b"18446744073709551616", b"-9223372036854775809"]  # orjson: int, float
+
+
+def mutations(source: Path) -> st.SearchStrategy[Mutation]:
+    sizes = {path.name: path.stat().st_size for path in sorted(source.iterdir())}
+    names = st.sampled_from(sorted(sizes))
+    flip = names.flatmap(lambda n: st.integers(0, 8 * sizes[n] - 1).map(lambda bit: Mutation(n, "flip", bit)))
+    truncate = names.flatmap(lambda n: st.integers(0, sizes[n] - 1).map(lambda size: Mutation(n, "truncate", size)))
+    append = st.tuples(names, st.binary(min_size=1, max_size=8)).map(lambda t: Mutation(t[0], "append", value=t[1]))
+    missing = names.map(lambda n: Mutation(n, "missing"))
+    version = st.tuples(st.sampled_from(VERSIONS), st.booleans()).map(
+        lambda t: Mutation(MANIFEST, "version", value=t[0], sealed=t[1])
+    )
+    return st.one_of(flip, flip, flip, truncate, append, missing, version)
+
+
+def _names_a_file(message: str, mutation: Mutation, logical: dict[str, str], any_file: bool) -> bool:
+    """The message names the damaged file (by its part name or its name on disk), or, for a
+    manifest without a checksum, any file of the bundle (the fault shows where it is used)."""
+    named = [mutation.file, logical.get(mutation.file, mutation.file)]
+    if any_file:
+        named += [*PARTS, MANIFEST]
+    return any(name in message for name in named)
+
+
+def _check_mutations(source: Path, node: str, tmp_path: Path, batch: list[Mutation], checked: bool) -> None:
+    manifest = orjson.loads((source / MANIFEST).read_bytes())
+    logical = {entry.get("name", part): part for part, entry in manifest["files"].items()}
+    tmp = Path(tempfile.mkdtemp(dir=tmp_path))  # one per example (tmp_path is the test's)
+    folders = []
+    for i, mutation in enumerate(batch):
+        mutation.apply(source, tmp / str(i))
+        folders.append(tmp / str(i))
+    pristine_py = python_outcome(source)
+    *outcomes_js, pristine_js = js_outcomes(node, [*folders, source])
+    for mutation, folder, js in zip(batch, folders, outcomes_js, strict=True):
+        python = python_outcome(folder)
+        assert python[0] == js[0], (mutation, python[1] if python[0] == "error" else js[1])
+        if python[0] == "error":
+            assert _names_a_file(python[1], mutation, logical, any_file=not checked), (mutation, python[1])
+            assert gist(python[1]) == gist(js[1]), mutation
+        elif checked:  # a damage that is no error changed nothing
+            assert python == pristine_py and js == pristine_js, mutation
+        else:  # no checksum: the answers may differ, but alike in both engines
+            assert (python == pristine_py) == (js == pristine_js), mutation
+    shutil.rmtree(tmp)
+
+
+@pytest.mark.slow
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
+@given(data=st.data())
+def test_damaged_checked_bundles(checked: Path, node: str, tmp_path: Path, data: st.DataObject) -> None:
+    batch = data.draw(st.lists(mutations(checked), min_size=1, max_size=40))
+    _check_mutations(checked, node, tmp_path, batch, checked=True)
+
+
+@pytest.mark.slow
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
+@given(data=st.data())
+def test_damaged_format_1_bundles(node: str, tmp_path: Path, data: st.DataObject) -> None:
+    batch = data.draw(st.lists(mutations(FROZEN), min_size=1, max_size=40))
+    _check_mutations(FROZEN, node, tmp_path, batch, checked=False)
