@@ -192,7 +192,7 @@ MALFORMED = {
     "a chunk on no page": ("keyword.json", _edit("chunks/page/2", 3), f"keyword.json: chunks.page[2] {WHOLE} 0 to 2"),
     "a parent -2": ("keyword.json", _edit("chunks/parent/1", -2), f"keyword.json: chunks.parent[1] {WHOLE} 0 to 8"),
     "a title null": ("keyword.json", _edit("pages/title/0", None), "keyword.json: pages.title[0] must be a string"),
-    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to 74"),
+    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to 78"),
     "a column short": (
         "keyword.json", _edit("chunks/anchor/0", delete=True), "keyword.json: chunks.anchor has 8 items, not 9"
     ),
