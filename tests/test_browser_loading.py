@@ -248,3 +248,32 @@ def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_s
         release.set()
         context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        (r"^/assets/graphsearch/[0-9a-f]+/worker\.js$", "the search runtime did not start: no response for 1 s"),
+        (r"^/assets/graphsearch/[0-9a-f]+/engine\.js$",
+         "the search engine could not be loaded (no response for 1 s for engine.js)"),
+    ],
+    ids=["worker.js", "engine.js"],
+)
+def test_a_stalled_runtime_module_is_reported(browser, stalled_site, pattern, message):
+    """A module of the runtime itself that never arrives: the error state after the timeout,
+    never "Loading…" forever (a module import cannot be retried)."""
+    release, seen = threading.Event(), Counter()
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    try:
+        with serve(stalled_site, _stalling_handler(pattern, 2, release, seen)) as base:
+            page = context.new_page()
+            page.goto(f"{base}user-guide/jobs/")
+            open_search(page)
+            page.keyboard.type("visibility_timeout")
+            status = page.locator(STATUS)
+            expect(status).to_have_class("gs-status gs-state-error", timeout=15_000)
+            expect(status).to_contain_text(message)
+            assert any(re.search(pattern, path) for path in seen), seen
+    finally:
+        release.set()
+        context.close()

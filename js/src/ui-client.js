@@ -14,6 +14,10 @@
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
 
+/** Seconds the service may take to say anything at all (bundle.js FETCH_TIMEOUT_SECONDS: one
+ * constant in spirit, copied so a page view does not load bundle.js; a test keeps them equal). */
+export const START_TIMEOUT_SECONDS = 15;
+
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
   /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (bundle.js) */
@@ -53,14 +57,19 @@ export class SearchClient {
   start() {
     if (this.started) return;
     this.started = true;
+    // The service posts its status as soon as it runs: silence means worker.js (or, in the
+    // page, its import) never arrived, and "Loading…" must not stay on screen forever.
+    const seconds = this.timeout ?? START_TIMEOUT_SECONDS;
+    setTimeout(() => {
+      if (this.heard) return;
+      this.setStatus({ state: "error", parts: [], done: true, warnings: [],
+                       message: `the search runtime did not start: no response for ${seconds} s` });
+    }, seconds * 1000);
     try {
       // worker.js comes from this file's own folder, which is named after the runtime's hash
       // (inject.py): an old page can only ever start its own worker, never a newer one.
       const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-      worker.addEventListener("message", (event) => {
-        this.heard = true;
-        this.receive(event.data);
-      });
+      worker.addEventListener("message", (event) => this.receive(event.data));
       worker.addEventListener("error", (event) => {
         if (this.heard) return; // the service reports its own errors as messages
         event.preventDefault();
@@ -102,13 +111,19 @@ export class SearchClient {
   /** @param {any} message */
   receive(message) {
     if (!message || typeof message !== "object") return;
+    this.heard = true;
     if (message.type === "status") {
-      this.status = message;
-      for (const listener of this.statusListeners) listener(message);
+      this.setStatus(message);
     } else if (message.type === "results") {
       const handler = this.channels.get(message.channel);
       if (handler) handler(message);
     }
+  }
+
+  /** @param {Status} status */
+  setStatus(status) {
+    this.status = status;
+    for (const listener of this.statusListeners) listener(status);
   }
 
   /** The box of this channel is empty again. @param {string} channel */

@@ -22,7 +22,16 @@
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
  * can update the list in place (a new part of the bundle = one more entry in PARTS).
  */
-import { BundleError, httpFetcher, inOrder, loadKeywordBundle, loadManifest, loadTexts, loadVectors } from "./bundle.js";
+import {
+  BundleError,
+  FETCH_TIMEOUT_SECONDS,
+  httpFetcher,
+  inOrder,
+  loadKeywordBundle,
+  loadManifest,
+  loadTexts,
+  loadVectors,
+} from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -143,6 +152,22 @@ function describe(error) {
   return `the search index could not be loaded (${message})`;
 }
 
+
+/**
+ * A module import that has not settled after `seconds` is an error: a server that stalls a
+ * runtime module must not leave "Loading…" on screen forever. (It cannot be retried: the
+ * browser keeps the pending import under its URL.)
+ * @template T @param {Promise<T>} promise @param {number} seconds @param {string} name
+ * @returns {Promise<T>}
+ */
+function withinSeconds(promise, seconds, name) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no response for ${seconds} s for ${name}`)), seconds * 1000);
+  });
+  return /** @type {Promise<T>} */ (Promise.race([promise, late])).finally(() => clearTimeout(timer));
+}
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
  * @param {{parts?: Part[], fetcher?: (bundleUrl: string, timeout?: number) => FetchFile}} [options]
@@ -232,7 +257,7 @@ export function createService(post, options = {}) {
     const fetchFile = cachingFetcher(makeFetcher(bundleUrl, timeout));
     context = { fetchFile, bundle: null };
     postStatus();
-    const engine = import("./engine.js");
+    const engine = withinSeconds(import("./engine.js"), timeout ?? FETCH_TIMEOUT_SECONDS, "engine.js");
     engine.catch(() => {}); // a failure is reported below, when the engine is needed
     for (const part of parts) {
       for (const name of part.prefetch) fetchFile(name).catch(() => {}); // errors surface in load

@@ -54,3 +54,9 @@ test("stalls are retried once, then reported; a 404 is not retried", { timeout: 
     await new Promise((resolve) => server.close(() => resolve(null)));
   }
 });
+
+test("the UI waits for the service as long as the service waits for a fetch", async () => {
+  const { FETCH_TIMEOUT_SECONDS } = await import("../src/bundle.js");
+  const { START_TIMEOUT_SECONDS } = await import("../src/ui-client.js");
+  assert.equal(START_TIMEOUT_SECONDS, FETCH_TIMEOUT_SECONDS);
+});
