@@ -20,7 +20,6 @@ from mkdocs_graphsearch.bundle.format import (
     MANIFEST,
     MIN_FORMAT_VERSION,
     POSTINGS,
-    RELATED,
     TEXT,
     VECTORS,
     VOCAB,
@@ -160,8 +159,6 @@ def load_bundle(path: Path) -> Bundle:
             files[name] = read_file(folder, manifest, name)
         meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
         check_encoder_size(meta, files[ENCODER_BIN])
-    if RELATED in manifest["files"]:  # optional, never read by the browser: last (bundle/related.py)
-        files[RELATED] = read_file(folder, manifest, RELATED)
     return bundle
 
 

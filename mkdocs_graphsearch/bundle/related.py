@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mkdocs_graphsearch.bundle.format import RELATED, BundleError
-from mkdocs_graphsearch.bundle.read import Bundle, parse_json
+from mkdocs_graphsearch.bundle.read import Bundle, parse_json, read_file
 from mkdocs_graphsearch.bundle.write import dumps
 
 #: A page's related pages: (page index, score), best first.
@@ -39,9 +39,13 @@ def top_entries(pages: Sequence[int], paths: Sequence[str], titles: Sequence[str
 
 
 def read_related(bundle: Bundle) -> list[Related] | None:
-    """Per page, its related pages; None when the bundle has none (older bundles)."""
-    data = bundle.files.get(RELATED)
-    return None if data is None else parse_related(data, len(bundle.pages["path"]))
+    """Per page, its related pages; None when the bundle has none (older bundles). Read here, on
+    demand, not by load_bundle: that loads what the browser loads, and the browser never reads it."""
+    if RELATED not in bundle.manifest["files"]:
+        return None
+    if RELATED not in bundle.files:
+        bundle.files[RELATED] = read_file(bundle.path, bundle.manifest, RELATED)
+    return parse_related(bundle.files[RELATED], len(bundle.pages["path"]))
 
 
 def parse_related(data: bytes, n: int) -> list[Related]:
