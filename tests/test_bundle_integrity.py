@@ -188,11 +188,33 @@ MALFORMED = {
     "vectors dim 0": (M, _edit("vectors/dim", 0), f"{M}: vectors.dim {WHOLE} 1 to "),
     "encoder missing": (M, _edit("encoder", delete=True), f"{M}: encoder must be an object"),
     "query levels a list": (M, _edit("vectors/query_levels", [1]), f"{M}: vectors.query_levels {WHOLE} 1 to "),
+    "facets a list": (M, _edit("facets", []), f"{M}: facets must be an object"),
+    "a facet not a list": (M, _edit("facets/kind", {}), f"{M}: facets.kind must be a list"),
+    "a facet entry a string": (M, _edit("facets/lang/1", "shell"), f"{M}: facets.lang[1] must be an object"),
+    "a facet label missing": (
+        M, _edit("facets/tags/0/label", delete=True), f"{M}: facets.tags[0].label must be a string"
+    ),
+    "a facet count negative": (M, _edit("facets/in/0/count", -1), f"{M}: facets.in[0].count {WHOLE} 0 to "),
+    "top an object": (M, _edit("top", {}), f"{M}: top must be a list"),
+    "a top entry null": (M, _edit("top/2", None), f"{M}: top[2] must be an object"),
+    "a top url a number": (M, _edit("top/0/url", 0), f"{M}: top[0].url must be a string"),
+    "aliases a list": (M, _edit("search/language_aliases", []), f"{M}: search.language_aliases must be an object"),
+    "an alias to null": (
+        M, _edit("search/language_aliases/c++", None), f"{M}: search.language_aliases.c++ must be a string"
+    ),
     "terms not a list": ("keyword.json", _edit("terms", 5), "keyword.json: terms must be a list"),
     "a chunk on no page": ("keyword.json", _edit("chunks/page/2", 3), f"keyword.json: chunks.page[2] {WHOLE} 0 to 2"),
     "a parent -2": ("keyword.json", _edit("chunks/parent/1", -2), f"keyword.json: chunks.parent[1] {WHOLE} 0 to 8"),
     "a title null": ("keyword.json", _edit("pages/title/0", None), "keyword.json: pages.title[0] must be a string"),
-    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to 78"),
+    # the term count is the bundle's: only the message's start is pinned
+    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to "),
+    "tags a string": ("keyword.json", _edit("pages/tags", "home"), "keyword.json: pages.tags must be a list"),
+    "tags short": ("keyword.json", _edit("pages/tags/2", delete=True), "keyword.json: pages.tags has 2 items, not 3"),
+    "a tag a number": ("keyword.json", _edit("pages/tags/1/0", 5), "keyword.json: pages.tags[1][0] must be a string"),
+    "defines null": ("keyword.json", _edit("chunks/defines/1", None), "keyword.json: chunks.defines[1] must be a list"),
+    "a definition a list": (
+        "keyword.json", _edit("chunks/defines/2/1", ["x"]), "keyword.json: chunks.defines[2][1] must be a string"
+    ),
     "a column short": (
         "keyword.json", _edit("chunks/anchor/0", delete=True), "keyword.json: chunks.anchor has 8 items, not 9"
     ),

@@ -494,6 +494,12 @@ function number(file, value, where) {
   return value;
 }
 
+/** @param {string} file @param {unknown} value @param {string} where @returns {string} */
+function string(file, value, where) {
+  if (typeof value !== "string") fail(file, where, "must be a string");
+  return value;
+}
+
 /** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
  * @returns {any[]} */
 function list(file, value, where, length = null) {
@@ -506,10 +512,13 @@ function list(file, value, where, length = null) {
  * @returns {string[]} */
 function strings(file, value, where, length = null) {
   const items = list(file, value, where, length);
-  items.forEach((item, i) => {
-    if (typeof item !== "string") fail(file, `${where}[${i}]`, "must be a string");
-  });
+  items.forEach((item, i) => string(file, item, `${where}[${i}]`));
   return items;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number} length */
+function listsOfStrings(file, value, where, length) {
+  list(file, value, where, length).forEach((item, i) => strings(file, item, `${where}[${i}]`));
 }
 
 /** @param {string} file @param {unknown} value @param {string} where @param {number | null} length
@@ -545,6 +554,22 @@ function checkManifest(manifest) {
     const encoder = object(m, own(manifest, "encoder"), "encoder");
     if (Object.hasOwn(encoder, "max_query_pieces")) whole(m, encoder.max_query_pieces, "encoder.max_query_pieces");
   }
+  if (Object.hasOwn(manifest, "facets")) { // optional (index/facets.py): the UI's filter chips
+    for (const [facet, entries] of Object.entries(object(m, manifest.facets, "facets"))) {
+      list(m, entries, `facets.${facet}`).forEach((entry, i) => {
+        const where = `facets.${facet}[${i}]`;
+        object(m, entry, where);
+        for (const key of ["value", "label"]) string(m, own(entry, key), `${where}.${key}`);
+        whole(m, own(entry, "count"), `${where}.count`);
+      });
+    }
+  }
+  if (Object.hasOwn(manifest, "top")) { // optional (bundle/related.py): the start list of an empty box
+    list(m, manifest.top, "top").forEach((entry, i) => {
+      object(m, entry, `top[${i}]`);
+      for (const key of ["path", "title", "url"]) string(m, own(entry, key), `top[${i}].${key}`);
+    });
+  }
   return manifest;
 }
 
@@ -570,6 +595,10 @@ function checkSettings(search) {
       fail(m, "search.stop_word_weight", "is missing (there are query_stop_words)");
     }
   }
+  if (Object.hasOwn(search, "language_aliases")) { // format 1: none (filters.js FORMAT_1_LANGUAGE_ALIASES)
+    const aliases = object(m, search.language_aliases, "search.language_aliases");
+    for (const [key, language] of Object.entries(aliases)) string(m, language, `search.language_aliases.${key}`);
+  }
 }
 
 /** keyword.json: terms, stems, and the pages and chunks columns, consistent with the counts.
@@ -586,6 +615,7 @@ function checkKeyword(data, manifest) {
   }
   const pages = object(k, own(keyword, "pages"), "pages");
   for (const key of ["path", "url", "title"]) strings(k, own(pages, key), `pages.${key}`, nPages);
+  if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
   const chunks = object(k, own(keyword, "chunks"), "chunks");
   for (const key of ["id", "kind", "anchor", "title", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
   wholes(k, own(chunks, "page"), "chunks.page", nChunks, 0, nPages - 1);
@@ -594,6 +624,8 @@ function checkKeyword(data, manifest) {
   parents.forEach((parent, i) => { // -1: a page's top chunk
     if (parent !== -1) whole(k, parent, `chunks.parent[${i}]`, 0, nChunks - 1);
   });
+  // optional: each chunk's definition terms (fuse.js)
+  if (Object.hasOwn(chunks, "defines")) listsOfStrings(k, chunks.defines, "chunks.defines", nChunks);
   return keyword;
 }
 

@@ -124,14 +124,12 @@ export function cachingFetcher(fetchFile) {
 const MAX_TOP = 20;
 
 /**
- * The manifest's `top` (bundle/related.py), only its well-formed entries: [] for bundles
+ * The manifest's `top` (bundle/related.py; its shape checked by bundle.js): [] for bundles
  * without one. Titles and URLs stay text: the UI sets them as text and checks every link.
  * @param {any} manifest @returns {{path: string, title: string, url: string}[]}
  */
 export function topPages(manifest) {
-  const top = Array.isArray(manifest && manifest.top) ? manifest.top : [];
-  return top
-    .filter((/** @type {any} */ entry) => entry && ["path", "title", "url"].every((key) => typeof entry[key] === "string"))
+  return (manifest.top ?? [])
     .slice(0, MAX_TOP)
     .map((/** @type {any} */ entry) => ({ path: entry.path, title: entry.title, url: entry.url }));
 }
