@@ -17,6 +17,7 @@ const TOP = [
 async function withTop() {
   const manifest = JSON.parse(new TextDecoder().decode(await readFile(new URL("manifest.json", BUNDLE))));
   const related = new TextEncoder().encode('{"related":[],"scores":[]}');
+  delete manifest.checksum; // edited: read unchecked
   manifest.top = TOP;
   manifest.files["related.json"] = { bytes: related.length, crc32: 0 }; // never fetched by the runtime
   /** @param {string} name */
@@ -37,7 +38,7 @@ test("topPages keeps the three fields of at most 20 entries (bundle.js checks th
 test("a bundle with related.json and a top list loads as before", async () => {
   const bundle = await loadBundle(await withTop());
   assert.deepEqual(bundle.manifest.top, TOP);
-  assert.ok(bundle.vectors && bundle.texts);
+  assert.ok(bundle.vectors && bundle.texts.every((text) => typeof text === "string"));
 });
 
 test("the status carries the top pages once the manifest is read, before any other part", async () => {

@@ -26,17 +26,17 @@ from mkdocs_graphsearch.bundle.format import (
     MANIFEST,
     MAX_VARINT,
     POSTINGS,
-    TEXT,
     VECTORS,
     VOCAB,
     BundleError,
     file_name,
+    text_fragment,
 )
 from mkdocs_graphsearch.bundle.settings import MODES
 
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
 #: order both engines read them.
-KEYWORD_PARTS = (KEYWORD, POSTINGS, GRAPH, TEXT)
+KEYWORD_PARTS = (KEYWORD, POSTINGS, GRAPH)
 SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)
 MAX_CRC32 = 2**32 - 1
 
@@ -123,9 +123,17 @@ def check_manifest(data: Any) -> dict[str, Any]:
         counts[key] = _whole(MANIFEST, counts.get(key), f"counts.{key}")
     if _number(MANIFEST, manifest.get("impact_scale"), "impact_scale") <= 0:
         _fail(MANIFEST, "impact_scale", "must be above 0")
+    starts = _list(MANIFEST, manifest.get("text_starts"), "text_starts")
+    if not starts:
+        _fail(MANIFEST, "text_starts", "must list at least one fragment")
+    previous = -1  # 0 first, then rising, each a chunk
+    for i, start in enumerate(starts):
+        high = counts["chunks"] - 1 if i else 0
+        starts[i] = previous = _whole(MANIFEST, start, f"text_starts[{i}]", previous + 1, high)
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
-    for part in KEYWORD_PARTS + (SEMANTIC_PARTS if semantic else ()):
+    fragments = tuple(text_fragment(i) for i in range(len(starts)))
+    for part in KEYWORD_PARTS + fragments + (SEMANTIC_PARTS if semantic else ()):
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -236,8 +244,15 @@ def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     return graph
 
 
-def check_texts(texts: Any, manifest: dict[str, Any]) -> list[str]:
-    return _strings(TEXT, texts, "texts", manifest["counts"]["chunks"])
+def text_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
+    """The chunks whose texts fragment `index` holds: start, end (exclusive)."""
+    starts = manifest["text_starts"]
+    return starts[index], starts[index + 1] if index + 1 < len(starts) else manifest["counts"]["chunks"]
+
+
+def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
+    start, end = text_range(manifest, index)
+    return _strings(text_fragment(index), texts, "texts", end - start)
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
