@@ -58,7 +58,8 @@ def test_compared_files_check_out_byte_exact() -> None:
     ]
     out = _git("check-attr", "text", "--", *paths)
     assert out.splitlines() == [f"{p}: text: unset" for p in paths]
-    assert _git("check-attr", "binary", "--", "tests/vectors/engine/bundle/vectors.76f3a86a6df7.bin").strip().endswith("set")
+    vectors = "tests/vectors/engine/bundle/vectors.76f3a86a6df7.bin"
+    assert _git("check-attr", "binary", "--", vectors).strip().endswith("set")
 
 
 @pytest.mark.slow
