@@ -92,11 +92,12 @@ CORRUPTIONS = {
     "format true": ("manifest.json", _format(b'"format":true'), NOT_AN_INTEGER),
     "format string": ("manifest.json", _format(b'"format":"2"'), NOT_AN_INTEGER),
     "manifest not json": ("manifest.json", lambda b: b[:10], "not valid JSON"),
-    "format edited, checksum not": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":3'), "corrupted"),
+    "format edited, checksum not": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":2'), "corrupted"),
+    "format 2": ("manifest.json", _format(b'"format":2'), "bundle format 2, no longer supported"),
     "truncated postings": ("postings.bin", lambda b: b[: len(b) // 2], "truncated"),
     "corrupted postings": ("postings.bin", lambda b: bytes([b[0] ^ 0xFF]) + b[1:], "corrupted"),
     "truncated keyword": ("keyword.json", lambda b: b[:-5], "truncated"),
-    "corrupted text": ("text.json", lambda b: b.replace(b"Tidewater", b"Tidewaver", 1), "corrupted"),
+    "corrupted text": ("text.0.json", lambda b: b.replace(b"Tidewater", b"Tidewaver", 1), "corrupted"),
 }
 
 
@@ -195,7 +196,9 @@ def _small_docs(folder: Path, word: str) -> Path:
 
 def test_parts_have_content_hashed_names_and_the_manifest_maps_them(bundle_dir: Path) -> None:
     manifest = _manifest(bundle_dir)
-    assert manifest["format"] == FORMAT_VERSION == 2
+    assert manifest["format"] == FORMAT_VERSION == 3
+    fragments = [f"text.{i}.json" for i in range(len(manifest["text_starts"]))]
+    assert [part for part in manifest["files"] if part.startswith("text.")] == sorted(fragments)
     on_disk = {file.name for file in bundle_dir.iterdir()}
     assert on_disk == {MANIFEST} | {entry["name"] for entry in manifest["files"].values()}
     for part, entry in manifest["files"].items():
@@ -218,7 +221,7 @@ def test_changed_content_changes_only_the_changed_parts_names(tmp_path: Path) ->
     b = _manifest(build_bundle_dir(tmp_path / "b", _small_docs(tmp_path / "docs-b", "bravo"), embeddings=False))
     names = lambda m: {part: entry["name"] for part, entry in m["files"].items()}  # noqa: E731
     assert names(a)["keyword.json"] != names(b)["keyword.json"]
-    assert names(a)["text.json"] != names(b)["text.json"]
+    assert names(a)["text.0.json"] != names(b)["text.0.json"]
     assert names(a)["graph.json"] == names(b)["graph.json"]  # same bytes, same name
 
 
@@ -282,21 +285,21 @@ def test_a_failed_write_leaves_the_previous_bundle_loadable(
     assert _folder(out) == new_files
 
 
-def test_format_1_bundle_is_still_read_by_both_engines(node: str) -> None:
-    """The frozen bundle (tests/vectors/engine/bundle, parts under their own names)."""
+def test_a_format_1_bundle_is_refused_by_both_engines(node: str) -> None:
+    """The frozen format-1 bundle (tests/vectors/engine/bundle-format-1): rebuild the site."""
     from conftest import VECTORS
 
-    frozen = VECTORS / "engine" / "bundle"
-    assert _manifest(frozen)["format"] == 1
-    python = search(load_bundle(frozen), "install", mode="keyword")
+    frozen = VECTORS / "engine" / "bundle-format-1"
+    message = "manifest.json is bundle format 1, no longer supported (this reader reads format 3): rebuild the site"
+    with pytest.raises(BundleError) as refused:
+        load_bundle(frozen)
+    assert str(refused.value) == message
     done = subprocess.run(
         [node, str(ROOT / "js" / "drivers" / "query.mjs"), str(frozen), "--mode", "keyword"],
         input=orjson.dumps([{"query": "install"}]),
         capture_output=True,
-        check=True,
     )
-    js = orjson.loads(done.stdout)
-    assert python["results"] and [r["page"] for r in js["results"]] == [r["page"] for r in python["results"]]
+    assert done.returncode == 1 and message in done.stderr.decode()
 
 
 def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:

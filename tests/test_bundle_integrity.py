@@ -3,8 +3,8 @@ bundle is a BundleError naming the file, with the same message in Python and JS,
 answers as the pristine bundle; never a traceback, a JS TypeError, or a different answer.
 
 The manifest carries its own checksum (bundle/format.py), so no single damage to it changes an
-answer; a manifest without one (the frozen format-1 bundle) can only be shape-checked
-(bundle/schema.py): damage to it is an error or an answer, the same in both engines.
+answer; a manifest without one could only be shape-checked (bundle/schema.py): damage to it is
+an error or an answer, the same in both engines.
 
 The property tests (marked slow) draw lists of mutations, so one node process loads many
 bundles (js/drivers/bundles.mjs); GRAPHSEARCH_INTEGRITY_EXAMPLES runs more than CI's few.
@@ -40,10 +40,10 @@ from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.search import search
 
-FROZEN = VECTORS / "engine" / "bundle"  # format 1: no checksum
+FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
 QUERIES = [{"query": q, "mode": m} for q in WORDS for m in MODES]
-PARTS = ("keyword.json", "postings.bin", "graph.json", "text.json", "vectors.bin", "encoder.json", "encoder.bin",
+PARTS = ("keyword.json", "postings.bin", "graph.json", "text.0.json", "vectors.bin", "encoder.json", "encoder.bin",
          "vocab.txt")  # fmt: skip
 EXAMPLES = int(os.environ.get("GRAPHSEARCH_INTEGRITY_EXAMPLES", "6"))
 
@@ -106,7 +106,8 @@ def test_a_written_manifest_starts_with_its_checksum(checked: Path) -> None:
     assert int(data[13:21], 16) == manifest_checksum(data)
     assert verify_manifest(data) is True
     assert seal_manifest(b"{" + data[len(b'{"checksum":"00000000",') :]) == data
-    assert verify_manifest((FROZEN / MANIFEST).read_bytes()) is False  # format 1: read unchecked
+    old = VECTORS / "engine" / "bundle-format-1" / MANIFEST
+    assert verify_manifest(old.read_bytes()) is False  # format 1 had none (refused anyway)
 
 
 def test_every_single_bit_flip_of_a_manifest_is_caught_or_harmless(checked: Path) -> None:
@@ -177,30 +178,57 @@ MALFORMED = {
         M, _edit("search/stop_word_weight", delete=True),
         f"{M}: search.stop_word_weight is missing (there are query_stop_words)",
     ),
-    "text.json unlisted": (M, _edit("files/text.json", delete=True), f"{M}: files.text.json is missing"),
+    "text.0.json unlisted": (M, _edit("files/text.0.json", delete=True), f"{M}: files.text.0.json is missing"),
+    "no text_starts": (M, _edit("text_starts", delete=True), f"{M}: text_starts must be a list"),
+    "no fragment": (M, _edit("text_starts", []), f"{M}: text_starts must list at least one fragment"),
+    "texts from chunk 1": (M, _edit("text_starts", [1]), f"{M}: text_starts[0] {WHOLE} 0 to 0"),
+    "a fragment past the chunks": (M, _edit("text_starts", [0, 9]), f"{M}: text_starts[1] {WHOLE} 1 to 8"),
+    "fragments not rising": (M, _edit("text_starts", [0, 4, 4]), f"{M}: text_starts[2] {WHOLE} 5 to 8"),
     "a crc32 too large": (
         M, _edit("files/graph.json/crc32", 2**32), f"{M}: files.graph.json.crc32 {WHOLE} 0 to 4294967295"
     ),
     "a part's name a path": (
-        M, _edit("files/text.json/name", "../x.json"), f"{M} gives text.json an invalid file name"
+        M, _edit("files/text.0.json/name", "../x.json"), f"{M} gives text.0.json an invalid file name"
     ),
     "impact scale 0": (M, _edit("impact_scale", 0), f"{M}: impact_scale must be above 0"),
     "vectors dim 0": (M, _edit("vectors/dim", 0), f"{M}: vectors.dim {WHOLE} 1 to "),
     "encoder missing": (M, _edit("encoder", delete=True), f"{M}: encoder must be an object"),
     "query levels a list": (M, _edit("vectors/query_levels", [1]), f"{M}: vectors.query_levels {WHOLE} 1 to "),
+    "facets a list": (M, _edit("facets", []), f"{M}: facets must be an object"),
+    "a facet not a list": (M, _edit("facets/kind", {}), f"{M}: facets.kind must be a list"),
+    "a facet entry a string": (M, _edit("facets/lang/1", "shell"), f"{M}: facets.lang[1] must be an object"),
+    "a facet label missing": (
+        M, _edit("facets/tags/0/label", delete=True), f"{M}: facets.tags[0].label must be a string"
+    ),
+    "a facet count negative": (M, _edit("facets/in/0/count", -1), f"{M}: facets.in[0].count {WHOLE} 0 to "),
+    "top an object": (M, _edit("top", {}), f"{M}: top must be a list"),
+    "a top entry null": (M, _edit("top/2", None), f"{M}: top[2] must be an object"),
+    "a top url a number": (M, _edit("top/0/url", 0), f"{M}: top[0].url must be a string"),
+    "aliases a list": (M, _edit("search/language_aliases", []), f"{M}: search.language_aliases must be an object"),
+    "an alias to null": (
+        M, _edit("search/language_aliases/c++", None), f"{M}: search.language_aliases.c++ must be a string"
+    ),
     "terms not a list": ("keyword.json", _edit("terms", 5), "keyword.json: terms must be a list"),
     "a chunk on no page": ("keyword.json", _edit("chunks/page/2", 3), f"keyword.json: chunks.page[2] {WHOLE} 0 to 2"),
     "a parent -2": ("keyword.json", _edit("chunks/parent/1", -2), f"keyword.json: chunks.parent[1] {WHOLE} 0 to 8"),
     "a title null": ("keyword.json", _edit("pages/title/0", None), "keyword.json: pages.title[0] must be a string"),
-    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to 78"),
+    # the term count is the bundle's: only the message's start is pinned
+    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to "),
+    "tags a string": ("keyword.json", _edit("pages/tags", "home"), "keyword.json: pages.tags must be a list"),
+    "tags short": ("keyword.json", _edit("pages/tags/2", delete=True), "keyword.json: pages.tags has 2 items, not 3"),
+    "a tag a number": ("keyword.json", _edit("pages/tags/1/0", 5), "keyword.json: pages.tags[1][0] must be a string"),
+    "defines null": ("keyword.json", _edit("chunks/defines/1", None), "keyword.json: chunks.defines[1] must be a list"),
+    "a definition a list": (
+        "keyword.json", _edit("chunks/defines/2/1", ["x"]), "keyword.json: chunks.defines[2][1] must be a string"
+    ),
     "a column short": (
         "keyword.json", _edit("chunks/anchor/0", delete=True), "keyword.json: chunks.anchor has 8 items, not 9"
     ),
     "an edge to nowhere": ("graph.json", _edit("targets/0", 99), f"graph.json: targets[0] {WHOLE} 0 to 8"),
     "offsets decreasing": ("graph.json", _edit("offsets/2", 1), f"graph.json: offsets[2] {WHOLE} 2 to 17"),
     "an edge type unknown": ("graph.json", _edit("types/0", 7), f"graph.json: types[0] {WHOLE} 0 to 3"),
-    "a text missing": ("text.json", _edit("8", delete=True), "text.json: texts has 8 items, not 9"),
-    "a text a number": ("text.json", _edit("0", 5), "text.json: texts[0] must be a string"),
+    "a text missing": ("text.0.json", _edit("8", delete=True), "text.0.json: texts has 8 items, not 9"),
+    "a text a number": ("text.0.json", _edit("0", 5), "text.0.json: texts[0] must be a string"),
     "encoder of another dim": ("encoder.json", _edit("pca_dim", 5), f"encoder.json: pca_dim {WHOLE}"),
     "encoder tokens an object": ("encoder.json", _edit("tokens", {}), "encoder.json: tokens must be a list"),
 }  # fmt: skip
@@ -289,7 +317,9 @@ VERSIONS = [b"0", b"-1", b"1", b"2", b"3", b"99", b"1.0", b"2.0", b"1e0", b"1.5"
 
 
 def mutations(source: Path) -> st.SearchStrategy[Mutation]:
-    sizes = {path.name: path.stat().st_size for path in sorted(source.iterdir())}
+    # related.json: read by the Python engine only (related pages, MCP), never by the browser
+    read = [path for path in sorted(source.iterdir()) if not path.name.startswith("related.")]
+    sizes = {path.name: path.stat().st_size for path in read}
     names = st.sampled_from(sorted(sizes))
     flip = names.flatmap(lambda n: st.integers(0, 8 * sizes[n] - 1).map(lambda bit: Mutation(n, "flip", bit)))
     truncate = names.flatmap(lambda n: st.integers(0, sizes[n] - 1).map(lambda size: Mutation(n, "truncate", size)))
@@ -346,6 +376,7 @@ def test_damaged_checked_bundles(checked: Path, node: str, tmp_path: Path, data:
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
 @given(data=st.data())
-def test_damaged_format_1_bundles(node: str, tmp_path: Path, data: st.DataObject) -> None:
+def test_damaged_frozen_bundles(node: str, tmp_path: Path, data: st.DataObject) -> None:
+    """The frozen bundle: three text fragments (the checked one has a single one)."""
     batch = data.draw(st.lists(mutations(FROZEN), min_size=1, max_size=40))
-    _check_mutations(FROZEN, node, tmp_path, batch, checked=False)
+    _check_mutations(FROZEN, node, tmp_path, batch, checked=True)

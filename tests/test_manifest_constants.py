@@ -27,13 +27,13 @@ def frozen() -> Bundle:
 
 def test_a_new_bundle_carries_them(tmp_path: Path) -> None:
     manifest = load_bundle(build_bundle_dir(tmp_path, FROZEN / "docs", embeddings=True)).manifest
-    assert manifest["format"] >= 2
+    assert manifest["format"] >= 3
     assert manifest["encoder"]["max_query_pieces"] == MAX_QUERY_PIECES
     assert manifest["vectors"]["query_levels"] == QUERY_LEVELS
 
 
-def test_a_format_1_bundle_falls_back(frozen: Bundle) -> None:
-    assert frozen.manifest["format"] == 1
+def test_a_manifest_without_them_falls_back(frozen: Bundle) -> None:
+    """The frozen bundle (first made in format 1) has neither."""
     assert "max_query_pieces" not in frozen.manifest["encoder"]
     assert "query_levels" not in frozen.manifest["vectors"]
     assert load_encoder(frozen).max_pieces == FORMAT_1_MAX_QUERY_PIECES

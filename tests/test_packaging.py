@@ -53,12 +53,13 @@ def _git(*args: str) -> str:
 
 def test_compared_files_check_out_byte_exact() -> None:
     paths = [
-        "tests/vectors/engine/bundle/vocab.txt", "tests/vectors/engine/bundle/manifest.json",
+        "tests/vectors/engine/bundle/vocab.07eced375cec.txt", "tests/vectors/engine/bundle/manifest.json",
         "tests/vectors/wordpiece.json", "tests/fixtures/parse/any.md", "mkdocs_graphsearch/text/vocab.txt",
     ]
     out = _git("check-attr", "text", "--", *paths)
     assert out.splitlines() == [f"{p}: text: unset" for p in paths]
-    assert _git("check-attr", "binary", "--", "tests/vectors/engine/bundle/vectors.bin").strip().endswith("set")
+    vectors = "tests/vectors/engine/bundle/vectors.76f3a86a6df7.bin"
+    assert _git("check-attr", "binary", "--", vectors).strip().endswith("set")
 
 
 @pytest.mark.slow

@@ -5,8 +5,9 @@
  * Files only: this module reads and checks the parts; worker.js composes them with the query
  * encoder (encoder.js) into a searchable bundle (loadBundle).
  *
- * Format 2 stores each part under a content-hashed file name that manifest.json gives
- * (`files[part].name`); format 1 (still read) stores each part under its own name.
+ * Format 3 stores each part under a content-hashed file name that manifest.json gives
+ * (`files[part].name`), and the chunks' texts in fragments (`text.<i>.json`, the manifest's
+ * `text_starts`) fetched only for the results shown (loadTexts); formats 1 and 2 are refused.
  *
  * Checks, in the order the Python engine makes them (bundle/read.py, bundle/schema.py), with
  * the same messages: the manifest's format, its own checksum (when it has one), the shape of
@@ -15,8 +16,8 @@
  */
 
 /** The format this runtime reads up to (and the oldest it still reads). */
-export const FORMAT_VERSION = 2;
-export const MIN_FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 3;
+export const MIN_FORMAT_VERSION = 3;
 export const MANIFEST = "manifest.json";
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
 export const MODES = ["keyword", "vector", "hybrid"];
@@ -41,12 +42,13 @@ export class BundleError extends Error {
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
  *            anchor: string[], title: string[], language: string[], defines?: string[][]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
- *   texts: string[] | null, nChunks: number, impactScale: number,
+ *   texts: (string | undefined)[], textStarts: number[], nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]},
  *   vectors: {values: Int8Array, scales: Float64Array, dim: number} | null,
  *   encoder: any
  * }} Bundle
- *   (`vectors` and `encoder` are set together by worker.js's semantic part)
+ *   (`vectors` and `encoder` are set together by worker.js's semantic part; `texts` has a hole
+ *   for each chunk whose fragment is not loaded yet)
  */
 
 const CRC_TABLE = (() => {
@@ -183,7 +185,10 @@ export async function loadManifest(fetchFile) {
     );
   }
   if (version < MIN_FORMAT_VERSION) {
-    throw new BundleError(`manifest.json is bundle format ${spelled}, no longer supported: rebuild the site`);
+    throw new BundleError(
+      `manifest.json is bundle format ${spelled}, no longer supported (this reader reads format ${MIN_FORMAT_VERSION}): ` +
+        "rebuild the site",
+    );
   }
   if (!checked && Object.hasOwn(manifest, "checksum")) {
     throw new BundleError("manifest.json is corrupted (its checksum is not at its start)");
@@ -206,7 +211,7 @@ function verifyManifest(bytes) {
   if (bytes[end] !== 0x22 || !/^[0-9a-f]{8}$/.test(digits)) {
     throw new BundleError(`manifest.json is corrupted (its checksum is not ${CHECKSUM_DIGITS} hex digits)`);
   }
-  const zeroed = bytes.slice();
+  const zeroed = Uint8Array.from(bytes); // a copy (a node Buffer's slice() is a view of the caller's bytes)
   zeroed.fill(0x30, start, end);
   if (parseInt(digits, 16) !== crc32(zeroed)) {
     throw new BundleError("manifest.json is corrupted (its checksum differs from its content)");
@@ -321,7 +326,8 @@ export async function loadKeywordBundle(fetchFile) {
     termStart,
     postChunk,
     postImpact,
-    texts: null,
+    texts: new Array(nChunks),
+    textStarts: manifest.text_starts,
     graph,
     vectors: null,
     encoder: null,
@@ -330,13 +336,38 @@ export async function loadKeywordBundle(fetchFile) {
   };
 }
 
+/** The logical name of text fragment `index` (spec: bundle/format.py text_fragment). @param {number} index */
+export const textFragment = (index) => `text.${index}.json`;
+
+/** The fragment holding a chunk's text (the last whose first chunk is at or before it).
+ * @param {Bundle} bundle @param {number} chunk */
+export function fragmentOf(bundle, chunk) {
+  const starts = bundle.textStarts;
+  let low = 0, high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle] <= chunk) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** The chunks whose texts a fragment holds (spec: bundle/schema.py text_range).
+ * @param {any} manifest @param {number} index @returns {[number, number]} start, end (exclusive) */
+function textRange(manifest, index) {
+  const starts = manifest.text_starts;
+  return [starts[index], index + 1 < starts.length ? starts[index + 1] : manifest.counts.chunks];
+}
+
 /**
- * Load the snippet texts into the bundle.
- * @param {Bundle} bundle @param {FetchFile} fetchFile
+ * Load text fragment `index` into the bundle's texts.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
  */
-export async function loadTexts(bundle, fetchFile) {
-  const texts = parseJson("text.json", await readFile(fetchFile, bundle.manifest, "text.json"));
-  bundle.texts = strings("text.json", texts, "texts", bundle.nChunks);
+export async function loadTexts(bundle, fetchFile, index) {
+  const name = textFragment(index);
+  const [start, end] = textRange(bundle.manifest, index);
+  const texts = strings(name, parseJson(name, await readFile(fetchFile, bundle.manifest, name)), "texts", end - start);
+  texts.forEach((text, i) => { bundle.texts[start + i] = text; });
   return bundle;
 }
 
@@ -447,7 +478,7 @@ export function httpFetcher(baseUrl, timeoutSeconds = FETCH_TIMEOUT_SECONDS) {
 const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
 const MAX_CRC32 = 2 ** 32 - 1;
 /** The parts every bundle has, then the semantic part's (present with `vectors`). */
-const KEYWORD_PARTS = ["keyword.json", "postings.bin", "graph.json", "text.json"];
+const KEYWORD_PARTS = ["keyword.json", "postings.bin", "graph.json"];
 const SEMANTIC_PARTS = ["vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"];
 /** Search settings: whole numbers with their least value, finite numbers, then the optional ones. */
 const SETTING_WHOLE = {
@@ -494,6 +525,12 @@ function number(file, value, where) {
   return value;
 }
 
+/** @param {string} file @param {unknown} value @param {string} where @returns {string} */
+function string(file, value, where) {
+  if (typeof value !== "string") fail(file, where, "must be a string");
+  return value;
+}
+
 /** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
  * @returns {any[]} */
 function list(file, value, where, length = null) {
@@ -506,10 +543,13 @@ function list(file, value, where, length = null) {
  * @returns {string[]} */
 function strings(file, value, where, length = null) {
   const items = list(file, value, where, length);
-  items.forEach((item, i) => {
-    if (typeof item !== "string") fail(file, `${where}[${i}]`, "must be a string");
-  });
+  items.forEach((item, i) => string(file, item, `${where}[${i}]`));
   return items;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number} length */
+function listsOfStrings(file, value, where, length) {
+  list(file, value, where, length).forEach((item, i) => strings(file, item, `${where}[${i}]`));
 }
 
 /** @param {string} file @param {unknown} value @param {string} where @param {number | null} length
@@ -527,9 +567,16 @@ function checkManifest(manifest) {
   const counts = object(m, own(manifest, "counts"), "counts");
   for (const key of ["chunks", "pages", "postings", "terms"]) whole(m, own(counts, key), `counts.${key}`);
   if (number(m, own(manifest, "impact_scale"), "impact_scale") <= 0) fail(m, "impact_scale", "must be above 0");
+  const starts = list(m, own(manifest, "text_starts"), "text_starts");
+  if (!starts.length) fail(m, "text_starts", "must list at least one fragment");
+  let previous = -1; // 0 first, then rising, each a chunk
+  starts.forEach((start, i) => {
+    previous = whole(m, start, `text_starts[${i}]`, previous + 1, i ? counts.chunks - 1 : 0);
+  });
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
-  for (const part of semantic ? [...KEYWORD_PARTS, ...SEMANTIC_PARTS] : KEYWORD_PARTS) {
+  const fragments = starts.map((_, i) => textFragment(i));
+  for (const part of [...KEYWORD_PARTS, ...fragments, ...(semantic ? SEMANTIC_PARTS : [])]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
     object(m, entry, `files.${part}`);
@@ -544,6 +591,22 @@ function checkManifest(manifest) {
     if (Object.hasOwn(vectors, "query_levels")) whole(m, vectors.query_levels, "vectors.query_levels", 1);
     const encoder = object(m, own(manifest, "encoder"), "encoder");
     if (Object.hasOwn(encoder, "max_query_pieces")) whole(m, encoder.max_query_pieces, "encoder.max_query_pieces");
+  }
+  if (Object.hasOwn(manifest, "facets")) { // optional (index/facets.py): the UI's filter chips
+    for (const [facet, entries] of Object.entries(object(m, manifest.facets, "facets"))) {
+      list(m, entries, `facets.${facet}`).forEach((entry, i) => {
+        const where = `facets.${facet}[${i}]`;
+        object(m, entry, where);
+        for (const key of ["value", "label"]) string(m, own(entry, key), `${where}.${key}`);
+        whole(m, own(entry, "count"), `${where}.count`);
+      });
+    }
+  }
+  if (Object.hasOwn(manifest, "top")) { // optional (bundle/related.py): the start list of an empty box
+    list(m, manifest.top, "top").forEach((entry, i) => {
+      object(m, entry, `top[${i}]`);
+      for (const key of ["path", "title", "url"]) string(m, own(entry, key), `top[${i}].${key}`);
+    });
   }
   return manifest;
 }
@@ -570,6 +633,10 @@ function checkSettings(search) {
       fail(m, "search.stop_word_weight", "is missing (there are query_stop_words)");
     }
   }
+  if (Object.hasOwn(search, "language_aliases")) { // format 1: none (filters.js FORMAT_1_LANGUAGE_ALIASES)
+    const aliases = object(m, search.language_aliases, "search.language_aliases");
+    for (const [key, language] of Object.entries(aliases)) string(m, language, `search.language_aliases.${key}`);
+  }
 }
 
 /** keyword.json: terms, stems, and the pages and chunks columns, consistent with the counts.
@@ -586,6 +653,7 @@ function checkKeyword(data, manifest) {
   }
   const pages = object(k, own(keyword, "pages"), "pages");
   for (const key of ["path", "url", "title"]) strings(k, own(pages, key), `pages.${key}`, nPages);
+  if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
   const chunks = object(k, own(keyword, "chunks"), "chunks");
   for (const key of ["id", "kind", "anchor", "title", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
   wholes(k, own(chunks, "page"), "chunks.page", nChunks, 0, nPages - 1);
@@ -594,6 +662,8 @@ function checkKeyword(data, manifest) {
   parents.forEach((parent, i) => { // -1: a page's top chunk
     if (parent !== -1) whole(k, parent, `chunks.parent[${i}]`, 0, nChunks - 1);
   });
+  // optional: each chunk's definition terms (fuse.js)
+  if (Object.hasOwn(chunks, "defines")) listsOfStrings(k, chunks.defines, "chunks.defines", nChunks);
   return keyword;
 }
 

@@ -49,11 +49,15 @@ function dense(scores, size) {
 
 /**
  * @param {Bundle} bundle @param {string} query
- * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[]}} [options]
- *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws)
+ * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
+ *           missing?: Set<number>}} [options]
+ *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws);
+ *   missing: collects the chunks whose texts a shown snippet needs but are not loaded (their
+ *   snippets are "" until worker.js loads those fragments and asks again)
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
+  const display = { explain: Boolean(options.explain), missing: options.missing };
   const settings = bundle.settings;
   const limit = options.limit ?? settings.default_limit;
   const parsed = parseQuery(boundedQuery(bundle, query));
@@ -64,8 +68,7 @@ export function search(bundle, query, options = {}) {
   if (allowed) {
     for (let c = 0; c < allowed.length; c++) if (!allowed[c]) keyword.scores[c] = 0;
     if (!keyword.tokens.length) {
-      return listing(bundle, query, mode, limit, chosen, allowed, keywordHighlight(bundle, searched, keyword),
-                     Boolean(options.explain));
+      return listing(bundle, query, mode, limit, chosen, allowed, keywordHighlight(bundle, searched, keyword), display);
     }
   }
   const keywordRanked = mode !== "vector" ? rankChunks(keyword.scores) : [];
@@ -151,7 +154,7 @@ export function search(bundle, query, options = {}) {
     details.set(chunk, info);
   }
   const marks = keywordHighlight(bundle, searched, keyword);
-  const results = groupByPage(bundle, ranked, scores, marks, limit, details, Boolean(options.explain));
+  const results = groupByPage(bundle, ranked, scores, marks, limit, details, display);
   return output(query, mode, results, chosen);
 }
 
@@ -164,12 +167,12 @@ function output(query, mode, results, filters) {
  * A query of filters alone: the matching chunks by page, in bundle order, score 0 (spec: _listing).
  * @param {Bundle} bundle @param {string} query @param {string} mode @param {number} limit
  * @param {import("./filters.js").Filters} filters @param {Uint8Array} allowed
- * @param {import("./snippet.js").Highlight} marks @param {boolean} explain
+ * @param {import("./snippet.js").Highlight} marks @param {import("./results.js").Display} display
  */
-function listing(bundle, query, mode, limit, filters, allowed, marks, explain) {
+function listing(bundle, query, mode, limit, filters, allowed, marks, display) {
   const ranked = [];
   for (let c = 0; c < allowed.length; c++) if (allowed[c]) ranked.push(c);
   const details = new Map(ranked.map((chunk) => [chunk, { via: ["filter"] }]));
-  const results = groupByPage(bundle, ranked, new Float64Array(bundle.nChunks), marks, limit, details, explain);
+  const results = groupByPage(bundle, ranked, new Float64Array(bundle.nChunks), marks, limit, details, display);
   return output(query, mode, results, filters);
 }

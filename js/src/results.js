@@ -23,12 +23,18 @@ export function pageScore(members, scores, settings) {
 }
 
 /**
+ * @typedef {{explain: boolean, missing?: Set<number>}} Display
+ *   explain: add each section's score parts; missing: collects the chunks whose texts a snippet
+ *   needs but are not loaded (engine.js search)
+ */
+
+/**
  * @param {Bundle} bundle @param {number[]} ranked @param {Float64Array} scores
  * @param {import("./snippet.js").Highlight} marks @param {number} limit
  * @param {Map<number, any>} details per chunk: `via` and the explain parts
- * @param {boolean} explain
+ * @param {Display} display
  */
-export function groupByPage(bundle, ranked, scores, marks, limit, details, explain = false) {
+export function groupByPage(bundle, ranked, scores, marks, limit, details, display) {
   const { settings, chunks, pages } = bundle;
   const languages = chunks.language;
   // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
@@ -60,6 +66,7 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, expla
       if (listed.has(anchor)) continue;
       if (sections.length === settings.sections_per_page) break;
       listed.add(anchor);
+      const source = sourceText(bundle.texts, chunks.parent, chunks.title, chunk, display.missing);
       /** @type {any} */
       const section = {
         id: chunks.id[chunk],
@@ -68,16 +75,14 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, expla
         title: chunks.title[chunk],
         url: anchor ? `${url}#${anchor}` : url,
         score: scores[chunk],
-        snippet: bundle.texts
-          ? snippet(sourceText(bundle.texts, chunks.parent, chunks.title, chunk), marks, settings.snippet_words)
-          : "",
+        snippet: source === null ? "" : snippet(source, marks, settings.snippet_words),
       };
       if (languages && chunks.kind[chunk] === "code" && languages[chunk]) {
         section.language = languageOf(languages[chunk], languageAliases(bundle));
       }
       const { via, ...parts } = details.get(chunk);
       section.via = via;
-      if (explain) section.explain = parts;
+      if (display.explain) section.explain = parts;
       sections.push(section);
     }
     return { page: pages.path[page], url, title: pages.title[page], score, sections };

@@ -258,13 +258,21 @@ export function snippet(text, hl, window) {
 /**
  * What a chunk's snippet shows: its text; for a heading with none of its own, the first text
  * among its descendants (document order); else its breadcrumb (titles from the page down).
- * @param {string[]} texts @param {number[]} parents @param {string[]} titles @param {number} chunk
+ * null when the walk meets a text whose fragment is not loaded (a hole in `texts`): that chunk
+ * goes into `missing` (the Python engine reads every fragment: it never sees a hole).
+ * @param {(string | undefined)[]} texts @param {number[]} parents @param {string[]} titles
+ * @param {number} chunk @param {Set<number>} [missing] @returns {string | null}
  */
-export function sourceText(texts, parents, titles, chunk) {
+export function sourceText(texts, parents, titles, chunk, missing) {
   const inside = new Set([chunk]);
   for (let index = chunk; index < texts.length; index++) {
     if (index !== chunk && !inside.has(parents[index])) break;
-    if (/[^ \t\n\r\f\v]/.test(texts[index])) return texts[index];
+    const text = texts[index];
+    if (text === undefined) {
+      missing?.add(index);
+      return null;
+    }
+    if (/[^ \t\n\r\f\v]/.test(text)) return text;
     inside.add(index);
   }
   const trail = [];

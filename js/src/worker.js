@@ -20,11 +20,15 @@
  *
  * Queries are answered as soon as every required part is in; each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
- * can update the list in place (a new part of the bundle = one more entry in PARTS).
+ * can update the list in place (a new part of the bundle = one more entry in PARTS). Snippet
+ * texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
+ * those snippets empty, then the text fragments holding them are fetched (only those) and the
+ * query is answered again (`complete` stays false until they are in, or failed).
  */
 import {
   BundleError,
   FETCH_TIMEOUT_SECONDS,
+  fragmentOf,
   httpFetcher,
   inOrder,
   loadKeywordBundle,
@@ -64,16 +68,6 @@ export const PARTS = [
     },
   },
   {
-    // Snippet texts come after the first answer (titles first, snippets a moment later): on a
-    // real connection they would otherwise share the bandwidth the first answer waits for.
-    name: "texts",
-    required: false,
-    prefetch: [],
-    load: async (context) => {
-      await loadTexts(/** @type {Bundle} */ (context.bundle), context.fetchFile);
-    },
-  },
-  {
     // Passage vectors + query encoder (a no-op for keyword-only bundles). Loaded last, in the
     // background: results already on screen are re-posted when it arrives.
     name: "semantic",
@@ -102,13 +96,20 @@ export async function loadSemantic(bundle, fetchFile) {
 }
 
 /**
- * Every part, in order, for node (drivers, tests, benchmarks): any part that fails throws.
+ * Every part and every text fragment, for node (drivers, tests, benchmarks), in the order
+ * bundle/read.py reads them (so both report the same fault first): any that fails throws.
  * @param {FetchFile} fetchFile @returns {Promise<Bundle>}
  */
 export async function loadBundle(fetchFile) {
   /** @type {LoadContext} */
   const context = { fetchFile, bundle: null };
-  for (const part of PARTS) await part.load(context);
+  for (const part of PARTS) {
+    await part.load(context);
+    const bundle = /** @type {Bundle} */ (context.bundle);
+    if (part.name === "keyword") {
+      for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
+    }
+  }
   return /** @type {Bundle} */ (context.bundle);
 }
 
@@ -133,14 +134,12 @@ export function cachingFetcher(fetchFile) {
 const MAX_TOP = 20;
 
 /**
- * The manifest's `top` (bundle/related.py), only its well-formed entries: [] for bundles
+ * The manifest's `top` (bundle/related.py; its shape checked by bundle.js): [] for bundles
  * without one. Titles and URLs stay text: the UI sets them as text and checks every link.
  * @param {any} manifest @returns {{path: string, title: string, url: string}[]}
  */
 export function topPages(manifest) {
-  const top = Array.isArray(manifest && manifest.top) ? manifest.top : [];
-  return top
-    .filter((/** @type {any} */ entry) => entry && ["path", "title", "url"].every((key) => typeof entry[key] === "string"))
+  return (manifest.top ?? [])
     .slice(0, MAX_TOP)
     .map((/** @type {any} */ entry) => ({ path: entry.path, title: entry.title, url: entry.url }));
 }
@@ -193,6 +192,9 @@ export function createService(post, options = {}) {
   let scheduled = false;
   /** An answer went out before every part was tried: the final one must follow. */
   let answeredEarly = false;
+  /** Text fragments by index: loading, loaded or failed (each is fetched once).
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const fragments = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -207,9 +209,12 @@ export function createService(post, options = {}) {
   function answer(message) {
     if (!context || !context.bundle || !search) return;
     if (tried < parts.length) answeredEarly = true;
+    const bundle = context.bundle;
+    /** @type {Set<number>} */
+    const missing = new Set();
     let output;
     try {
-      output = search(context.bundle, message.query, { mode: message.mode, limit: message.limit });
+      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
@@ -223,8 +228,33 @@ export function createService(post, options = {}) {
       mode: output.mode,
       results: output.results,
       parts: [...loaded],
-      complete: tried === parts.length,
+      complete: tried === parts.length && !wantTexts(bundle, missing),
     });
+  }
+
+  /**
+   * Fetch the text fragments holding these chunks' texts (each fragment once), then answer
+   * again. True while any of them is still loading.
+   * @param {Bundle} bundle @param {Set<number>} chunks
+   */
+  function wantTexts(bundle, chunks) {
+    let loading = false;
+    for (const chunk of chunks) {
+      const index = fragmentOf(bundle, chunk);
+      if (!fragments.has(index)) {
+        fragments.set(index, "loading");
+        loadTexts(bundle, /** @type {LoadContext} */ (context).fetchFile, index).then(
+          () => fragments.set(index, "loaded"),
+          (error) => {
+            fragments.set(index, "failed");
+            warnings.push(`texts: ${describe(error)}`);
+            postStatus();
+          },
+        ).then(rerun);
+      }
+      loading ||= fragments.get(index) === "loading";
+    }
+    return loading;
   }
 
   /** Answer only the newest query of each channel (keystrokes coalesce here). */

@@ -1,11 +1,12 @@
 // @ts-check
-// The frozen format-1 bundle in tests/vectors/engine/ gives the pinned answers in the JS runtime
-// (tests/test_engine_vectors.py checks the Python engine against the same cases).
+// The frozen bundle in tests/vectors/engine/ gives the pinned answers in the JS runtime
+// (tests/test_engine_vectors.py checks the Python engine against the same cases); the frozen
+// format-1 bundle (bundle-format-1/) is refused, naming its version.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { BundleError, FORMAT_VERSION } from "../src/bundle.js";
+import { BundleError, FORMAT_VERSION, MIN_FORMAT_VERSION } from "../src/bundle.js";
 import { loadBundle } from "../src/worker.js";
 import { search } from "../src/engine.js";
 
@@ -13,6 +14,12 @@ const ENGINE = new URL("../../tests/vectors/engine/", import.meta.url);
 const cases = JSON.parse(readFileSync(new URL("cases.json", ENGINE), "utf8"));
 /** @param {string} name */
 const fetchFile = (name) => readFile(new URL(`bundle/${name}`, ENGINE));
+/** The frozen manifest, as an object without its checksum (an edited copy is read unchecked). */
+const editableManifest = async () => {
+  const manifest = JSON.parse(new TextDecoder().decode(await fetchFile("manifest.json")));
+  delete manifest.checksum;
+  return manifest;
+};
 const TOLERANCE = 1e-6;
 
 /** Equal, with numbers within TOLERANCE. @param {any} a @param {any} b @param {string} path */
@@ -32,9 +39,22 @@ function assertClose(a, b, path = "") {
 
 const bundle = await loadBundle(fetchFile);
 
-test("frozen bundle loads with its semantic part", () => {
-  assert.equal(bundle.manifest.format, 1);
+test("frozen bundle loads with its semantic part and its texts in fragments", () => {
+  assert.equal(bundle.manifest.format, 3);
   assert.ok(bundle.vectors && bundle.encoder);
+  assert.deepEqual(bundle.textStarts, [0, 4, 6]);
+  assert.ok(bundle.texts.every((text) => typeof text === "string"));
+});
+
+test("older formats are refused, naming their version", async () => {
+  const old = (name) => readFile(new URL(`bundle-format-1/${name}`, ENGINE));
+  const refused = (version) => (error) => error instanceof BundleError && error.message ===
+    `manifest.json is bundle format ${version}, no longer supported (this reader reads format ${MIN_FORMAT_VERSION}): rebuild the site`;
+  await assert.rejects(loadBundle(old), refused(1));
+  const manifest = await editableManifest();
+  manifest.format = 2;
+  const format2 = async (name) => (name === "manifest.json" ? new TextEncoder().encode(JSON.stringify(manifest)) : fetchFile(name));
+  await assert.rejects(loadBundle(format2), refused(2));
 });
 
 for (const { query, mode, expected } of cases) {
@@ -44,34 +64,31 @@ for (const { query, mode, expected } of cases) {
 }
 
 test("a newer bundle format is refused with a clear message", async () => {
-  const newer = async (/** @type {string} */ name) => {
-    const bytes = await fetchFile(name);
-    if (name !== "manifest.json") return bytes;
-    const format = `"format":${FORMAT_VERSION + 1}`;
-    return new TextEncoder().encode(new TextDecoder().decode(bytes).replace('"format":1', format));
-  };
+  const manifest = await editableManifest();
+  manifest.format = FORMAT_VERSION + 1;
+  const newer = async (/** @type {string} */ name) =>
+    name === "manifest.json" ? new TextEncoder().encode(JSON.stringify(manifest)) : fetchFile(name);
   await assert.rejects(loadBundle(newer), (error) => error instanceof BundleError && /newer/.test(error.message));
 });
 
 test("a corrupted file is refused with a clear message", async () => {
   const corrupt = async (/** @type {string} */ name) => {
     const bytes = new Uint8Array(await fetchFile(name));
-    if (name === "vectors.bin") bytes[10] ^= 0xff;
+    if (name.startsWith("vectors.")) bytes[10] ^= 0xff;
     return bytes;
   };
   await assert.rejects(loadBundle(corrupt), (error) => error instanceof BundleError && /vectors.bin is corrupted/.test(error.message));
 });
 
-/** The frozen bundle as a format-2 folder: every part under another name the manifest gives. */
+/** The frozen bundle with every part under another name the manifest gives. */
 async function renamedBundle(/** @type {(part: string) => string} */ rename) {
-  const manifest = JSON.parse(new TextDecoder().decode(await fetchFile("manifest.json")));
+  const manifest = await editableManifest();
   /** @type {Map<string, Uint8Array>} */
   const files = new Map();
   for (const part of Object.keys(manifest.files)) {
-    files.set(rename(part), new Uint8Array(await fetchFile(part)));
+    files.set(rename(part), new Uint8Array(await fetchFile(manifest.files[part].name)));
     manifest.files[part].name = rename(part);
   }
-  manifest.format = 2;
   files.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
   /** @type {string[]} */
   const asked = [];
@@ -84,7 +101,7 @@ async function renamedBundle(/** @type {(part: string) => string} */ rename) {
   return { fetchRenamed, asked };
 }
 
-test("format 2: parts are read under the file names the manifest gives", async () => {
+test("parts are read under the file names the manifest gives", async () => {
   const { fetchRenamed, asked } = await renamedBundle((part) => part.replace(/\.(\w+)$/, ".0123abcd.$1"));
   const renamed = await loadBundle(fetchRenamed);
   assert.ok(renamed.vectors && renamed.encoder);
@@ -94,7 +111,7 @@ test("format 2: parts are read under the file names the manifest gives", async (
   assert.ok(!asked.includes("keyword.json"), "a part was fetched by its logical name");
 });
 
-test("format 2: a part name that is a path or URL is refused", async () => {
+test("a part name that is a path or URL is refused", async () => {
   for (const bad of ["../secret.json", "https://evil.example/x.json", "sub/keyword.json", ".hidden"]) {
     const { fetchRenamed, asked } = await renamedBundle((part) => (part === "keyword.json" ? bad : part));
     await assert.rejects(loadBundle(fetchRenamed), (error) => error instanceof BundleError && /invalid file name/.test(error.message));

@@ -116,7 +116,7 @@ for (const c of results.group_by_page) {
     const bundle = /** @type {any} */ ({ settings: c.settings, chunks: c.chunks, pages: c.pages, texts: c.texts });
     const details = new Map(Object.entries(c.details).map(([chunk, info]) => [Number(chunk), info]));
     const marks = highlight(c.query, new Map(Object.entries(c.matched)), STOP_WORDS);
-    const got = groupByPage(bundle, c.ranked, Float64Array.from(c.scores), marks, c.limit, details, c.explain);
+    const got = groupByPage(bundle, c.ranked, Float64Array.from(c.scores), marks, c.limit, details, { explain: c.explain });
     assert.deepEqual(got, c.expected);
   });
 }

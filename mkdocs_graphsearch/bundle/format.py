@@ -1,4 +1,4 @@
-"""Bundle format v2: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v3: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), and per part: its
@@ -9,24 +9,30 @@
     postings.bin    varints: T per-term posting counts, then P chunk-index deltas
                     (restarting at each term), then P quantized impacts           -- first keystroke
     graph.json      typed chunk -> chunk edges in CSR form (index/graph.py)      -- first keystroke
-    text.json       per chunk, the plain text snippets are cut from             -- after
+    text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
+                    chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
+                    fragments of the results shown, when they are shown
     vectors.bin     int8 passage vectors (chunks x dim, row-major), then one float32
                     little-endian scale per chunk                                -- semantic part
     encoder.json    the static query encoder's token list and shapes            -- semantic part
     encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
     vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
     related.json    optional (bundle/related.py): per page, its related pages     -- never by the browser
+Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
+text may come from a chunk's descendants, never needs two), and the manifest's `text_starts`
+lists each one's first chunk (at least one fragment: [0] for an empty site).
 The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v2): the names above are the parts' logical names. Every part is stored under a
+Layout on disk (v2, v3): the names above are the parts' logical names. Every part is stored under a
 content-hashed name, its logical name with the first HASH_CHARS hex digits of the SHA-256 of its
 bytes before the extension (`keyword.json` -> `keyword.3f9a1c2b40de.json`); only manifest.json
 keeps its name. The manifest's `files` maps each logical name to
 `{"name": <file name>, "bytes": <size>, "crc32": <CRC-32>}`. So a host may cache the parts forever
 while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds.
-Format 1 (still read) is the same without `name`: each part is stored under its logical name.
+Formats 1 and 2 (one text.json; format 1 without `name`) are refused with a message naming their
+version: rebuild the site.
 
 The manifest checks itself: it starts with `{"checksum":"` and eight lowercase hex digits, the
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
@@ -55,13 +61,12 @@ from typing import Any
 import numpy as np
 
 #: The format this package writes; readers accept MIN_FORMAT_VERSION up to it.
-FORMAT_VERSION = 2
-MIN_FORMAT_VERSION = 1
+FORMAT_VERSION = 3
+MIN_FORMAT_VERSION = 3
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"
 POSTINGS = "postings.bin"
-TEXT = "text.json"
 GRAPH = "graph.json"
 VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
@@ -71,6 +76,16 @@ RELATED = "related.json"
 #: postings.bin stores each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
+#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (about
+#: 16-24 KiB gzipped for prose): a result list of 10 pages fetches a few fragments, not all text.
+TEXT_FRAGMENT_BYTES = 64 * 1024
+
+
+def text_fragment(index: int) -> str:
+    """The logical name of text fragment `index`: `text.0.json`, `text.1.json`, ..."""
+    return f"text.{index}.json"
+
+
 #: Hex digits of a part's SHA-256 in its file name (48 bits: no two builds' parts collide in practice).
 HASH_CHARS = 12
 #: What a part's file name may look like: one plain file in the bundle folder, never a path.

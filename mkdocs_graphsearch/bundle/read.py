@@ -20,13 +20,13 @@ from mkdocs_graphsearch.bundle.format import (
     MANIFEST,
     MIN_FORMAT_VERSION,
     POSTINGS,
-    TEXT,
     VECTORS,
     VOCAB,
     BundleError,
     checksum,
     decode_varints,
     file_name,
+    text_fragment,
     verify_manifest,
 )
 from mkdocs_graphsearch.bundle.schema import check_encoder, check_graph, check_keyword, check_manifest, check_texts
@@ -118,7 +118,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             "upgrade mkdocs-graphsearch"
         )
     if version < MIN_FORMAT_VERSION:
-        raise BundleError(f"{MANIFEST} is bundle format {version}, no longer supported: rebuild the site")
+        raise BundleError(
+            f"{MANIFEST} is bundle format {version}, no longer supported (this reader reads format "
+            f"{MIN_FORMAT_VERSION}): rebuild the site"
+        )
     if not checked and "checksum" in manifest:
         raise BundleError(f"{MANIFEST} is corrupted (its checksum is not at its start)")
     return check_manifest(manifest)
@@ -134,8 +137,11 @@ def load_bundle(path: Path) -> Bundle:
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
     keyword = check_keyword(parse_json(KEYWORD, files[KEYWORD]), manifest)
     term_start, post_chunk, post_impact = read_postings(files[POSTINGS], counts)
-    files[TEXT] = read_file(folder, manifest, TEXT)
-    texts = check_texts(parse_json(TEXT, files[TEXT]), manifest)
+    texts: list[str] = []  # every fragment: the JS runtime fetches only those of the results shown
+    for index in range(len(manifest["text_starts"])):
+        name = text_fragment(index)
+        files[name] = read_file(folder, manifest, name)
+        texts += check_texts(parse_json(name, files[name]), manifest, index)
     bundle = Bundle(
         path=folder,
         manifest=manifest,

@@ -67,16 +67,8 @@ def parse_related(data: bytes, n: int) -> list[Related]:
 
 
 def read_top(manifest: dict[str, Any]) -> list[dict[str, str]]:
-    """The manifest's most connected pages (empty for older bundles); malformed entries skipped."""
-    top = manifest.get("top")
-    if not isinstance(top, list):
-        return []
-    keys = ("path", "title", "url")
-    return [
-        {key: entry[key] for key in keys}
-        for entry in top
-        if isinstance(entry, dict) and all(isinstance(entry.get(key), str) for key in keys)
-    ]
+    """The manifest's most connected pages (its shape checked by schema.py; empty for older bundles)."""
+    return [{key: entry[key] for key in ("path", "title", "url")} for entry in manifest.get("top", [])]
 
 
 def _is_page(value: object, count: int) -> bool:

@@ -26,17 +26,17 @@ from mkdocs_graphsearch.bundle.format import (
     MANIFEST,
     MAX_VARINT,
     POSTINGS,
-    TEXT,
     VECTORS,
     VOCAB,
     BundleError,
     file_name,
+    text_fragment,
 )
 from mkdocs_graphsearch.bundle.settings import MODES
 
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
 #: order both engines read them.
-KEYWORD_PARTS = (KEYWORD, POSTINGS, GRAPH, TEXT)
+KEYWORD_PARTS = (KEYWORD, POSTINGS, GRAPH)
 SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)
 MAX_CRC32 = 2**32 - 1
 
@@ -101,6 +101,11 @@ def _strings(file: str, value: Any, where: str, length: int | None = None) -> li
     return items
 
 
+def _lists_of_strings(file: str, value: Any, where: str, length: int) -> None:
+    for i, item in enumerate(_list(file, value, where, length)):
+        _strings(file, item, f"{where}[{i}]")
+
+
 def _wholes(file: str, value: Any, where: str, length: int | None, low: int, high: int) -> list[int]:
     """A list of whole numbers in low..high, normalised to ints in place."""
     items = _list(file, value, where, length)
@@ -118,9 +123,17 @@ def check_manifest(data: Any) -> dict[str, Any]:
         counts[key] = _whole(MANIFEST, counts.get(key), f"counts.{key}")
     if _number(MANIFEST, manifest.get("impact_scale"), "impact_scale") <= 0:
         _fail(MANIFEST, "impact_scale", "must be above 0")
+    starts = _list(MANIFEST, manifest.get("text_starts"), "text_starts")
+    if not starts:
+        _fail(MANIFEST, "text_starts", "must list at least one fragment")
+    previous = -1  # 0 first, then rising, each a chunk
+    for i, start in enumerate(starts):
+        high = counts["chunks"] - 1 if i else 0
+        starts[i] = previous = _whole(MANIFEST, start, f"text_starts[{i}]", previous + 1, high)
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
-    for part in KEYWORD_PARTS + (SEMANTIC_PARTS if semantic else ()):
+    fragments = tuple(text_fragment(i) for i in range(len(starts)))
+    for part in KEYWORD_PARTS + fragments + (SEMANTIC_PARTS if semantic else ()):
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -137,6 +150,19 @@ def check_manifest(data: Any) -> dict[str, Any]:
         encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
         if "max_query_pieces" in encoder:
             encoder["max_query_pieces"] = _whole(MANIFEST, encoder["max_query_pieces"], "encoder.max_query_pieces")
+    if "facets" in manifest:  # optional (index/facets.py): the UI's filter chips
+        for facet, entries in _object(MANIFEST, manifest["facets"], "facets").items():
+            for i, entry in enumerate(_list(MANIFEST, entries, f"facets.{facet}")):
+                where = f"facets.{facet}[{i}]"
+                _object(MANIFEST, entry, where)
+                for key in ("value", "label"):
+                    _string(MANIFEST, entry.get(key), f"{where}.{key}")
+                entry["count"] = _whole(MANIFEST, entry.get("count"), f"{where}.count")
+    if "top" in manifest:  # optional (bundle/related.py): the start list of an empty box
+        for i, entry in enumerate(_list(MANIFEST, manifest["top"], "top")):
+            _object(MANIFEST, entry, f"top[{i}]")
+            for key in ("path", "title", "url"):
+                _string(MANIFEST, entry.get(key), f"top[{i}].{key}")
     return manifest
 
 
@@ -163,6 +189,9 @@ def _check_settings(search: dict[str, Any]) -> None:
         _strings(MANIFEST, search["query_stop_words"], "search.query_stop_words")
         if "stop_word_weight" not in search:
             _fail(MANIFEST, "search.stop_word_weight", "is missing (there are query_stop_words)")
+    if "language_aliases" in search:  # format 1: none (engine/filters.py FORMAT_1_LANGUAGE_ALIASES)
+        for key, language in _object(MANIFEST, search["language_aliases"], "search.language_aliases").items():
+            _string(MANIFEST, language, f"search.language_aliases.{key}")
 
 
 def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
@@ -179,6 +208,8 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     pages = _object(KEYWORD, keyword.get("pages"), "pages")
     for key in ("path", "url", "title"):
         _strings(KEYWORD, pages.get(key), f"pages.{key}", n_pages)
+    if "tags" in pages:  # optional: each page's front matter tags
+        _lists_of_strings(KEYWORD, pages["tags"], "pages.tags", n_pages)
     chunks = _object(KEYWORD, keyword.get("chunks"), "chunks")
     for key in ("id", "kind", "anchor", "title", "language"):
         _strings(KEYWORD, chunks.get(key), f"chunks.{key}", n_chunks)
@@ -187,6 +218,8 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     parents = _list(KEYWORD, chunks.get("parent"), "chunks.parent", n_chunks)
     for i, parent in enumerate(parents):  # -1: a page's top chunk
         parents[i] = -1 if parent == -1 else _whole(KEYWORD, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    if "defines" in chunks:  # optional: each chunk's definition terms (engine/fuse.py)
+        _lists_of_strings(KEYWORD, chunks["defines"], "chunks.defines", n_chunks)
     return keyword
 
 
@@ -211,8 +244,15 @@ def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     return graph
 
 
-def check_texts(texts: Any, manifest: dict[str, Any]) -> list[str]:
-    return _strings(TEXT, texts, "texts", manifest["counts"]["chunks"])
+def text_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
+    """The chunks whose texts fragment `index` holds: start, end (exclusive)."""
+    starts = manifest["text_starts"]
+    return starts[index], starts[index + 1] if index + 1 < len(starts) else manifest["counts"]["chunks"]
+
+
+def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
+    start, end = text_range(manifest, index)
+    return _strings(text_fragment(index), texts, "texts", end - start)
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:

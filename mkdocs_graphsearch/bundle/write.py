@@ -21,13 +21,14 @@ from mkdocs_graphsearch.bundle.format import (
     KEYWORD,
     MANIFEST,
     POSTINGS,
-    TEXT,
+    TEXT_FRAGMENT_BYTES,
     BundleError,
     checksum,
     encode_varints,
     file_name,
     hashed_name,
     seal_manifest,
+    text_fragment,
 )
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 
@@ -56,10 +57,24 @@ def keyword_part(keyword: Mapping[str, Any], postings: Postings) -> dict[str, by
     return {KEYWORD: dumps(keyword), POSTINGS: encode_varints(counts + deltas + impacts)}
 
 
-def text_part(texts: Sequence[str], settings: SearchSettings) -> dict[str, bytes]:
-    """text.json: each chunk's text, cut to what snippets use."""
+def text_part(
+    texts: Sequence[str], pages: Sequence[int], settings: SearchSettings, target: int = TEXT_FRAGMENT_BYTES
+) -> tuple[dict[str, bytes], list[int]]:
+    """The text fragments (each chunk's text cut to what snippets use) and each one's first chunk:
+    a fragment ends at the first page boundary once it holds `target` bytes (format.py)."""
     limit = settings.snippet_source_chars
-    return {TEXT: dumps([text[:limit] for text in texts])}
+    cut = [text[:limit] for text in texts]
+    starts = [0]
+    size = 0
+    for chunk, text in enumerate(cut):
+        if chunk and size >= target and pages[chunk] != pages[chunk - 1]:
+            starts.append(chunk)
+            size = 0
+        size += len(dumps(text)) + 1
+    ends = [*starts[1:], len(cut)]
+    ranges = enumerate(zip(starts, ends, strict=True))
+    fragments = {text_fragment(i): dumps(cut[start:end]) for i, (start, end) in ranges}
+    return fragments, starts
 
 
 def manifest(
@@ -103,10 +118,11 @@ def build_bundle(
     `keyword` is keyword.json's document (its `pages` and `chunks` columns give the counts),
     `graph` graph.json's, `texts` each chunk's text.
     """
+    fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
     parts = {
         **keyword_part(keyword, postings),
         GRAPH: dumps(graph),
-        **text_part(texts, settings),
+        **fragments,
         **(extra_files or {}),
     }
     counts = {
@@ -116,7 +132,7 @@ def build_bundle(
         "postings": sum(len(term_postings) for term_postings in postings),
     }
     files = {hashed_name(part, data): data for part, data in parts.items()}
-    files[MANIFEST] = manifest(counts, settings, parts, extra_manifest)
+    files[MANIFEST] = manifest(counts, settings, parts, {"text_starts": text_starts, **(extra_manifest or {})})
     return files
 
 

@@ -1,0 +1,41 @@
+// @ts-check
+// Format 3 keeps the chunks' texts in fragments: the search service fetches only the fragments
+// holding the snippets of the results it shows, answers first without those snippets, then
+// again with them (spec: bundle/format.py; worker.js wantTexts).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { fragmentOf } from "../src/bundle.js";
+import { createService, loadBundle } from "../src/worker.js";
+
+const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
+/** @param {string} name */
+const fetchFile = (name) => readFile(new URL(name, BUNDLE));
+
+test("a query fetches only the text fragments of the results shown", async () => {
+  const full = await loadBundle(fetchFile);
+  /** @type {string[]} */
+  const fetched = [];
+  /** @type {any[]} */
+  const answers = [];
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => {
+    if (message.type !== "results") return;
+    answers.push(message);
+    if (message.complete) finish();
+  }, { fetcher: () => (name) => { fetched.push(name); return fetchFile(name); } });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  service.handle({ type: "query", channel: "box", id: 1, query: "install", mode: "keyword", limit: 1 });
+  await finished;
+  const last = answers[answers.length - 1];
+  assert.equal(last.results.length, 1);
+  assert.ok(last.results[0].sections.every((/** @type {any} */ section) => section.snippet));
+  const shown = last.results[0].sections.map((/** @type {any} */ section) => full.chunks.id.indexOf(section.id));
+  const wanted = new Set(shown.map((/** @type {number} */ chunk) => fragmentOf(full, chunk)));
+  const names = new Set([...wanted].map((index) => full.manifest.files[`text.${index}.json`].name));
+  assert.deepEqual(new Set(fetched.filter((name) => name.startsWith("text."))), names);
+  assert.ok(names.size < full.textStarts.length, "every fragment was fetched");
+  assert.ok(answers[0].results[0].sections.every((/** @type {any} */ section) => section.snippet === ""));
+  assert.equal(answers[0].complete, false);
+});
