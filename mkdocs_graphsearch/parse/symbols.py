@@ -112,8 +112,10 @@ def _parse_python(code: str) -> ast.Module | None:
         return None
 
 
-def _python_symbols(code: str) -> list[str] | None:
-    """Top-level names via `ast`; None when the code does not parse."""
+def _python_names(code: str, definitions: bool) -> list[str] | None:
+    """Names via `ast`; None when the code does not parse. Symbols (definitions=False): the
+    top-level functions, classes, assignment targets and type aliases. Definitions: functions,
+    classes and type aliases, methods included, never variables."""
     tree = _parse_python(code)
     if tree is None:
         return None
@@ -130,50 +132,21 @@ def _python_symbols(code: str) -> list[str] | None:
 
     def visit(body: list[ast.stmt]) -> None:
         for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 names.append(node.name)
-            elif isinstance(node, ast.Assign):
+            elif isinstance(node, ast.ClassDef):
+                names.append(node.name)
+                if definitions:
+                    visit(node.body)  # methods
+            elif not definitions and isinstance(node, ast.Assign):
                 for target in node.targets:
                     add_target(target)
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            elif not definitions and isinstance(node, (ast.AnnAssign, ast.AugAssign)):
                 add_target(node.target)
             elif hasattr(ast, "TypeAlias") and isinstance(node, ast.TypeAlias):  # 3.12+
                 add_target(node.name)
             elif isinstance(node, ast.If):
                 visit(node.body)  # `if TYPE_CHECKING:` / version checks stay module level
-                visit(node.orelse)
-            elif isinstance(node, ast.Try):
-                visit(node.body)
-                for handler in node.handlers:
-                    visit(handler.body)
-                visit(node.orelse)
-                visit(node.finalbody)
-            elif isinstance(node, ast.With):
-                visit(node.body)
-
-    visit(tree.body)
-    return names
-
-
-def _python_definitions(code: str) -> list[str] | None:
-    """Functions and classes at the top level and in class bodies (methods); None when the code
-    does not parse."""
-    tree = _parse_python(code)
-    if tree is None:
-        return None
-    names: list[str] = []
-
-    def visit(body: list[ast.stmt]) -> None:
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                names.append(node.name)
-            elif isinstance(node, ast.ClassDef):
-                names.append(node.name)
-                visit(node.body)
-            elif hasattr(ast, "TypeAlias") and isinstance(node, ast.TypeAlias) and isinstance(node.name, ast.Name):
-                names.append(node.name.id)  # `type Alias = ...` (3.12+)
-            elif isinstance(node, ast.If):
-                visit(node.body)
                 visit(node.orelse)
             elif isinstance(node, ast.Try):
                 visit(node.body)
@@ -231,7 +204,7 @@ def _names(language: str | None, code: str, definitions: bool) -> list[str]:
     lang = _normalise_language(language)
     if lang in _PYTHON:
         source = textwrap.dedent(_strip_prompts(code))
-        names = _python_definitions(source) if definitions else _python_symbols(source)
+        names = _python_names(source, definitions)
         if names is None:
             names = _regex_symbols(_PY_FALLBACK_DEFINITIONS if definitions else _PY_FALLBACK, source)
         return _dedupe(names)
