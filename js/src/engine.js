@@ -67,6 +67,8 @@ export function search(bundle, query, options = {}) {
   const allowed = chosen.size ? allowedChunks(bundle, chosen) : null;
   const searched = parsed.text;
   const keyword = keywordScores(bundle, searched, options.shards ?? null);
+  // Term shards missing: the expansions name terms not loaded; worker.js loads them and asks again.
+  if (options.shards?.size) return output(query, mode, [], chosen);
   if (allowed) {
     for (let c = 0; c < allowed.length; c++) if (!allowed[c]) keyword.scores[c] = 0;
     if (!keyword.tokens.length) {

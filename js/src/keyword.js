@@ -123,7 +123,9 @@ export function prefixTerms(bundle, token, wanted = null) {
     else hi = mid;
   }
   const found = [];
-  for (let i = lo; i < terms.length && /** @type {string} */ (terms[i]).startsWith(token); i++) {
+  // Up to the first term without the prefix: in a loaded shard, or the end of the loaded ones
+  // (prefixReady: then the next shard's first term does not have it either).
+  for (let i = lo; i < terms.length && terms[i]?.startsWith(token); i++) {
     if (terms[i] !== token) found.push(i);
   }
   return top(bundle, found, bundle.settings.max_expansions);
