@@ -50,9 +50,11 @@ def rebuild_bundle(bundle_dir: Path) -> None:
 
 
 def format_1_postings(data: bytes, n_terms: int) -> Postings:
-    """Format 1's (and format 3's before term shards) postings.bin (all terms' counts, then deltas, then impacts) -> per term postings."""
+    """Format 1's (and format 3's before term shards) postings.bin: all terms' counts, then
+    deltas, then impacts -> each term's postings."""
     values = decode_varints(data).tolist()
-    deltas, impacts = iter(values[n_terms : (len(values) + n_terms) // 2]), iter(values[(len(values) + n_terms) // 2 :])
+    middle = (len(values) + n_terms) // 2
+    deltas, impacts = iter(values[n_terms:middle]), iter(values[middle:])
     postings = []
     for count in values[:n_terms]:
         chunk, term_postings = 0, []

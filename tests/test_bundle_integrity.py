@@ -43,8 +43,8 @@ from mkdocs_graphsearch.engine.search import search
 FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
 QUERIES = [{"query": q, "mode": m} for q in WORDS for m in MODES]
-PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "vectors.bin", "encoder.json", "encoder.bin",
-         "vocab.txt")  # fmt: skip
+PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "vectors.bin", "encoder.json",
+         "encoder.bin", "vocab.txt")  # fmt: skip
 EXAMPLES = int(os.environ.get("GRAPHSEARCH_INTEGRITY_EXAMPLES", "6"))
 
 
