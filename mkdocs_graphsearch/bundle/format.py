@@ -84,7 +84,7 @@ ENCODER = "encoder.json"
 ENCODER_BIN = "encoder.bin"
 VOCAB = "vocab.txt"
 RELATED = "related.json"
-#: postings.bin stores each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
+#: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
 #: A text fragment ends at the first page boundary once it holds this many bytes of JSON (about
