@@ -6,9 +6,10 @@ engine gives these answers on this bundle. Regenerate the answers only on a deli
 scoring, and say so in CHANGELOG.md. The bundle itself stays frozen (an old bundle must keep
 loading); `--rebuild-bundle` replaces it with one in today's format, for a deliberate new freeze.
 
-`--relayout` rewrites the frozen format-1 bundle (bundle-format-1/, kept as the fixture every
-reader refuses) in today's layout with the same data, so the pinned answers still hold: the
-frozen bundle was made this way for format 3 (one text fragment per page, so it has several).
+`--relayout` rewrites the frozen bundle in today's layout with the same data, so the pinned
+answers still hold: it was made from format 1 (bundle-format-1/ keeps that manifest, the fixture
+every reader refuses) this way for format 3 (one text fragment per page), then again for term
+shards (of 1 KiB, so it has several and queries cross their boundaries).
 Its manifest still lacks what format 1 lacked (tags, aliases, ...): each engine's fallbacks.
 """
 
@@ -19,10 +20,9 @@ from pathlib import Path
 
 import orjson
 
-from mkdocs_graphsearch.bundle.format import FORMAT_VERSION, MANIFEST, checksum, hashed_name
+from mkdocs_graphsearch.bundle.format import FORMAT_VERSION, MANIFEST, checksum, decode_varints, hashed_name
 from mkdocs_graphsearch.bundle.read import load_bundle
-from mkdocs_graphsearch.bundle.settings import SearchSettings
-from mkdocs_graphsearch.bundle.write import sealed_manifest, text_part, write_bundle
+from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.index.builder import build_files
 from mkdocs_graphsearch.index.embed import Embedder
@@ -49,14 +49,40 @@ def rebuild_bundle(bundle_dir: Path) -> None:
     write_bundle(bundle_dir, files)
 
 
-def relayout(old_dir: Path, bundle_dir: Path) -> None:
-    manifest = orjson.loads((old_dir / MANIFEST).read_bytes())
-    parts = {part: (old_dir / part).read_bytes() for part in manifest["files"] if part != "text.json"}
-    texts = orjson.loads((old_dir / "text.json").read_bytes())
-    pages = orjson.loads(parts["keyword.json"])["chunks"]["page"]
-    settings = SearchSettings(snippet_source_chars=manifest["search"]["snippet_source_chars"])
-    fragments, manifest["text_starts"] = text_part(texts, pages, settings, target=0)
-    parts.update(fragments)
+def format_1_postings(data: bytes, n_terms: int) -> Postings:
+    """Format 1's (and format 3's before term shards) postings.bin: all terms' counts, then
+    deltas, then impacts -> each term's postings."""
+    values = decode_varints(data).tolist()
+    middle = (len(values) + n_terms) // 2
+    deltas, impacts = iter(values[n_terms:middle]), iter(values[middle:])
+    postings = []
+    for count in values[:n_terms]:
+        chunk, term_postings = 0, []
+        for _ in range(count):
+            chunk += next(deltas)
+            term_postings.append((chunk, next(impacts)))
+        postings.append(term_postings)
+    return postings
+
+
+def relayout(bundle_dir: Path) -> None:
+    """Re-lay the frozen bundle out in today's layout, same data: term shards of 64 bytes (so
+    queries cross shard boundaries) from its postings.bin (format 3 before term shards) or its
+    shards; its text fragments (one per page) stay."""
+    manifest = orjson.loads((bundle_dir / MANIFEST).read_bytes())
+    parts = {part: (bundle_dir / entry["name"]).read_bytes() for part, entry in manifest["files"].items()}
+    keyword = orjson.loads(parts["keyword.json"])
+    if "postings.bin" in parts:
+        postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
+    else:
+        bundle = load_bundle(bundle_dir)
+        keyword["terms"] = bundle.terms
+        starts = bundle.term_start.tolist()
+        pairs = list(zip(bundle.post_chunk.tolist(), bundle.post_impact.tolist(), strict=True))
+        postings = [pairs[start:end] for start, end in zip(starts, starts[1:], strict=False)]
+    parts = {part: data for part, data in parts.items() if not part.startswith("postings.")}
+    keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
+    parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION
     manifest["files"] = {
         part: {"name": hashed_name(part, data), "bytes": len(data), "crc32": checksum(data)}
@@ -74,7 +100,7 @@ def main() -> None:
     if "--rebuild-bundle" in sys.argv[1:]:
         rebuild_bundle(bundle_dir)
     if "--relayout" in sys.argv[1:]:
-        relayout(HERE / "bundle-format-1", bundle_dir)
+        relayout(bundle_dir)
     bundle = load_bundle(bundle_dir)
     cases = [
         {"query": query, "mode": mode, "expected": search(bundle, query, mode=mode, explain=True)}

@@ -113,8 +113,8 @@ class Sites:
     def _build_corrupt(self, out: Path) -> None:
         self.url("mkdocs")
         shutil.copytree(self.root / "mkdocs", out)
-        postings = bundle_part(out / "search", "postings.bin")
-        postings.write_bytes(postings.read_bytes()[: postings.stat().st_size // 2])
+        keyword = bundle_part(out / "search", "keyword.json")  # a part every query needs
+        keyword.write_bytes(keyword.read_bytes()[: keyword.stat().st_size // 2])
 
     def _build_bad_vectors(self, out: Path) -> None:
         self.url("mkdocs")

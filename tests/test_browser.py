@@ -178,7 +178,7 @@ def test_loading_state_then_results(page, sites):
     open_search(page)
     page.keyboard.type("heartbeat")
     expect(page.locator(STATUS)).to_have_text("Loading the search index…")
-    for _ in range(100):  # the worker asks for manifest.json first, then postings.bin
+    for _ in range(100):  # the worker asks for manifest.json first, then the query's term shards
         if held:
             break
         page.wait_for_timeout(50)
@@ -191,7 +191,7 @@ def test_loading_state_then_results(page, sites):
 @pytest.mark.parametrize(
     ("site", "message"),
     [
-        ("corrupt", "postings.bin is"),  # "... N bytes, the manifest says M (truncated or stale)"
+        ("corrupt", "keyword.json is"),  # "... N bytes, the manifest says M (truncated or stale)"
         ("missing", "cannot read manifest.json: HTTP 404"),
     ],
 )

@@ -207,11 +207,12 @@ def stalled_site(sites, tmp_path):
     ("pattern", "times", "outcome"),
     [
         (r"^/search/manifest\.json$", 2, "error"),
-        (r"^/search/postings\.[0-9a-f]+\.bin$", 2, "error"),
-        (r"^/search/postings\.[0-9a-f]+\.bin$", 1, "results"),  # the retry is answered
+        (r"^/search/keyword\.[0-9a-f]+\.json$", 2, "error"),  # a part every query needs
+        (r"^/search/keyword\.[0-9a-f]+\.json$", 1, "results"),  # the retry is answered
+        (r"^/search/postings\.[0-9]+\.[0-9a-f]+\.bin$", 1, "results"),  # a term shard's retry too
         (r"^/search/vectors\.[0-9a-f]+\.bin$", 2, "keyword only"),  # the semantic part, in the background
     ],
-    ids=["manifest", "postings", "postings-once", "vectors"],
+    ids=["manifest", "keyword", "keyword-once", "shard-once", "vectors"],
 )
 def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_site, pattern, times, outcome):
     release, seen = threading.Event(), Counter()

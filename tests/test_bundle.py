@@ -94,8 +94,8 @@ CORRUPTIONS = {
     "manifest not json": ("manifest.json", lambda b: b[:10], "not valid JSON"),
     "format edited, checksum not": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":2'), "corrupted"),
     "format 2": ("manifest.json", _format(b'"format":2'), "bundle format 2, no longer supported"),
-    "truncated postings": ("postings.bin", lambda b: b[: len(b) // 2], "truncated"),
-    "corrupted postings": ("postings.bin", lambda b: bytes([b[0] ^ 0xFF]) + b[1:], "corrupted"),
+    "truncated postings": ("postings.0.bin", lambda b: b[: len(b) // 2], "truncated"),
+    "corrupted postings": ("postings.0.bin", lambda b: bytes([b[0] ^ 0xFF]) + b[1:], "corrupted"),
     "truncated keyword": ("keyword.json", lambda b: b[:-5], "truncated"),
     "corrupted text": ("text.0.json", lambda b: b.replace(b"Tidewater", b"Tidewaver", 1), "corrupted"),
 }

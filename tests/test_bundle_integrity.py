@@ -43,8 +43,8 @@ from mkdocs_graphsearch.engine.search import search
 FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
 QUERIES = [{"query": q, "mode": m} for q in WORDS for m in MODES]
-PARTS = ("keyword.json", "postings.bin", "graph.json", "text.0.json", "vectors.bin", "encoder.json", "encoder.bin",
-         "vocab.txt")  # fmt: skip
+PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "vectors.bin", "encoder.json",
+         "encoder.bin", "vocab.txt")  # fmt: skip
 EXAMPLES = int(os.environ.get("GRAPHSEARCH_INTEGRITY_EXAMPLES", "6"))
 
 
@@ -208,7 +208,13 @@ MALFORMED = {
     "an alias to null": (
         M, _edit("search/language_aliases/c++", None), f"{M}: search.language_aliases.c++ must be a string"
     ),
-    "terms not a list": ("keyword.json", _edit("terms", 5), "keyword.json: terms must be a list"),
+    "terms not a list": ("terms.json", _edit("terms", 5), "terms.json: terms must be a list"),
+    "a term a number": ("terms.json", _edit("terms/0", 5), "terms.json: terms[0] must be a string"),
+    "dictionary not the shards'": ("terms.json", _edit("postings/0", 0), "terms.json does not match the term shards"),
+    "term shards not from \"\"": (M, _edit("term_shards/first/0", "a"), f'{M}: term_shards.first must start with ""'),
+    "term shards a string": (M, _edit("term_shards/first", "a"), f"{M}: term_shards.first must be a list"),
+    "term shards short": (M, _edit("term_shards/start", []), f"{M}: term_shards.start has 0 items, not 1"),
+    "term shard postings off": (M, _edit("term_shards/postings/0", 3), f"{M}: term_shards.postings[0] {WHOLE} 0 to 0"),
     "a chunk on no page": ("keyword.json", _edit("chunks/page/2", 3), f"keyword.json: chunks.page[2] {WHOLE} 0 to 2"),
     "a parent -2": ("keyword.json", _edit("chunks/parent/1", -2), f"keyword.json: chunks.parent[1] {WHOLE} 0 to 8"),
     "a title null": ("keyword.json", _edit("pages/title/0", None), "keyword.json: pages.title[0] must be a string"),

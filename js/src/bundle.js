@@ -6,8 +6,10 @@
  * encoder (encoder.js) into a searchable bundle (loadBundle).
  *
  * Format 3 stores each part under a content-hashed file name that manifest.json gives
- * (`files[part].name`), and the chunks' texts in fragments (`text.<i>.json`, the manifest's
- * `text_starts`) fetched only for the results shown (loadTexts); formats 1 and 2 are refused.
+ * (`files[part].name`), the chunks' texts in fragments (`text.<i>.json`, the manifest's
+ * `text_starts`) fetched only for the results shown (loadTexts), the terms and postings in
+ * term shards (`postings.<i>.bin`, the manifest's `term_shards`) fetched for the query's terms
+ * (loadShard); formats 1 and 2 are refused.
  *
  * Checks, in the order the Python engine makes them (bundle/read.py, bundle/schema.py), with
  * the same messages: the manifest's format, its own checksum (when it has one), the shape of
@@ -37,8 +39,10 @@ export class BundleError extends Error {
  *   fetches one file of the bundle folder by its file name (manifest.json, or a name the
  *   manifest gives)
  * @typedef {{
- *   manifest: any, settings: any, terms: string[], termIndex: Map<string, number>, stems: Map<string, number[]>,
- *   termLengths: Int32Array, pages: {path: string[], url: string[], title: string[], tags?: string[][]},
+ *   manifest: any, settings: any, terms: (string | undefined)[], termIndex: Map<string, number>,
+ *   stems: Map<string, number[]>, termLengths: Int32Array, termCounts: Float64Array,
+ *   termShards: {first: string[], start: number[], postings: number[]}, shardLoaded: Uint8Array,
+ *   dictionary: boolean, pages: {path: string[], url: string[], title: string[], tags?: string[][]},
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
  *            anchor: string[], title: string[], language: string[], defines?: string[][]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
@@ -48,7 +52,9 @@ export class BundleError extends Error {
  *   encoder: any
  * }} Bundle
  *   (`vectors` and `encoder` are set together by worker.js's semantic part; `texts` has a hole
- *   for each chunk whose fragment is not loaded yet)
+ *   for each chunk whose fragment is not loaded yet; `terms`, `termLengths`, `termCounts` hold
+ *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
+ *   termStart / postChunk / postImpact the postings of the shards loaded)
  */
 
 const CRC_TABLE = (() => {
@@ -268,64 +274,39 @@ function codePointLength(text) {
 }
 
 /**
- * Load what the first keystroke needs (keyword.json + postings.bin); texts come later
- * through loadTexts.
+ * Load what every query needs (keyword.json + graph.json); the term shards come through
+ * loadShard (the query's), the term dictionary through loadDictionary (typos), texts through
+ * loadTexts (the results shown).
  * @param {FetchFile} fetchFile
  * @returns {Promise<Bundle>}
  */
 export async function loadKeywordBundle(fetchFile) {
   const manifest = await loadManifest(fetchFile);
-  const [keywordBytes, postingsBytes, graphBytes] = await inOrder([
+  const [keywordBytes, graphBytes] = await inOrder([
     readFile(fetchFile, manifest, "keyword.json"),
-    readFile(fetchFile, manifest, "postings.bin"),
     readFile(fetchFile, manifest, "graph.json"),
   ]);
   const graph = checkGraph(parseJson("graph.json", graphBytes), manifest);
   const keyword = checkKeyword(parseJson("keyword.json", keywordBytes), manifest);
   const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
-  let values;
-  try {
-    values = decodeVarints(postingsBytes);
-  } catch (error) {
-    throw new BundleError(`postings.bin: ${/** @type {Error} */ (error).message} (corrupted)`);
-  }
-  if (values.length !== nTerms + 2 * nPostings) {
-    throw new BundleError("postings.bin does not match the manifest's counts (corrupted)");
-  }
-  const termStart = new Float64Array(nTerms + 1);
-  for (let t = 0; t < nTerms; t++) termStart[t + 1] = termStart[t] + values[t];
-  if (termStart[nTerms] !== nPostings) {
-    throw new BundleError("postings.bin posting counts do not add up (corrupted)");
-  }
-  const postChunk = new Int32Array(nPostings);
-  const postImpact = new Float64Array(nPostings);
-  for (let t = 0; t < nTerms; t++) {
-    let chunk = 0;
-    for (let p = termStart[t]; p < termStart[t + 1]; p++) {
-      chunk += values[nTerms + p];
-      if (chunk >= nChunks) throw new BundleError("postings.bin points at chunks that do not exist (corrupted)");
-      postChunk[p] = chunk;
-      postImpact[p] = values[nTerms + nPostings + p];
-    }
-  }
-  /** @type {string[]} */
-  const terms = keyword.terms;
-  const termIndex = new Map(terms.map((term, i) => [term, i]));
-  const termLengths = Int32Array.from(terms, codePointLength);
   /** @type {Map<string, number[]>} stem -> terms that are prose words with it (format 1: none) */
   const stems = new Map(Object.entries(Object.hasOwn(keyword, "stems") ? keyword.stems : {}));
   return {
     manifest,
     settings: manifest.search,
-    terms,
-    termIndex,
+    terms: new Array(nTerms),
+    termIndex: new Map(),
     stems,
-    termLengths,
+    termLengths: new Int32Array(nTerms),
+    termCounts: new Float64Array(nTerms),
+    termShards: manifest.term_shards,
+    shardLoaded: new Uint8Array(manifest.term_shards.start.length),
+    dictionary: false,
     pages: keyword.pages,
     chunks: keyword.chunks,
-    termStart,
-    postChunk,
-    postImpact,
+    termStart: new Float64Array(nTerms + 1),
+    postChunk: new Int32Array(nPostings),
+    postImpact: new Float64Array(nPostings),
     texts: new Array(nChunks),
     textStarts: manifest.text_starts,
     graph,
@@ -334,6 +315,101 @@ export async function loadKeywordBundle(fetchFile) {
     nChunks,
     impactScale: manifest.impact_scale,
   };
+}
+
+/** The logical name of term shard `index` (spec: bundle/format.py postings_shard). @param {number} index */
+export const postingsShard = (index) => `postings.${index}.bin`;
+
+/** The terms a shard holds (spec: bundle/schema.py shard_range).
+ * @param {any} manifest @param {number} index @returns {[number, number]} start, end (exclusive) */
+export function shardRange(manifest, index) {
+  const starts = manifest.term_shards.start;
+  return [starts[index], index + 1 < starts.length ? starts[index + 1] : manifest.counts.terms];
+}
+
+/**
+ * Load term shard `index` into the bundle's terms and postings (spec: bundle/read.py read_shard:
+ * same checks, order and messages).
+ * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
+ */
+export async function loadShard(bundle, fetchFile, index) {
+  const name = postingsShard(index);
+  const manifest = bundle.manifest;
+  const bytes = await readFile(fetchFile, manifest, name);
+  const [start, end] = shardRange(manifest, index);
+  const shards = manifest.term_shards;
+  const firstPosting = shards.postings[index];
+  const endPosting = index + 1 < shards.postings.length ? shards.postings[index + 1] : manifest.counts.postings;
+  const nTerms = end - start, nPostings = endPosting - firstPosting;
+  const cut = bytes.indexOf(0x0a);
+  if (cut < 0) throw new BundleError(`${name} has no term list (corrupted)`);
+  const terms = parseJson(name, bytes.subarray(0, cut));
+  if (!Array.isArray(terms) || terms.length !== nTerms || !terms.every((term) => typeof term === "string")) {
+    throw new BundleError(`${name}: its term list must be ${nTerms} strings`);
+  }
+  let values;
+  try {
+    values = decodeVarints(bytes.subarray(cut + 1));
+  } catch (error) {
+    throw new BundleError(`${name}: ${/** @type {Error} */ (error).message} (corrupted)`);
+  }
+  if (values.length !== nTerms + 2 * nPostings) {
+    throw new BundleError(`${name} does not match the manifest's counts (corrupted)`);
+  }
+  let total = 0;
+  for (let t = 0; t < nTerms; t++) total += values[t];
+  if (total !== nPostings) throw new BundleError(`${name} posting counts do not add up (corrupted)`);
+  const { termStart, postChunk, postImpact } = bundle;
+  let p = firstPosting;
+  for (let t = 0; t < nTerms; t++) {
+    const term = start + t;
+    termStart[term] = p;
+    let chunk = 0;
+    for (let k = 0; k < values[t]; k++, p++) {
+      chunk += values[nTerms + p - firstPosting];
+      if (chunk >= bundle.nChunks) throw new BundleError(`${name} points at chunks that do not exist (corrupted)`);
+      postChunk[p] = chunk;
+      postImpact[p] = values[nTerms + nPostings + p - firstPosting];
+    }
+  }
+  // Written only now (a shard that fails a check adds nothing): terms, then the end of the last.
+  terms.forEach((term, t) => setTerm(bundle, start + t, term, values[t]));
+  termStart[end] = endPosting;
+  bundle.shardLoaded[index] = 1;
+  return bundle;
+}
+
+/** @param {Bundle} bundle @param {number} index @param {string} term @param {number} count */
+function setTerm(bundle, index, term, count) {
+  bundle.terms[index] = term;
+  bundle.termIndex.set(term, index);
+  bundle.termLengths[index] = codePointLength(term);
+  bundle.termCounts[index] = count;
+}
+
+/**
+ * Load terms.json, the term dictionary typo matching scans (spec: bundle/schema.py
+ * check_dictionary, then bundle/read.py's check that it matches the shards: here, those loaded).
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ */
+export async function loadDictionary(bundle, fetchFile) {
+  const t = "terms.json";
+  const manifest = bundle.manifest;
+  const { terms: nTerms, postings: nPostings } = manifest.counts;
+  const dictionary = object(t, parseJson(t, await readFile(fetchFile, manifest, t)), "the file");
+  const terms = strings(t, own(dictionary, "terms"), "terms", nTerms);
+  const counts = wholes(t, own(dictionary, "postings"), "postings", nTerms, 0, nPostings);
+  bundle.shardLoaded.forEach((loaded, index) => {
+    const [start, end] = shardRange(manifest, index);
+    for (let i = start; loaded && i < end; i++) {
+      if (terms[i] !== bundle.terms[i] || counts[i] !== bundle.termCounts[i]) {
+        throw new BundleError(`${t} does not match the term shards (corrupted)`);
+      }
+    }
+  });
+  terms.forEach((term, i) => setTerm(bundle, i, term, counts[i]));
+  bundle.dictionary = true;
+  return bundle;
 }
 
 /** The logical name of text fragment `index` (spec: bundle/format.py text_fragment). @param {number} index */
@@ -478,7 +554,7 @@ export function httpFetcher(baseUrl, timeoutSeconds = FETCH_TIMEOUT_SECONDS) {
 const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
 const MAX_CRC32 = 2 ** 32 - 1;
 /** The parts every bundle has, then the semantic part's (present with `vectors`). */
-const KEYWORD_PARTS = ["keyword.json", "postings.bin", "graph.json"];
+const KEYWORD_PARTS = ["keyword.json", "graph.json", "terms.json"];
 const SEMANTIC_PARTS = ["vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"];
 /** Search settings: whole numbers with their least value, finite numbers, then the optional ones. */
 const SETTING_WHOLE = {
@@ -573,10 +649,11 @@ function checkManifest(manifest) {
   starts.forEach((start, i) => {
     previous = whole(m, start, `text_starts[${i}]`, previous + 1, i ? counts.chunks - 1 : 0);
   });
+  const shards = checkTermShards(manifest, counts);
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
-  for (const part of [...KEYWORD_PARTS, ...fragments, ...(semantic ? SEMANTIC_PARTS : [])]) {
+  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...(semantic ? SEMANTIC_PARTS : [])]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
     object(m, entry, `files.${part}`);
@@ -611,6 +688,23 @@ function checkManifest(manifest) {
   return manifest;
 }
 
+/** `term_shards`: parallel lists, shard 0 first at "" / 0 / 0, then starts and postings rising;
+ * the shards' logical names (spec: bundle/schema.py _check_term_shards).
+ * @param {Record<string, any>} manifest @param {Record<string, any>} counts @returns {string[]} */
+function checkTermShards(manifest, counts) {
+  const m = "manifest.json";
+  const shards = object(m, own(manifest, "term_shards"), "term_shards");
+  const first = strings(m, own(shards, "first"), "term_shards.first");
+  if (!first.length || first[0] !== "") fail(m, "term_shards.first", 'must start with ""');
+  const start = list(m, own(shards, "start"), "term_shards.start", first.length);
+  const posted = list(m, own(shards, "postings"), "term_shards.postings", first.length);
+  first.forEach((_, i) => {
+    whole(m, start[i], `term_shards.start[${i}]`, i ? start[i - 1] + 1 : 0, i ? counts.terms - 1 : 0);
+    whole(m, posted[i], `term_shards.postings[${i}]`, i ? posted[i - 1] : 0, i ? counts.postings : 0);
+  });
+  return first.map((_, i) => postingsShard(i));
+}
+
 /** @param {Record<string, any>} search */
 function checkSettings(search) {
   const m = "manifest.json";
@@ -639,13 +733,12 @@ function checkSettings(search) {
   }
 }
 
-/** keyword.json: terms, stems, and the pages and chunks columns, consistent with the counts.
+/** keyword.json: stems, and the pages and chunks columns, consistent with the counts.
  * @param {unknown} data @param {any} manifest @returns {any} */
 function checkKeyword(data, manifest) {
   const k = "keyword.json";
   const { terms: nTerms, pages: nPages, chunks: nChunks } = manifest.counts;
   const keyword = object(k, data, "the file");
-  strings(k, own(keyword, "terms"), "terms", nTerms);
   const stems = object(k, Object.hasOwn(keyword, "stems") ? keyword.stems : {}, "stems");
   for (const [stem, terms] of Object.entries(stems)) wholes(k, terms, `stems.${stem}`, null, 0, nTerms - 1);
   if (Object.keys(stems).length && !Object.hasOwn(manifest.search, "stem_weight")) {

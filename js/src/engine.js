@@ -50,10 +50,12 @@ function dense(scores, size) {
 /**
  * @param {Bundle} bundle @param {string} query
  * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
- *           missing?: Set<number>}} [options]
+ *           missing?: Set<number>, shards?: Set<number>}} [options]
  *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws);
  *   missing: collects the chunks whose texts a shown snippet needs but are not loaded (their
- *   snippets are "" until worker.js loads those fragments and asks again)
+ *   snippets are "" until worker.js loads those fragments and asks again);
+ *   shards: collects the term shards (and keyword.js DICTIONARY) the query needs that are not
+ *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again)
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
@@ -64,7 +66,9 @@ export function search(bundle, query, options = {}) {
   const chosen = merged(parsed.filters, (options.filters ?? []).map(parseFilter));
   const allowed = chosen.size ? allowedChunks(bundle, chosen) : null;
   const searched = parsed.text;
-  const keyword = keywordScores(bundle, searched);
+  const keyword = keywordScores(bundle, searched, options.shards ?? null);
+  // Term shards missing: the expansions name terms not loaded; worker.js loads them and asks again.
+  if (options.shards?.size) return output(query, mode, [], chosen);
   if (allowed) {
     for (let c = 0; c < allowed.length; c++) if (!allowed[c]) keyword.scores[c] = 0;
     if (!keyword.tokens.length) {

@@ -51,7 +51,43 @@ export function compareCodePoints(a, b) {
   return a.length - b.length;
 }
 
-/** @type {WeakMap<string[], Int32Array[]> | undefined} code points of terms, made on first use */
+/** The shard a term is in, or would be: the last whose first term is <= it (bundle/format.py).
+ * @param {Bundle} bundle @param {string} token */
+export function shardOf(bundle, token) {
+  const first = bundle.termShards.first;
+  let lo = 0, hi = first.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (compareCodePoints(first[mid], token) <= 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The shard holding term number `term`. @param {Bundle} bundle @param {number} term */
+function shardOfTerm(bundle, term) {
+  const start = bundle.termShards.start;
+  let lo = 0, hi = start.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (start[mid] <= term) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The dictionary's mark in a `wanted` set (shards are 0, 1, ...). */
+export const DICTIONARY = -1;
+
+/** Is this shard loaded? If not, it goes into `wanted` (worker.js fetches it and asks again).
+ * @param {Bundle} bundle @param {number} shard @param {Set<number> | null} wanted */
+function ready(bundle, shard, wanted) {
+  if (bundle.shardLoaded[shard]) return true;
+  wanted?.add(shard);
+  return false;
+}
+
+/** @type {WeakMap<(string | undefined)[], Int32Array[]> | undefined} code points of terms, made on first use */
 let termCodePoints;
 
 /** @param {string} text */
@@ -61,7 +97,7 @@ function codePoints(text) {
 
 /** @param {Bundle} bundle @param {number} term */
 function postingsCount(bundle, term) {
-  return bundle.termStart[term + 1] - bundle.termStart[term];
+  return bundle.termCounts[term];
 }
 
 /** @param {Bundle} bundle @param {number[]} candidates @param {number} limit */
@@ -71,21 +107,40 @@ function top(bundle, candidates, limit) {
     .slice(0, limit);
 }
 
-/** Terms that start with token (other than itself), best first.
- * @param {Bundle} bundle @param {string} token @returns {number[]} */
-export function prefixTerms(bundle, token) {
-  const terms = bundle.terms;
-  let lo = 0, hi = terms.length;
+/** Terms that start with token (other than itself), best first: from the shard token is in and
+ * the following shards whose first term starts with it (all of them are needed).
+ * @param {Bundle} bundle @param {string} token @param {Set<number> | null} [wanted]
+ * @returns {number[]} */
+export function prefixTerms(bundle, token, wanted = null) {
+  const { terms, termShards } = bundle;
+  const shard = shardOf(bundle, token);
+  if (!prefixReady(bundle, token, wanted)) return [];
+  let lo = termShards.start[shard];
+  let hi = shard + 1 < termShards.start.length ? termShards.start[shard + 1] : terms.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (compareCodePoints(terms[mid], token) < 0) lo = mid + 1;
+    if (compareCodePoints(/** @type {string} */ (terms[mid]), token) < 0) lo = mid + 1;
     else hi = mid;
   }
   const found = [];
-  for (let i = lo; i < terms.length && terms[i].startsWith(token); i++) {
+  // Up to the first term without the prefix: in a loaded shard, or the end of the loaded ones
+  // (prefixReady: then the next shard's first term does not have it either).
+  for (let i = lo; i < terms.length && terms[i]?.startsWith(token); i++) {
     if (terms[i] !== token) found.push(i);
   }
   return top(bundle, found, bundle.settings.max_expansions);
+}
+
+/** Are the shards token's prefix range spans loaded? (Those that are not go into `wanted`.)
+ * @param {Bundle} bundle @param {string} token @param {Set<number> | null} wanted */
+function prefixReady(bundle, token, wanted) {
+  const first = bundle.termShards.first;
+  const shard = shardOf(bundle, token);
+  let complete = ready(bundle, shard, wanted);
+  for (let next = shard + 1; next < first.length && first[next].startsWith(token); next++) {
+    complete = ready(bundle, next, wanted) && complete;
+  }
+  return complete;
 }
 
 /** (term, distance) within the token's edit budget, nearest and most frequent first.
@@ -102,7 +157,7 @@ export function fuzzyTerms(bundle, token) {
   if (!cached) termCodePoints.set(terms, (cached = new Array(terms.length)));
   for (let i = 0; i < terms.length; i++) {
     if (Math.abs(termLengths[i] - chars.length) > budget) continue;
-    const distance = osaWithin(chars, (cached[i] ??= codePoints(terms[i])), budget);
+    const distance = osaWithin(chars, (cached[i] ??= codePoints(/** @type {string} */ (terms[i]))), budget);
     if (distance !== null) found.push([i, distance]);
   }
   found.sort(
@@ -111,20 +166,34 @@ export function fuzzyTerms(bundle, token) {
   return found.slice(0, settings.max_expansions);
 }
 
-/** @param {Bundle} bundle @param {string} token @param {boolean} isLast @param {boolean} isWord
- * @returns {Expansion[]} */
-export function expand(bundle, token, isLast, isWord) {
+/**
+ * A token's expansions (spec: engine/keyword.py expand). The shards they need that are not loaded
+ * go into `wanted` (the dictionary as DICTIONARY, when the token may be a typo); the expansions
+ * are then incomplete, and the caller loads those and asks again.
+ * @param {Bundle} bundle @param {string} token @param {boolean} isLast @param {boolean} isWord
+ * @param {Set<number> | null} [wanted] @returns {Expansion[]} */
+export function expand(bundle, token, isLast, isWord, wanted = null) {
   const settings = bundle.settings;
   /** @type {Expansion[]} */
   const expansions = [];
+  let known = ready(bundle, shardOf(bundle, token), wanted); // what the token matched is known
   const exact = bundle.termIndex.get(token);
   if (exact !== undefined) expansions.push({ term: exact, weight: 1.0 });
-  const prefixed = isLast ? prefixTerms(bundle, token) : [];
+  if (isLast) known = prefixReady(bundle, token, wanted) && known;
+  const prefixed = isLast ? prefixTerms(bundle, token, wanted) : [];
   for (const term of prefixed) expansions.push({ term, weight: settings.prefix_weight });
   const stemmed = stemTerms(bundle, token, isWord);
-  for (const term of stemmed) expansions.push({ term, weight: settings.stem_weight });
-  if (exact === undefined && !prefixed.length && !stemmed.length && Array.from(token).length >= settings.fuzzy_min_length) {
+  for (const term of stemmed) {
+    ready(bundle, shardOfTerm(bundle, term), wanted);
+    expansions.push({ term, weight: settings.stem_weight });
+  }
+  if (known && exact === undefined && !prefixed.length && !stemmed.length && Array.from(token).length >= settings.fuzzy_min_length) {
+    if (!bundle.dictionary) {
+      wanted?.add(DICTIONARY);
+      return expansions;
+    }
     for (const [term, distance] of fuzzyTerms(bundle, token)) {
+      ready(bundle, shardOfTerm(bundle, term), wanted);
       expansions.push({ term, weight: settings.fuzzy_weights[distance - 1] });
     }
   }
@@ -151,13 +220,16 @@ export function completedQuery(bundle, query, keyword) {
             (postingsCount(bundle, e.term) === postingsCount(bundle, best.term) && e.term < best.term)));
       if (better) best = e;
     }
-    extra.push(bundle.terms[best.term]);
+    extra.push(/** @type {string} */ (bundle.terms[best.term]));
   });
   return extra.length ? [query, ...extra].join(" ") : query;
 }
 
-/** @param {Bundle} bundle @param {string} query @returns {KeywordScores} */
-export function keywordScores(bundle, query) {
+/** @param {Bundle} bundle @param {string} query
+ * @param {Set<number> | null} [wanted] collects the shards (and DICTIONARY) the query needs that
+ *   are not loaded: the scores are final only when it stays empty
+ * @returns {KeywordScores} */
+export function keywordScores(bundle, query, wanted = null) {
   const tokens = queryTokens(query);
   const words = queryWords(query);
   const stop = stopTokens(bundle, tokens, words);
@@ -170,10 +242,11 @@ export function keywordScores(bundle, query) {
   /** @type {number[]} */
   const touched = [];
   tokens.forEach((token, position) => {
-    const expansions = expand(bundle, token, position === tokens.length - 1, words.has(token));
+    const expansions = expand(bundle, token, position === tokens.length - 1, words.has(token), wanted);
     const sum = stop.has(token) ? stopTotal : total;
     allExpansions.push(expansions);
     for (const { term, weight } of expansions) {
+      if (!bundle.shardLoaded[shardOfTerm(bundle, term)]) continue; // wanted: asked again
       for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
         const chunk = bundle.postChunk[p];
         const weighted = bundle.postImpact[p] * weight;

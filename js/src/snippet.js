@@ -103,7 +103,7 @@ export function highlight(query, matched, stopWords) {
  */
 export function keywordHighlight(bundle, query, keyword) {
   const matched = new Map(
-    keyword.tokens.map((token, i) => [token, keyword.expansions[i].map((e) => bundle.terms[e.term])]),
+    keyword.tokens.map((token, i) => [token, keyword.expansions[i].map((e) => /** @type {string} */ (bundle.terms[e.term]))]),
   );
   return highlight(query, matched, bundle.settings.query_stop_words ?? []);
 }

@@ -20,8 +20,10 @@
  *
  * Queries are answered as soon as every required part is in; each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
- * can update the list in place (a new part of the bundle = one more entry in PARTS). Snippet
- * texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
+ * can update the list in place (a new part of the bundle = one more entry in PARTS). Term
+ * shards are no part: a query whose terms are in shards not loaded yet is not answered until
+ * they are (fetched then, only those, with the term dictionary for a token that may be a typo;
+ * one that fails is a warning, and the answer goes out without it). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed).
  */
@@ -31,8 +33,10 @@ import {
   fragmentOf,
   httpFetcher,
   inOrder,
+  loadDictionary,
   loadKeywordBundle,
   loadManifest,
+  loadShard,
   loadTexts,
   loadVectors,
 } from "./bundle.js";
@@ -96,7 +100,7 @@ export async function loadSemantic(bundle, fetchFile) {
 }
 
 /**
- * Every part and every text fragment, for node (drivers, tests, benchmarks), in the order
+ * Every part, every term shard, the dictionary and every text fragment, for node (drivers, tests, benchmarks), in the order
  * bundle/read.py reads them (so both report the same fault first): any that fails throws.
  * @param {FetchFile} fetchFile @returns {Promise<Bundle>}
  */
@@ -107,6 +111,8 @@ export async function loadBundle(fetchFile) {
     await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
     if (part.name === "keyword") {
+      for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);
+      await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
     }
   }
@@ -195,6 +201,9 @@ export function createService(post, options = {}) {
   /** Text fragments by index: loading, loaded or failed (each is fetched once).
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const fragments = new Map();
+  /** Term shards by index (keyword.js DICTIONARY: the dictionary): loading, loaded or failed.
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const shards = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -212,14 +221,17 @@ export function createService(post, options = {}) {
     const bundle = context.bundle;
     /** @type {Set<number>} */
     const missing = new Set();
+    /** @type {Set<number>} */
+    const wanted = new Set();
     let output;
     try {
-      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing });
+      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
+    if (wantShards(bundle, wanted)) return; // answered when they are in
     post({
       type: "results",
       channel: message.channel,
@@ -230,6 +242,32 @@ export function createService(post, options = {}) {
       parts: [...loaded],
       complete: tried === parts.length && !wantTexts(bundle, missing),
     });
+  }
+
+  /**
+   * Fetch these term shards (DICTIONARY: the term dictionary), each once, then answer again.
+   * True while any of them is still loading.
+   * @param {Bundle} bundle @param {Set<number>} wanted
+   */
+  function wantShards(bundle, wanted) {
+    let loading = false;
+    for (const index of wanted) {
+      if (!shards.has(index)) {
+        shards.set(index, "loading");
+        const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+        const load = index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
+        load.then(
+          () => shards.set(index, "loaded"),
+          (error) => {
+            shards.set(index, "failed");
+            warnings.push(`terms: ${describe(error)}`);
+            postStatus();
+          },
+        ).then(rerun);
+      }
+      loading ||= shards.get(index) === "loading";
+    }
+    return loading;
   }
 
   /**

@@ -3,11 +3,16 @@
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), and per part: its
                     file name (v2), bytes and CRC-32                             -- fetched first
-    keyword.json    terms (sorted by code point), stems (stem -> its prose terms' indexes,
-                    optional: index/bm25.py), pages and chunks (columnar; optional columns
-                    pages.tags and chunks.defines: index/documents.py)          -- first keystroke
-    postings.bin    varints: T per-term posting counts, then P chunk-index deltas
-                    (restarting at each term), then P quantized impacts           -- first keystroke
+    keyword.json    stems (stem -> its prose terms' indexes, optional: index/bm25.py), pages
+                    and chunks (columnar; optional columns pages.tags and chunks.defines:
+                    index/documents.py)                                          -- first keystroke
+    postings.<i>.bin  term shard i: the compact JSON list of its terms (UTF-8, no newline), a
+                    newline byte, then varints: its T per-term posting counts, then its P
+                    chunk-index deltas (restarting at each term), then its P quantized impacts
+                                                  -- the shards of the query's terms, when typed
+    terms.json      {"terms": every term, "postings": each one's posting count}: the term
+                    dictionary typo (fuzzy) matching scans -- only for a token with no exact,
+                    prefix or stem match
     graph.json      typed chunk -> chunk edges in CSR form (index/graph.py)      -- first keystroke
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
@@ -18,6 +23,12 @@
     encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
     vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
     related.json    optional (bundle/related.py): per page, its related pages     -- never by the browser
+Terms are sorted by code point and numbered 0..T-1 in that order (stems and the engines use these
+numbers); shard i holds terms term_shards.start[i] .. term_shards.start[i + 1] - 1 (the last: to
+the end), the manifest's `term_shards` = {"first": each shard's first term ("" for shard 0),
+"start": its first term's number, "postings": its first posting's number over all terms}. A term
+t is in the last shard whose `first` is <= t; a shard ends at the first term once it holds
+TERM_SHARD_BYTES (at least one shard, [""], [0], [0] for a site without terms).
 Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
 text may come from a chunk's descendants, never needs two), and the manifest's `text_starts`
 lists each one's first chunk (at least one fragment: [0] for an empty site).
@@ -66,19 +77,29 @@ MIN_FORMAT_VERSION = 3
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"
-POSTINGS = "postings.bin"
+TERMS = "terms.json"
 GRAPH = "graph.json"
 VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
 ENCODER_BIN = "encoder.bin"
 VOCAB = "vocab.txt"
 RELATED = "related.json"
-#: postings.bin stores each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
+#: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
 #: A text fragment ends at the first page boundary once it holds this many bytes of JSON (about
 #: 16-24 KiB gzipped for prose): a result list of 10 pages fetches a few fragments, not all text.
 TEXT_FRAGMENT_BYTES = 64 * 1024
+
+
+#: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
+#: shards of about 8-16 KiB gzipped, not every posting of the site.
+TERM_SHARD_BYTES = 32 * 1024
+
+
+def postings_shard(index: int) -> str:
+    """The logical name of term shard `index`: `postings.0.bin`, `postings.1.bin`, ..."""
+    return f"postings.{index}.bin"
 
 
 def text_fragment(index: int) -> str:

@@ -19,17 +19,26 @@ from mkdocs_graphsearch.bundle.format import (
     KEYWORD,
     MANIFEST,
     MIN_FORMAT_VERSION,
-    POSTINGS,
+    TERMS,
     VECTORS,
     VOCAB,
     BundleError,
     checksum,
     decode_varints,
     file_name,
+    postings_shard,
     text_fragment,
     verify_manifest,
 )
-from mkdocs_graphsearch.bundle.schema import check_encoder, check_graph, check_keyword, check_manifest, check_texts
+from mkdocs_graphsearch.bundle.schema import (
+    check_dictionary,
+    check_encoder,
+    check_graph,
+    check_keyword,
+    check_manifest,
+    check_texts,
+    shard_range,
+)
 
 
 @dataclass
@@ -132,11 +141,30 @@ def load_bundle(path: Path) -> Bundle:
     bundle with more than one fault gets the same first error from both engines."""
     folder = locate(Path(path))
     manifest = read_manifest(folder)
-    files = {name: read_file(folder, manifest, name) for name in (KEYWORD, POSTINGS, GRAPH)}
+    files = {name: read_file(folder, manifest, name) for name in (KEYWORD, GRAPH)}
     counts = manifest["counts"]
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
     keyword = check_keyword(parse_json(KEYWORD, files[KEYWORD]), manifest)
-    term_start, post_chunk, post_impact = read_postings(files[POSTINGS], counts)
+    # Every term shard (the JS runtime fetches only those a query needs), then the dictionary.
+    terms: list[str] = []
+    per_term: list[np.ndarray] = []
+    chunk_parts: list[np.ndarray] = []
+    impact_parts: list[np.ndarray] = []
+    for index in range(len(manifest["term_shards"]["start"])):
+        name = postings_shard(index)
+        files[name] = read_file(folder, manifest, name)
+        shard_terms, shard_counts, shard_chunks, shard_impacts = read_shard(files[name], manifest, index)
+        terms += shard_terms
+        per_term.append(shard_counts)
+        chunk_parts.append(shard_chunks)
+        impact_parts.append(shard_impacts)
+    counts_per_term = np.concatenate(per_term)
+    term_start = np.concatenate(([0], np.cumsum(counts_per_term))).astype(np.int64)
+    post_chunk, post_impact = np.concatenate(chunk_parts), np.concatenate(impact_parts)
+    files[TERMS] = read_file(folder, manifest, TERMS)
+    dictionary = check_dictionary(parse_json(TERMS, files[TERMS]), manifest)
+    if dictionary != (terms, counts_per_term.tolist()):
+        raise BundleError(f"{TERMS} does not match the term shards (corrupted)")
     texts: list[str] = []  # every fragment: the JS runtime fetches only those of the results shown
     for index in range(len(manifest["text_starts"])):
         name = text_fragment(index)
@@ -145,8 +173,8 @@ def load_bundle(path: Path) -> Bundle:
     bundle = Bundle(
         path=folder,
         manifest=manifest,
-        terms=keyword["terms"],
-        term_index={term: i for i, term in enumerate(keyword["terms"])},
+        terms=terms,
+        term_index={term: i for i, term in enumerate(terms)},
         stems=keyword.get("stems", {}),
         pages=keyword["pages"],
         chunks=keyword["chunks"],
@@ -168,27 +196,44 @@ def load_bundle(path: Path) -> Bundle:
     return bundle
 
 
-def read_postings(data: bytes, counts: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """postings.bin -> (term_start, post_chunk, post_impact), checked against the counts."""
-    n_terms, n_postings = counts["terms"], counts["postings"]
+def read_shard(
+    data: bytes, manifest: dict[str, Any], index: int
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Term shard `index` -> (its terms, their posting counts, post_chunk, post_impact), checked
+    against the manifest's term_shards and counts."""
+    name = postings_shard(index)
+    start, end = shard_range(manifest, index)
+    shards, counts = manifest["term_shards"], manifest["counts"]
+    ends = [*shards["postings"][1:], counts["postings"]]
+    n_terms, n_postings = end - start, ends[index] - shards["postings"][index]
+    cut = data.find(b"\n")
+    if cut < 0:
+        raise BundleError(f"{name} has no term list (corrupted)")
+    terms = _check_shard_terms(parse_json(name, data[:cut]), name, n_terms)
     try:
-        values = decode_varints(data)
+        values = decode_varints(data[cut + 1 :])
     except BundleError as error:
-        raise BundleError(f"{POSTINGS}: {error} (corrupted)") from None
+        raise BundleError(f"{name}: {error} (corrupted)") from None
     if values.size != n_terms + 2 * n_postings:
-        raise BundleError(f"{POSTINGS} does not match the manifest's counts (corrupted)")
+        raise BundleError(f"{name} does not match the manifest's counts (corrupted)")
     per_term = values[:n_terms]
     deltas = values[n_terms : n_terms + n_postings]
     term_start = np.concatenate(([0], np.cumsum(per_term))).astype(np.int64)
     if term_start[-1] != n_postings:
-        raise BundleError(f"{POSTINGS} posting counts do not add up (corrupted)")
+        raise BundleError(f"{name} posting counts do not add up (corrupted)")
     # Chunk ids restart at each term: cumulative sum of deltas, minus the sum before the term.
     running = np.cumsum(deltas)
     before = np.concatenate(([0], running))[term_start[:-1]]
     post_chunk = running - np.repeat(before, per_term)
     if post_chunk.size and (post_chunk.min() < 0 or post_chunk.max() >= counts["chunks"]):
-        raise BundleError(f"{POSTINGS} points at chunks that do not exist (corrupted)")
-    return term_start, post_chunk, values[n_terms + n_postings :]
+        raise BundleError(f"{name} points at chunks that do not exist (corrupted)")
+    return terms, per_term, post_chunk, values[n_terms + n_postings :]
+
+
+def _check_shard_terms(data: Any, name: str, n_terms: int) -> list[str]:
+    if not isinstance(data, list) or len(data) != n_terms or not all(isinstance(t, str) for t in data):
+        raise BundleError(f"{name}: its term list must be {n_terms} strings")
+    return data
 
 
 def read_vectors(data: bytes, n_chunks: int, dim: int) -> tuple[np.ndarray, np.ndarray]:

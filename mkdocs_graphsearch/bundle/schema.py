@@ -25,18 +25,19 @@ from mkdocs_graphsearch.bundle.format import (
     KEYWORD,
     MANIFEST,
     MAX_VARINT,
-    POSTINGS,
+    TERMS,
     VECTORS,
     VOCAB,
     BundleError,
     file_name,
+    postings_shard,
     text_fragment,
 )
 from mkdocs_graphsearch.bundle.settings import MODES
 
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
 #: order both engines read them.
-KEYWORD_PARTS = (KEYWORD, POSTINGS, GRAPH)
+KEYWORD_PARTS = (KEYWORD, GRAPH, TERMS)
 SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)
 MAX_CRC32 = 2**32 - 1
 
@@ -130,10 +131,11 @@ def check_manifest(data: Any) -> dict[str, Any]:
     for i, start in enumerate(starts):
         high = counts["chunks"] - 1 if i else 0
         starts[i] = previous = _whole(MANIFEST, start, f"text_starts[{i}]", previous + 1, high)
+    shards = _check_term_shards(manifest, counts)
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
-    for part in KEYWORD_PARTS + fragments + (SEMANTIC_PARTS if semantic else ()):
+    for part in KEYWORD_PARTS + shards + fragments + (SEMANTIC_PARTS if semantic else ()):
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -166,6 +168,29 @@ def check_manifest(data: Any) -> dict[str, Any]:
     return manifest
 
 
+def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tuple[str, ...]:
+    """`term_shards`: parallel lists, shard 0 first at "" / 0 / 0, then starts and postings rising
+    (a shard may hold no posting, never no term); the shards' logical names."""
+    shards = _object(MANIFEST, manifest.get("term_shards"), "term_shards")
+    first = _strings(MANIFEST, shards.get("first"), "term_shards.first")
+    if not first or first[0] != "":
+        _fail(MANIFEST, "term_shards.first", 'must start with ""')
+    start = _list(MANIFEST, shards.get("start"), "term_shards.start", len(first))
+    posted = _list(MANIFEST, shards.get("postings"), "term_shards.postings", len(first))
+    for i in range(len(first)):
+        low, high = (start[i - 1] + 1, counts["terms"] - 1) if i else (0, 0)
+        start[i] = _whole(MANIFEST, start[i], f"term_shards.start[{i}]", low, high)
+        low, high = (posted[i - 1], counts["postings"]) if i else (0, 0)
+        posted[i] = _whole(MANIFEST, posted[i], f"term_shards.postings[{i}]", low, high)
+    return tuple(postings_shard(i) for i in range(len(first)))
+
+
+def shard_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
+    """The terms shard `index` holds: start, end (exclusive)."""
+    starts = manifest["term_shards"]["start"]
+    return starts[index], starts[index + 1] if index + 1 < len(starts) else manifest["counts"]["terms"]
+
+
 def _check_settings(search: dict[str, Any]) -> None:
     for key, low in SETTING_WHOLE.items():
         search[key] = _whole(MANIFEST, search.get(key), f"search.{key}", low)
@@ -195,11 +220,10 @@ def _check_settings(search: dict[str, Any]) -> None:
 
 
 def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
-    """keyword.json: terms, stems, and the pages and chunks columns, consistent with the counts."""
+    """keyword.json: stems, and the pages and chunks columns, consistent with the counts."""
     counts = manifest["counts"]
     n_terms, n_pages, n_chunks = counts["terms"], counts["pages"], counts["chunks"]
     keyword = _object(KEYWORD, data, "the file")
-    _strings(KEYWORD, keyword.get("terms"), "terms", n_terms)
     stems = _object(KEYWORD, keyword.get("stems", {}), "stems")
     for stem, terms in stems.items():
         _wholes(KEYWORD, terms, f"stems.{stem}", None, 0, n_terms - 1)
@@ -242,6 +266,15 @@ def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     _wholes(GRAPH, targets, "targets", None, 0, n_chunks - 1)
     _wholes(GRAPH, graph.get("types"), "types", len(targets), 0, len(edge_types) - 1)
     return graph
+
+
+def check_dictionary(data: Any, manifest: dict[str, Any]) -> tuple[list[str], list[int]]:
+    """terms.json: every term and its posting count."""
+    n_terms = manifest["counts"]["terms"]
+    dictionary = _object(TERMS, data, "the file")
+    terms = _strings(TERMS, dictionary.get("terms"), "terms", n_terms)
+    counts = _wholes(TERMS, dictionary.get("postings"), "postings", n_terms, 0, manifest["counts"]["postings"])
+    return terms, counts
 
 
 def text_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:

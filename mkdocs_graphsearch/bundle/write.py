@@ -20,13 +20,15 @@ from mkdocs_graphsearch.bundle.format import (
     IMPACT_SCALE,
     KEYWORD,
     MANIFEST,
-    POSTINGS,
+    TERM_SHARD_BYTES,
+    TERMS,
     TEXT_FRAGMENT_BYTES,
     BundleError,
     checksum,
     encode_varints,
     file_name,
     hashed_name,
+    postings_shard,
     seal_manifest,
     text_fragment,
 )
@@ -43,8 +45,8 @@ def dumps(data: object) -> bytes:
     return orjson.dumps(data, option=_JSON_OPTIONS)
 
 
-def keyword_part(keyword: Mapping[str, Any], postings: Postings) -> dict[str, bytes]:
-    """keyword.json and postings.bin: what the first keystroke needs."""
+def postings_bytes(terms: Sequence[str], postings: Postings) -> bytes:
+    """One term shard: its terms as compact JSON, a newline, then its postings' varints."""
     counts = [len(term_postings) for term_postings in postings]
     deltas: list[int] = []
     impacts: list[int] = []
@@ -54,7 +56,33 @@ def keyword_part(keyword: Mapping[str, Any], postings: Postings) -> dict[str, by
             deltas.append(chunk - previous)
             previous = chunk
             impacts.append(impact)
-    return {KEYWORD: dumps(keyword), POSTINGS: encode_varints(counts + deltas + impacts)}
+    return dumps(list(terms)) + b"\n" + encode_varints(counts + deltas + impacts)
+
+
+def keyword_part(
+    keyword: Mapping[str, Any], postings: Postings, target: int = TERM_SHARD_BYTES
+) -> tuple[dict[str, bytes], dict[str, list[Any]]]:
+    """keyword.json (without its terms), the term shards, the term dictionary, and the manifest's
+    `term_shards`: a shard ends at the first term once it holds `target` bytes (format.py)."""
+    terms: list[str] = list(keyword["terms"])
+    shards: dict[str, list[Any]] = {"first": [""], "start": [0], "postings": [0]}
+    size = posted = 0
+    for term, (index, term_postings) in zip(terms, enumerate(postings), strict=True):
+        if size >= target:
+            shards["first"].append(term)
+            shards["start"].append(index)
+            shards["postings"].append(posted)
+            size = 0
+        size += len(dumps(term)) + 3 * len(term_postings) + 1
+        posted += len(term_postings)
+    ends = [*shards["start"][1:], len(terms)]
+    parts = {
+        postings_shard(i): postings_bytes(terms[start:end], postings[start:end])
+        for i, (start, end) in enumerate(zip(shards["start"], ends, strict=True))
+    }
+    parts[KEYWORD] = dumps({key: value for key, value in keyword.items() if key != "terms"})
+    parts[TERMS] = dumps({"terms": terms, "postings": [len(term_postings) for term_postings in postings]})
+    return parts, shards
 
 
 def text_part(
@@ -119,8 +147,9 @@ def build_bundle(
     `graph` graph.json's, `texts` each chunk's text.
     """
     fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
+    keyword_parts, term_shards = keyword_part(keyword, postings)
     parts = {
-        **keyword_part(keyword, postings),
+        **keyword_parts,
         GRAPH: dumps(graph),
         **fragments,
         **(extra_files or {}),
@@ -132,7 +161,8 @@ def build_bundle(
         "postings": sum(len(term_postings) for term_postings in postings),
     }
     files = {hashed_name(part, data): data for part, data in parts.items()}
-    files[MANIFEST] = manifest(counts, settings, parts, {"text_starts": text_starts, **(extra_manifest or {})})
+    layout = {"text_starts": text_starts, "term_shards": term_shards}
+    files[MANIFEST] = manifest(counts, settings, parts, {**layout, **(extra_manifest or {})})
     return files
 
 
