@@ -34,6 +34,23 @@ export function safeUrl(url, root) {
   return resolved.href;
 }
 
+/**
+ * A listbox option that links to `url` when it is safe (else marked disabled).
+ * @param {string} id @param {string} kind a CSS class part (letters only) @param {unknown} url
+ * @param {URL} root the site root
+ * @returns {HTMLAnchorElement}
+ */
+export function optionLink(id, kind, url, root) {
+  const option = /** @type {HTMLAnchorElement} */ (
+    h("a", { class: `gs-option gs-kind-${kind}`, id, role: "option", "aria-selected": "false", tabindex: "-1" })
+  );
+  const href = safeUrl(url, root);
+  if (href) option.setAttribute("href", href);
+  else option.setAttribute("aria-disabled", "true");
+  option.dataset.key = String(url);
+  return option;
+}
+
 /** Engine snippets: escaped text whose only tags are <mark> and </mark>. */
 const SNIPPET_HTML = /^(?:[^<>]|<mark>|<\/mark>)*$/;
 
@@ -220,17 +237,8 @@ export class ResultsPanel {
   /** @param {any} section @param {any} page @returns {HTMLAnchorElement} */
   option(section, page) {
     const index = this.items.length;
-    const option = h("a", {
-      class: `gs-option gs-kind-${String(section.kind).replace(/[^a-z]/g, "") || "section"}`,
-      id: `${this.options.id}-o${index}`,
-      role: "option",
-      "aria-selected": "false",
-      tabindex: "-1",
-    });
-    const href = safeUrl(section.url, this.root);
-    if (href) option.setAttribute("href", href);
-    else option.setAttribute("aria-disabled", "true");
-    option.dataset.key = String(section.url);
+    const kind = String(section.kind).replace(/[^a-z]/g, "") || "section";
+    const option = optionLink(`${this.options.id}-o${index}`, kind, section.url, this.root);
     const head = h("span", { class: "gs-section" }, [
       h("span", { class: "gs-section-title" }, [String(section.title || page.title || "")]),
     ]);

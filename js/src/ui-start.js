@@ -9,7 +9,7 @@
  * reader moves to one, so Enter in an empty box opens nothing by surprise.
  */
 import { h } from "./ui-dom.js";
-import { safeUrl } from "./ui-panel.js";
+import { optionLink } from "./ui-panel.js";
 
 /** @typedef {import("./ui-box.js").SearchBox} SearchBox */
 /** @typedef {{path: string, title: string, url: string}} StartPage */
@@ -60,17 +60,7 @@ export class StartList {
     ]);
     const group = h("div", { class: "gs-group gs-start", role: "group", "aria-labelledby": titleId }, [heading]);
     const options = pages.map((page, index) => {
-      const option = h("a", {
-        class: "gs-option gs-kind-page",
-        id: `${panel.options.id}-s${index}`,
-        role: "option",
-        "aria-selected": "false",
-        tabindex: "-1",
-      });
-      const href = safeUrl(page.url, this.root);
-      if (href) option.setAttribute("href", href);
-      else option.setAttribute("aria-disabled", "true");
-      option.dataset.key = String(page.url);
+      const option = optionLink(`${panel.options.id}-s${index}`, "page", page.url, this.root);
       option.append(
         h("span", { class: "gs-section" }, [h("span", { class: "gs-section-title" }, [String(page.title || page.url)])]),
         h("span", { class: "gs-snippet" }, [String(page.url || page.path)]),
