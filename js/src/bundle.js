@@ -47,11 +47,12 @@ export class BundleError extends Error {
  *            anchor: string[], title: string[], language: string[], defines?: string[][]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: (string | undefined)[], textStarts: number[], nChunks: number, impactScale: number,
- *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]},
+ *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]} | null,
  *   vectors: {values: Int8Array, scales: Float64Array, dim: number} | null,
  *   encoder: any
  * }} Bundle
- *   (`vectors` and `encoder` are set together by worker.js's semantic part; `texts` has a hole
+ *   (`vectors` and `encoder` are set together by worker.js's semantic part, `graph` by its graph
+ *   part (null until then: no expansion); `texts` has a hole
  *   for each chunk whose fragment is not loaded yet; `terms`, `termLengths`, `termCounts` hold
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
  *   termStart / postChunk / postImpact the postings of the shards loaded)
@@ -274,20 +275,15 @@ function codePointLength(text) {
 }
 
 /**
- * Load what every query needs (keyword.json + graph.json); the term shards come through
- * loadShard (the query's), the term dictionary through loadDictionary (typos), texts through
- * loadTexts (the results shown).
+ * Load what every query needs (keyword.json); the term shards come through loadShard (the
+ * query's), the term dictionary through loadDictionary (typos), texts through loadTexts (the
+ * results shown), the graph through loadGraph (only vector and hybrid answers expand).
  * @param {FetchFile} fetchFile
  * @returns {Promise<Bundle>}
  */
 export async function loadKeywordBundle(fetchFile) {
   const manifest = await loadManifest(fetchFile);
-  const [keywordBytes, graphBytes] = await inOrder([
-    readFile(fetchFile, manifest, "keyword.json"),
-    readFile(fetchFile, manifest, "graph.json"),
-  ]);
-  const graph = checkGraph(parseJson("graph.json", graphBytes), manifest);
-  const keyword = checkKeyword(parseJson("keyword.json", keywordBytes), manifest);
+  const keyword = checkKeyword(parseJson("keyword.json", await readFile(fetchFile, manifest, "keyword.json")), manifest);
   const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
   /** @type {Map<string, number[]>} stem -> terms that are prose words with it (format 1: none) */
   const stems = new Map(Object.entries(Object.hasOwn(keyword, "stems") ? keyword.stems : {}));
@@ -309,12 +305,22 @@ export async function loadKeywordBundle(fetchFile) {
     postImpact: new Float64Array(nPostings),
     texts: new Array(nChunks),
     textStarts: manifest.text_starts,
-    graph,
+    graph: null,
     vectors: null,
     encoder: null,
     nChunks,
     impactScale: manifest.impact_scale,
   };
+}
+
+/**
+ * Add the chunk graph (graph.json) to a bundle: until it is in, vector and hybrid answers are
+ * not expanded (engine.js).
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ */
+export async function loadGraph(bundle, fetchFile) {
+  const bytes = await readFile(fetchFile, bundle.manifest, "graph.json");
+  bundle.graph = checkGraph(parseJson("graph.json", bytes), bundle.manifest);
 }
 
 /** The logical name of term shard `index` (spec: bundle/format.py postings_shard). @param {number} index */

@@ -128,7 +128,8 @@ export function search(bundle, query, options = {}) {
     }
     direct = new Set(fused.keys());
     const seeds = [...fused.keys()].sort((a, b) => /** @type {number} */ (fused.get(b)) - /** @type {number} */ (fused.get(a)) || a - b);
-    origins = expand(fused, seeds, bundle.graph, settings, floor, allowed);
+    // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
+    if (bundle.graph) origins = expand(fused, seeds, bundle.graph, settings, floor, allowed);
     scores = dense(new Map([...fused].filter(([, s]) => s >= floor)), bundle.nChunks);
   }
   const ranked = rankChunks(scores);

@@ -18,7 +18,8 @@
  *   most connected pages from the manifest, for an empty box (ui-start.js), [] until it is read;
  *   `facets`: the manifest's, for filter chips, null until the keyword part is in)
  *
- * Queries are answered as soon as every required part is in; each optional part that arrives
+ * Queries are answered as soon as every required part is in (the keyword part: the graph and
+ * semantic parts are optional, so the first answer is direct matches only); each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
  * can update the list in place (a new part of the bundle = one more entry in PARTS). Term
  * shards are no part: a query whose terms are in shards not loaded yet is not answered until
@@ -34,6 +35,7 @@ import {
   httpFetcher,
   inOrder,
   loadDictionary,
+  loadGraph,
   loadKeywordBundle,
   loadManifest,
   loadShard,
@@ -72,6 +74,15 @@ export const PARTS = [
     },
   },
   {
+    // The chunk graph: only vector and hybrid answers expand through it, so it is no part of
+    // the first (keyword) answer, and of none for a bundle without vectors. Before the semantic
+    // part, so its answers come expanded; one that fails is a warning (no expansion).
+    name: "graph",
+    required: false,
+    prefetch: [],
+    load: async (context) => loadGraphPart(/** @type {Bundle} */ (context.bundle), context.fetchFile),
+  },
+  {
     // Passage vectors + query encoder (a no-op for keyword-only bundles). Loaded last, in the
     // background: results already on screen are re-posted when it arrives.
     name: "semantic",
@@ -80,6 +91,18 @@ export const PARTS = [
     load: async (context) => loadSemantic(/** @type {Bundle} */ (context.bundle), context.fetchFile),
   },
 ];
+
+/**
+ * Add the graph part (bundle.js loadGraph) when the bundle has vectors: keyword answers never
+ * expand, so a keyword-only bundle's graph is never fetched.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ * @returns {Promise<boolean>} false when the bundle has no vectors (nothing new)
+ */
+export async function loadGraphPart(bundle, fetchFile) {
+  if (!bundle.manifest.vectors) return false;
+  await loadGraph(bundle, fetchFile);
+  return true;
+}
 
 /**
  * Add the semantic part: the passage vectors (bundle.js) and the query encoder (encoder.js,
@@ -102,13 +125,15 @@ export async function loadSemantic(bundle, fetchFile) {
 /**
  * Every part, every term shard, the dictionary and every text fragment, for node (drivers, tests, benchmarks), in the order
  * bundle/read.py reads them (so both report the same fault first): any that fails throws.
+ * The graph is read for keyword-only bundles too (as bundle/read.py does: a fault is a fault).
  * @param {FetchFile} fetchFile @returns {Promise<Bundle>}
  */
 export async function loadBundle(fetchFile) {
   /** @type {LoadContext} */
   const context = { fetchFile, bundle: null };
   for (const part of PARTS) {
-    await part.load(context);
+    if (part.name === "graph") await loadGraph(/** @type {Bundle} */ (context.bundle), fetchFile);
+    else await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
     if (part.name === "keyword") {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);

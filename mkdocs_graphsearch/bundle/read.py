@@ -141,9 +141,8 @@ def load_bundle(path: Path) -> Bundle:
     bundle with more than one fault gets the same first error from both engines."""
     folder = locate(Path(path))
     manifest = read_manifest(folder)
-    files = {name: read_file(folder, manifest, name) for name in (KEYWORD, GRAPH)}
+    files = {KEYWORD: read_file(folder, manifest, KEYWORD)}
     counts = manifest["counts"]
-    graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
     keyword = check_keyword(parse_json(KEYWORD, files[KEYWORD]), manifest)
     # Every term shard (the JS runtime fetches only those a query needs), then the dictionary.
     terms: list[str] = []
@@ -170,6 +169,9 @@ def load_bundle(path: Path) -> Bundle:
         name = text_fragment(index)
         files[name] = read_file(folder, manifest, name)
         texts += check_texts(parse_json(name, files[name]), manifest, index)
+    # The graph after the texts: the JS runtime's graph part follows its keyword part.
+    files[GRAPH] = read_file(folder, manifest, GRAPH)
+    graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
     bundle = Bundle(
         path=folder,
         manifest=manifest,
