@@ -211,8 +211,9 @@ def stalled_site(sites, tmp_path):
         (r"^/search/keyword\.[0-9a-f]+\.json$", 1, "results"),  # the retry is answered
         (r"^/search/postings\.[0-9]+\.[0-9a-f]+\.bin$", 1, "results"),  # a term shard's retry too
         (r"^/search/vectors\.[0-9a-f]+\.bin$", 2, "keyword only"),  # the semantic part, in the background
+        (r"^/search/graph\.[0-9a-f]+\.json$", 2, "no graph"),  # the graph part, in the background too
     ],
-    ids=["manifest", "keyword", "keyword-once", "shard-once", "vectors"],
+    ids=["manifest", "keyword", "keyword-once", "shard-once", "vectors", "graph"],
 )
 def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_site, pattern, times, outcome):
     release, seen = threading.Event(), Counter()
@@ -226,7 +227,7 @@ def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_s
             open_search(page)
             page.keyboard.type("visibility_timeout")
             status = page.locator(STATUS)
-            if outcome != "keyword only":  # the keyword part answers at once then
+            if outcome not in ("keyword only", "no graph"):  # the keyword part answers at once then
                 expect(status).to_have_text("Loading the search index…")
             if outcome == "error":
                 expect(status).to_have_class("gs-status gs-state-error", timeout=15_000)
@@ -240,6 +241,9 @@ def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_s
                 warning = page.locator(f"{DIALOG} .gs-warning")
                 if outcome == "keyword only":
                     expect(warning).to_contain_text("Some results may be missing: semantic: cannot read vectors.bin: ")
+                    expect(warning).to_contain_text("(tried twice)")
+                elif outcome == "no graph":
+                    expect(warning).to_contain_text("Some results may be missing: graph: cannot read graph.json: ")
                     expect(warning).to_contain_text("(tried twice)")
                 else:
                     expect(warning).to_be_hidden()
