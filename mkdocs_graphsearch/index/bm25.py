@@ -38,16 +38,16 @@ from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
 # tags, body text, and code last (code repeats names that the prose explains better). `file` is
 # a page root's source path as whole names (file_terms), so typing a file name or a folder
 # (`deploy-to-production`, `user-guide/`) finds its page: as sure a name as a symbol. `anchor`
-# is the text of the links pointing at the chunk, weighted as body text: measured on the dev set
-# (mkdocs-docs, keyword / hybrid nDCG@10, unnormalised): none 0.655 / 0.737; 0.5 0.652 / 0.737;
-# 0.75 0.671 / 0.737; 1.0 0.666 / 0.743; 1.5 0.658 / 0.737; 2.0 0.659 / 0.742; 3.0 0.650 / 0.742
-# (length-normalised like body: 0.658 / 0.737 at 1.0 to 3.0).
+# is the text of the links pointing at the chunk (index/anchor_text.py), at half a body word:
+# measured on the dev set (mkdocs-docs, keyword / hybrid nDCG@10, b = 0.3): none 0.744 / 0.756;
+# 0.5 0.754 / 0.756; 1.0 0.741 / 0.756; 2.0 0.742 / 0.745 (at b = 0.75, unnormalised: none
+# 0.655 / 0.737, 1.0 0.666 / 0.743; length-normalised like body: 0.658 / 0.737 at 1.0 to 3.0).
 FIELD_WEIGHTS: dict[str, float] = {
     "title": 5.0,
     "symbols": 3.0,
     "file": 3.0,
     "path": 1.5,
-    "anchor": 1.0,
+    "anchor": 0.5,
     "body": 1.0,
     "code": 0.6,
 }
@@ -59,8 +59,16 @@ UNNORMALISED_FIELDS = ("file", "anchor")
 
 @dataclass(frozen=True)
 class Bm25Settings:
+    """k1 = 1.2 as usual; b = 0.3, not the usual 0.75: chunks are sections, already one topic
+    each, so a short one (a changelog's "Fixed" with one bullet) is no surer a match than the
+    long section about the word. Measured on the dev set (mkdocs-docs, keyword / hybrid
+    nDCG@10, k1 1.2): b 0.0 0.740 / 0.754; 0.1 0.741 / 0.758; 0.2 0.745 / 0.745; 0.25
+    0.751 / 0.754; 0.3 0.741 / 0.756; 0.35 0.729 / 0.759; 0.4 0.724 / 0.759; 0.5 0.686 / 0.748;
+    0.6 0.670 / 0.744; 0.75 0.666 / 0.743; 0.9 0.612 / 0.741 (k1 0.7, 0.9, 1.5 at b 0.3: 0.738 /
+    0.755, 0.741 / 0.757, 0.734 / 0.748; k1 2.0 at 0.5 and 0.75: 0.679 / 0.741, 0.609 / 0.738)."""
+
     k1: float = 1.2
-    b: float = 0.75
+    b: float = 0.3
 
 
 @dataclass
