@@ -1,13 +1,13 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
-import { tokenize, tokenizeWords } from "./tokenize.js";
+import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./tokenize.js";
 import { osaWithin } from "./fuzzy.js";
 import { isProseWord, stem } from "./stem.js";
 
 /**
  * @typedef {import("./bundle.js").Bundle} Bundle
  * @typedef {{term: number, weight: number}} Expansion
- * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][]}} KeywordScores
+ * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][], typed: Set<string>}} KeywordScores
  */
 
 /** @param {string} query @returns {string[]} */
@@ -19,6 +19,19 @@ export function queryTokens(query) {
  * @param {string} query @returns {Set<string>} */
 export function queryWords(query) {
   return new Set(tokenizeWords(query).filter(([, word]) => word).map(([token]) => token));
+}
+
+/** The tokens being typed, matched as prefixes too: the last query token, and the whole compound
+ * the query ends with (spec: typed_tokens). @param {string} query @param {string[]} tokens
+ * @returns {Set<string>} */
+export function typedTokens(query, tokens) {
+  if (!tokens.length) return new Set();
+  const typed = new Set([tokens[tokens.length - 1]]);
+  const spans = tokenSpans(query);
+  let end = 0;
+  for (const span of spans) if (span[2] > end) end = span[2];
+  for (const [token, , stop, kind] of spans) if (kind === COMPOUND && stop === end) typed.add(token);
+  return typed;
 }
 
 /** The query's stop words, unless the query has nothing else.
@@ -169,8 +182,9 @@ export function keywordScores(bundle, query) {
   const best = new Float64Array(bundle.nChunks);
   /** @type {number[]} */
   const touched = [];
-  tokens.forEach((token, position) => {
-    const expansions = expand(bundle, token, position === tokens.length - 1, words.has(token));
+  const typed = typedTokens(query, tokens);
+  tokens.forEach((token) => {
+    const expansions = expand(bundle, token, typed.has(token), words.has(token));
     const sum = stop.has(token) ? stopTotal : total;
     allExpansions.push(expansions);
     for (const { term, weight } of expansions) {
@@ -193,5 +207,5 @@ export function keywordScores(bundle, query) {
     for (let c = 0; c < total.length; c++) if (total[c] > 0) total[c] += stopTotal[c] * weight;
   }
   for (let c = 0; c < total.length; c++) total[c] = total[c] / bundle.impactScale;
-  return { scores: total, tokens, matchedTerms, expansions: allExpansions };
+  return { scores: total, tokens, matchedTerms, expansions: allExpansions, typed };
 }
