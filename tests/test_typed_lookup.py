@@ -4,8 +4,6 @@ fell back to plain fusion and sections found by meaning came first."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from conftest import EXAMPLE_SITE, build_bundle_dir
@@ -23,8 +21,10 @@ def first(bundle: Bundle, query: str, mode: str) -> str:
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
-@pytest.mark.parametrize(("typed", "whole"), [("dead_let", "dead_letter_queue"), ("visibility_ti", "visibility_timeout"),
-                                              ("TimeoutSto", "TimeoutStopSec")])
+@pytest.mark.parametrize(
+    ("typed", "whole"),
+    [("dead_let", "dead_letter_queue"), ("visibility_ti", "visibility_timeout"), ("TimeoutSto", "TimeoutStopSec")],
+)
 def test_a_half_typed_identifier_answers_as_the_whole(bundle: Bundle, mode: str, typed: str, whole: str) -> None:
     assert first(bundle, typed, mode) == first(bundle, whole, mode)
 

@@ -2,7 +2,7 @@
 
 For a term t and chunk c (Robertson & Zaragoza's simple BM25F):
     tf~(t, c)   = sum over fields f of  w_f * tf_f(t, c) / (1 - b_f + b_f * len_f(c) / avglen_f)
-    impact(t,c) = boost(page of c) * idf(t) * tf~ / (k1 + tf~)
+    impact(t,c) = boost(page of c) * idf(t) * tf~ / (k1 + tf~)      (boost: index/release_log.py)
     idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
 with b_f = b, except 0 for `file` (a page's path: its length says nothing of how wordy the page
 is, and only page roots have one, so the average over all chunks would shrink it to nothing) and
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from mkdocs_graphsearch.bundle.format import IMPACT_SCALE
 from mkdocs_graphsearch.index.anchor_text import incoming_anchor_text
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.index.release_log import keyword_boost
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
 from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
@@ -155,8 +156,9 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
     term_index = {term: i for i, term in enumerate(terms)}
     postings: list[list[tuple[int, int]]] = [[] for _ in terms]
     k1, b = settings.k1, settings.b
+    boosts = [keyword_boost(page) for page in corpus.pages]
     for chunk_index, counts in enumerate(field_counts):
-        boost = corpus.pages[corpus.chunk_page[chunk_index]].boost
+        boost = boosts[corpus.chunk_page[chunk_index]]
         pseudo_tf: dict[str, float] = {}
         for name, weight in FIELD_WEIGHTS.items():
             b_f = 0.0 if name in UNNORMALISED_FIELDS else b
