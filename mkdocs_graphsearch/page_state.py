@@ -19,8 +19,8 @@ from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.parse.model import Chunk, Link, Page
 
 #: Bumped when the saved shape changes; a file of another version is ignored (full re-parse).
-#: 2: chunks carry `definitions`, mkdocstrings sections are kind `api`.
-STATE_VERSION = 2
+#: 2: chunks carry `definitions`, mkdocstrings sections are kind `api`. 3: links carry `text`.
+STATE_VERSION = 3
 
 
 @dataclass

@@ -3,7 +3,8 @@
     tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/fuzzy.js osaWithin)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/bundle.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
-                                path_roots, fuse (js/src/fuse.js)
+                                path_roots, fuse (js/src/fuse.js); engine/keyword.py
+                                typed_tokens (js/src/keyword.js typedTokens)
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
                                 text/facets.py facet_key, path_key (js/src/filters.js)
@@ -29,7 +30,7 @@ from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.filters import allowed_chunks, parse_filter, parse_query
 from mkdocs_graphsearch.engine.fuse import defining_chunks, exact_cover, fuse, identifier_tokens, path_roots
 from mkdocs_graphsearch.engine.fuzzy import osa_within
-from mkdocs_graphsearch.engine.keyword import query_tokens
+from mkdocs_graphsearch.engine.keyword import query_tokens, typed_tokens
 from mkdocs_graphsearch.engine.results import group_by_page, page_score, rank_chunks
 from mkdocs_graphsearch.engine.snippet import highlight
 from mkdocs_graphsearch.text.facets import facet_key, path_key
@@ -92,6 +93,17 @@ COVER_POSTINGS = [[0, 3, 5], [1, 3], [0, 1, 2, 3, 4], [4], [3, 5], [2]]
 COVER_QUERIES = [
     "jitter", "TimeoutStopSec", "visibility_timeout max_attempts", "visibility_timeout jitter",
     "extra_java", "how does jitter work", "timeout", "max_attempts missing_term", "", "日本",
+    # Being typed: the last word, or the compound it ends, covers by its completions (if no term).
+    "jit", "visibility_ti", "TimeoutSto", "max_attempts visibility_ti", "visibility_ti max_attempts",
+    "max_att", "time", "timeout_x", "visibility_timeout max_",
+]
+#: prefix_terms reads max_expansions (and ranks by postings): 2 keeps the cut in view.
+COVER_SETTINGS = {"max_expansions": 2}
+#: The tokens being typed (keyword.typed_tokens): the last token, and a compound ending the query.
+TYPED_QUERIES = [
+    "", "jit", "gh-dep", "extra_java", "configure extra_java", "extra_java configure", "TimeoutSto",
+    "dep gh-dep", "gh-dep dep", "mkdocs.y", "--no-ca", "a_b_c", "how do I", "custom_the", "日本語",
+    "x_", "HTTPTrans",
 ]
 
 RRF = {"rrf_k": 60, "keyword_weight": 1.0, "vector_weight": 1.0}
@@ -121,7 +133,12 @@ DEFINING = [  # (query, cover, with the `defines` column)
     ("enqueue", [1, 2, 5], True), ("Client.enqueue", [2, 5], True), ("tidewater.Client.enqueue", [2], True),
     ("RetryPolicy", [3], True), ("retry policy", [3], True), ("user-guide/", [4, 5], True),
     ("RetryPolicy", [], True), ("enqueue", [1, 2, 5], False), ("client.enqueue_many", [2], True),
+    # Typed, no term: its completions are wanted too (`enq` -> enqueue, `retryp` -> retrypolicy).
+    ("enq", [1, 2, 5], True), ("retryp", [3], True), ("Client.enq", [2], True), ("user-gu", [4], True),
 ]
+#: The site's terms for the typed DEFINING cases (their postings: where each is written).
+DEFINING_TERMS = ["client", "client.enqueue", "enqueue", "enqueue_many", "retrypolicy", "user-guide"]
+DEFINING_POSTINGS = [[2], [2], [1, 2, 5], [2], [3], [4]]
 # Path queries: pages and their chunks (page, kind).
 PATH_PAGES = {"path": ["index.md", "user-guide/jobs.md", "user-guide/index.md",
                        "how-to/deploy-to-production.md", "User Guide/x.md"]}
@@ -263,14 +280,17 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
             return {"error": str(error)}
     if kind == "identifier_tokens":
         return identifier_tokens(case["tokens"])
+    if kind == "typed_tokens":
+        return sorted(typed_tokens(case["query"], case["tokens"]))
     if kind == "exact_cover":
-        return sorted(exact_cover(small_bundle(case), case["tokens"]))
+        return sorted(exact_cover(small_bundle(case), case["tokens"], set(case.get("typed", []))))
     if kind == "fuse":
         defined = set(case.get("defined", []))
         fused = fuse(case["keyword"], case["vector"], set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
     if kind == "defining_chunks":
-        return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"])))
+        typed = set(case.get("typed", []))
+        return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"]), typed))
     if kind == "path_roots":
         return sorted(path_roots(small_bundle(case), case["text"], set(range(len(case["chunks"]["kind"])))))
     if kind == "parse_query":
@@ -375,8 +395,10 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
         "fuse.json": {
             "identifier_tokens": [{"query": q, "tokens": query_tokens(q)} for q in IDENTIFIER_QUERIES]
             + [{"query": None, "tokens": tokens} for tokens in IDENTIFIER_TOKENS],
+            "typed_tokens": [{"query": q, "tokens": query_tokens(q)} for q in TYPED_QUERIES],
             "exact_cover": [
-                {"query": q, "tokens": query_tokens(q), "terms": COVER_TERMS, "postings": COVER_POSTINGS}
+                {"query": q, "tokens": query_tokens(q), "typed": sorted(typed_tokens(q, query_tokens(q))),
+                 "terms": COVER_TERMS, "postings": COVER_POSTINGS, "settings": COVER_SETTINGS}
                 for q in COVER_QUERIES
             ],
             "fuse": [
@@ -388,8 +410,9 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
                 for name, kw, vec, cover, defined, settings in FUSE_DEFINED
             ],
             "defining_chunks": [
-                {"query": q, "tokens": query_tokens(q), "cover": cover,
-                 "chunks": {"defines": DEFINES} if column else {}}
+                {"query": q, "tokens": query_tokens(q), "typed": sorted(typed_tokens(q, query_tokens(q))),
+                 "cover": cover, "chunks": {"defines": DEFINES} if column else {},
+                 "terms": DEFINING_TERMS, "postings": DEFINING_POSTINGS, "settings": COVER_SETTINGS}
                 for q, cover, column in DEFINING
             ],
             "path_roots": [

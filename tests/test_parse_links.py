@@ -151,3 +151,22 @@ def test_links_in_headings_belong_to_the_section() -> None:
 def test_reference_style_links_resolve() -> None:
     page = parse_page("# T\n\nSee [the API][api].\n\n[api]: ../reference/api.md#x\n", "guide/page.md", KNOWN)
     assert [(link.target, link.anchor) for link in page.chunks[0].links] == [("reference/api.md", "x")]
+
+
+def test_links_carry_the_text_the_reader_sees() -> None:
+    # Emphasis, inline code and line breaks inside the brackets; a wiki link's alias, else its
+    # written target; a link in a table cell; an image's alt text is the text of an image link.
+    source = (
+        "# T\n\nSee [the *retry*\npolicy](other.md#x), [`run_all`](../reference/api.md) and\n"
+        "[[api|the API]], [[other#Some Heading]], [![logo](x.png)](other.md).\n\n"
+        "| a | [in a cell](other.md) |\n|---|---|\n"
+    )
+    page = parse_page(source, "guide/page.md", KNOWN)
+    assert [(link.target, link.kind, link.text) for link in page.chunks[0].links] == [
+        ("guide/other.md", "markdown", "the retry policy"),
+        ("reference/api.md", "markdown", "run_all"),
+        ("reference/api.md", "wiki", "the API"),
+        ("guide/other.md", "wiki", "other#Some Heading"),
+        ("guide/other.md", "markdown", "logo"),
+        ("guide/other.md", "markdown", "in a cell"),
+    ]

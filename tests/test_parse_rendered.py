@@ -220,3 +220,19 @@ def test_hypothesis_never_raises(html: str) -> None:
     page = _parse(html)
     assert page.chunks[0].kind == "page" and not page.warnings
     assert len({c.id for c in page.chunks}) == len(page.chunks)
+
+
+def test_links_carry_their_text_as_in_the_markdown_front_end() -> None:
+    source = ("# Guide\n\nSee [the *retry*\npolicy](install.md#requirements), [`uv run`](../index.md)\n"
+              "and [![logo](x.png)](install.md).\n\n## See [the API](../api.md)\n\ntext\n")
+    from_source = parse_page(source, "guide/index.md", set(PAGES.values()) | {"guide/install.md"})
+    html = (_render(source).replace('"install.md#', '"install/#').replace('"install.md"', '"install/"')
+            .replace('"../index.md"', '"../"').replace('"../api.md"', '"../api/"'))
+    rendered = _parse(html, "guide/index.md", "guide/", title="Guide")
+    texts = [[(link.target, link.anchor, link.text) for link in chunk.links] for chunk in rendered.chunks]
+    assert texts == [[(link.target, link.anchor, link.text) for link in chunk.links] for chunk in from_source.chunks]
+    assert texts == [
+        [("guide/install.md", "requirements", "the retry policy"), ("index.md", "", "uv run"),
+         ("guide/install.md", "", "logo")],
+        [("api.md", "", "the API")],  # the heading's permalink is no link
+    ]

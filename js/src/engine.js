@@ -95,9 +95,9 @@ export function search(bundle, query, options = {}) {
   /** @type {Set<number>} what the keyword or vector side put in the results */
   let direct = new Set();
   let scores;
-  const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens) : new Set();
+  const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens, keyword.typed) : new Set();
   const found = new Set(keywordRanked); // definitions count where the keyword side found them (fuse.py)
-  const defined = new Set([...definingChunks(bundle, keyword.tokens, cover)].filter((chunk) => found.has(chunk)));
+  const defined = new Set([...definingChunks(bundle, keyword.tokens, cover, keyword.typed)].filter((chunk) => found.has(chunk)));
   for (const chunk of pathRoots(bundle, searched, found)) defined.add(chunk);
   if (mode === "keyword") {
     scores = keyword.scores;

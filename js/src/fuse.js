@@ -1,6 +1,7 @@
 // @ts-check
 /** Fusion with definitions and exact covers first (spec: mkdocs_graphsearch/engine/fuse.py). */
 import { pathKey } from "./filters.js";
+import { prefixTerms } from "./keyword.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
@@ -26,21 +27,37 @@ export function identifierTokens(tokens) {
   return wholes.length && lookup ? wholes : [];
 }
 
-/** Chunks that hold every identifier token of the query as an exact term.
- * @param {Bundle} bundle @param {string[]} tokens @returns {Set<number>} */
-export function exactCover(bundle, tokens) {
+/** For a token being typed that is no term, the terms it is a prefix of (spec: completions).
+ * @param {Bundle} bundle @param {string} token @param {Set<string>} typed @returns {number[]} */
+export function completions(bundle, token, typed) {
+  return typed.has(token) && !bundle.termIndex.has(token) ? prefixTerms(bundle, token) : [];
+}
+
+/** Per identifier token of the query, its exact term, else its completions (spec: lookup_terms).
+ * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} typed @returns {number[][]} */
+export function lookupTerms(bundle, tokens, typed) {
+  return identifierTokens(tokens).map((token) => {
+    const term = bundle.termIndex.get(token);
+    return term !== undefined ? [term] : completions(bundle, token, typed);
+  });
+}
+
+/** Chunks that hold, for every identifier token of the query, one of its lookup terms.
+ * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} [typed] @returns {Set<number>} */
+export function exactCover(bundle, tokens, typed = new Set()) {
   /** @type {Set<number> | null} */
   let cover = null;
-  for (const token of identifierTokens(tokens)) {
-    const term = bundle.termIndex.get(token);
-    if (term === undefined) return new Set();
+  for (const terms of lookupTerms(bundle, tokens, typed)) {
     /** @type {Set<number>} */
     const holders = new Set();
-    for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
-      const chunk = bundle.postChunk[p];
-      if (cover === null || cover.has(chunk)) holders.add(chunk);
+    for (const term of terms) {
+      for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
+        const chunk = bundle.postChunk[p];
+        if (cover === null || cover.has(chunk)) holders.add(chunk);
+      }
     }
     cover = holders;
+    if (!cover.size) return new Set();
   }
   return cover ?? new Set();
 }
@@ -51,11 +68,13 @@ export function defines(names, tokens) {
   return names.some((name) => tokens.some((token) => name === token || name.endsWith(`.${token}`)));
 }
 
-/** The chunks of the exact cover that define an identifier token of the query.
- * @param {Bundle} bundle @param {string[]} tokens @param {Set<number>} cover @returns {Set<number>} */
-export function definingChunks(bundle, tokens, cover) {
+/** The chunks of the exact cover that define an identifier token of the query, or one of its
+ * completions. @param {Bundle} bundle @param {string[]} tokens @param {Set<number>} cover
+ * @param {Set<string>} [typed] @returns {Set<number>} */
+export function definingChunks(bundle, tokens, cover, typed = new Set()) {
   const column = bundle.chunks.defines;
-  const wanted = identifierTokens(tokens);
+  const identifiers = identifierTokens(tokens);
+  const wanted = [...identifiers, ...identifiers.flatMap((token) => completions(bundle, token, typed).map((term) => /** @type {string} */ (bundle.terms[term])))];
   if (!column || !column.length || !wanted.length) return new Set();
   return new Set([...cover].filter((chunk) => defines(column[chunk], wanted)));
 }

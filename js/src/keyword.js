@@ -1,13 +1,13 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
-import { tokenize, tokenizeWords } from "./tokenize.js";
+import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./tokenize.js";
 import { osaWithin } from "./fuzzy.js";
 import { isProseWord, stem } from "./stem.js";
 
 /**
  * @typedef {import("./bundle.js").Bundle} Bundle
  * @typedef {{term: number, weight: number}} Expansion
- * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][]}} KeywordScores
+ * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][], typed: Set<string>}} KeywordScores
  */
 
 /** @param {string} query @returns {string[]} */
@@ -19,6 +19,19 @@ export function queryTokens(query) {
  * @param {string} query @returns {Set<string>} */
 export function queryWords(query) {
   return new Set(tokenizeWords(query).filter(([, word]) => word).map(([token]) => token));
+}
+
+/** The tokens being typed, matched as prefixes too: the last query token, and the whole compound
+ * the query ends with (spec: typed_tokens). @param {string} query @param {string[]} tokens
+ * @returns {Set<string>} */
+export function typedTokens(query, tokens) {
+  if (!tokens.length) return new Set();
+  const typed = new Set([tokens[tokens.length - 1]]);
+  const spans = tokenSpans(query);
+  let end = 0;
+  for (const span of spans) if (span[2] > end) end = span[2];
+  for (const [token, , stop, kind] of spans) if (kind === COMPOUND && stop === end) typed.add(token);
+  return typed;
 }
 
 /** The query's stop words, unless the query has nothing else.
@@ -170,17 +183,17 @@ export function fuzzyTerms(bundle, token) {
  * A token's expansions (spec: engine/keyword.py expand). The shards they need that are not loaded
  * go into `wanted` (the dictionary as DICTIONARY, when the token may be a typo); the expansions
  * are then incomplete, and the caller loads those and asks again.
- * @param {Bundle} bundle @param {string} token @param {boolean} isLast @param {boolean} isWord
+ * @param {Bundle} bundle @param {string} token @param {boolean} isTyped @param {boolean} isWord
  * @param {Set<number> | null} [wanted] @returns {Expansion[]} */
-export function expand(bundle, token, isLast, isWord, wanted = null) {
+export function expand(bundle, token, isTyped, isWord, wanted = null) {
   const settings = bundle.settings;
   /** @type {Expansion[]} */
   const expansions = [];
   let known = ready(bundle, shardOf(bundle, token), wanted); // what the token matched is known
   const exact = bundle.termIndex.get(token);
   if (exact !== undefined) expansions.push({ term: exact, weight: 1.0 });
-  if (isLast) known = prefixReady(bundle, token, wanted) && known;
-  const prefixed = isLast ? prefixTerms(bundle, token, wanted) : [];
+  if (isTyped) known = prefixReady(bundle, token, wanted) && known;
+  const prefixed = isTyped ? prefixTerms(bundle, token, wanted) : [];
   for (const term of prefixed) expansions.push({ term, weight: settings.prefix_weight });
   const stemmed = stemTerms(bundle, token, isWord);
   for (const term of stemmed) {
@@ -241,8 +254,9 @@ export function keywordScores(bundle, query, wanted = null) {
   const best = new Float64Array(bundle.nChunks);
   /** @type {number[]} */
   const touched = [];
-  tokens.forEach((token, position) => {
-    const expansions = expand(bundle, token, position === tokens.length - 1, words.has(token), wanted);
+  const typed = typedTokens(query, tokens);
+  tokens.forEach((token) => {
+    const expansions = expand(bundle, token, typed.has(token), words.has(token), wanted);
     const sum = stop.has(token) ? stopTotal : total;
     allExpansions.push(expansions);
     for (const { term, weight } of expansions) {
@@ -266,5 +280,5 @@ export function keywordScores(bundle, query, wanted = null) {
     for (let c = 0; c < total.length; c++) if (total[c] > 0) total[c] += stopTotal[c] * weight;
   }
   for (let c = 0; c < total.length; c++) total[c] = total[c] / bundle.impactScale;
-  return { scores: total, tokens, matchedTerms, expansions: allExpansions };
+  return { scores: total, tokens, matchedTerms, expansions: allExpansions, typed };
 }

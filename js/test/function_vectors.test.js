@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { osaWithin } from "../src/fuzzy.js";
 import { BundleError, decodeVarints } from "../src/bundle.js";
 import { definingChunks, exactCover, fuse, identifierTokens, pathRoots } from "../src/fuse.js";
+import { typedTokens } from "../src/keyword.js";
 import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/filters.js";
 import { groupByPage, pageScore, rankChunks } from "../src/results.js";
 import { highlight } from "../src/snippet.js";
@@ -42,16 +43,30 @@ for (const c of fusion.identifier_tokens) {
     assert.deepEqual(identifierTokens(c.tokens), c.expected);
   });
 }
+for (const c of fusion.typed_tokens) {
+  test(`typed tokens of ${JSON.stringify(c.query)}`, () => {
+    assert.deepEqual([...typedTokens(c.query, c.tokens)].sort(), c.expected);
+  });
+}
+/** Just the parts of a bundle exactCover and definingChunks read. @param {any} c @returns {any} */
+function smallBundle(c) {
+  const termStart = [0];
+  for (const postings of c.postings) termStart.push(termStart[termStart.length - 1] + postings.length);
+  return {
+    terms: c.terms,
+    termIndex: new Map(c.terms.map((/** @type {string} */ term, /** @type {number} */ i) => [term, i])),
+    termStart,
+    postChunk: c.postings.flat(),
+    settings: c.settings,
+    chunks: c.chunks ?? {},
+    termCounts: c.postings.map((/** @type {number[]} */ postings) => postings.length),
+    termShards: { first: [""], start: [0] }, // one shard, loaded: every term is in
+    shardLoaded: [true],
+  };
+}
 for (const c of fusion.exact_cover) {
   test(`exact cover of ${JSON.stringify(c.query)}`, () => {
-    const termStart = [0];
-    for (const postings of c.postings) termStart.push(termStart[termStart.length - 1] + postings.length);
-    const bundle = /** @type {any} */ ({
-      termIndex: new Map(c.terms.map((/** @type {string} */ term, /** @type {number} */ i) => [term, i])),
-      termStart,
-      postChunk: c.postings.flat(),
-    });
-    assert.deepEqual([...exactCover(bundle, c.tokens)].sort((a, b) => a - b), c.expected);
+    assert.deepEqual([...exactCover(smallBundle(c), c.tokens, new Set(c.typed))].sort((a, b) => a - b), c.expected);
   });
 }
 for (const c of fusion.fuse) {
@@ -61,8 +76,8 @@ for (const c of fusion.fuse) {
 }
 for (const c of fusion.defining_chunks) {
   test(`defining chunks of ${JSON.stringify(c.query)}`, () => {
-    const bundle = /** @type {any} */ ({ chunks: c.chunks });
-    assert.deepEqual([...definingChunks(bundle, c.tokens, new Set(c.cover))].sort((a, b) => a - b), c.expected);
+    const found = definingChunks(smallBundle(c), c.tokens, new Set(c.cover), new Set(c.typed));
+    assert.deepEqual([...found].sort((a, b) => a - b), c.expected);
   });
 }
 for (const c of fusion.path_roots) {

@@ -7,8 +7,11 @@ Specification:
   list are stop tokens: their scores count `stop_word_weight` times, and only in chunks some
   other token matched, so they never make a match alone (`my cat is sick` is about a cat:
   nothing, where no page has cat or sick; `is` alone, or in `is_valid`, searches as usual).
+- Tokens being typed (`typed_tokens`): the last query token, and each whole compound whose end
+  is the end of the query's last token (the identifier being typed: `gh-dep` beside `dep`,
+  `extra_java` beside `java`; text/tokenize.py `token_spans`, kind COMPOUND).
 - Each token expands to dictionary terms with weights:
-  exact match 1.0; if it is the last token, up to `max_expansions` other terms it is a prefix of
+  exact match 1.0; if it is being typed, up to `max_expansions` other terms it is a prefix of
   (most postings first, then term order) at `prefix_weight`; if it is a prose word (text/stem.py),
   the other terms of its stem's group in the bundle's `stems` at `stem_weight`; if it has no
   exact, prefix or stem match and is at least `fuzzy_min_length` code points long, up to
@@ -31,7 +34,7 @@ import numpy as np
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.fuzzy import osa_within
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
-from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
+from mkdocs_graphsearch.text.tokenize import COMPOUND, token_spans, tokenize, tokenize_words
 
 
 @dataclass
@@ -48,6 +51,7 @@ class KeywordScores:
     tokens: list[str] = field(default_factory=list)
     matched_terms: set[str] = field(default_factory=set)
     expansions: list[list[Expansion]] = field(default_factory=list)
+    typed: set[str] = field(default_factory=set)
 
 
 def query_tokens(query: str) -> list[str]:
@@ -57,6 +61,18 @@ def query_tokens(query: str) -> list[str]:
 def query_words(query: str) -> set[str]:
     """The query tokens that occur as words (not only inside a compound)."""
     return {token for token, word in tokenize_words(query) if word}
+
+
+def typed_tokens(query: str, tokens: list[str]) -> set[str]:
+    """The tokens being typed, matched as prefixes too: the last query token, and the whole
+    compound the query ends with (`gh-dep` besides `dep`, `extra_java` besides `java`)."""
+    if not tokens:
+        return set()
+    typed = {tokens[-1]}
+    spans = token_spans(query)
+    end = max(span[2] for span in spans)
+    typed.update(token for token, _start, stop, kind in spans if kind == COMPOUND and stop == end)
+    return typed
 
 
 def stop_tokens(bundle: Bundle, tokens: list[str], words: set[str]) -> set[str]:
@@ -145,9 +161,9 @@ def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
     stop = stop_tokens(bundle, tokens, words)
     total = np.zeros(bundle.n_chunks, dtype=np.float64)
     stop_total = np.zeros(bundle.n_chunks, dtype=np.float64)
-    result = KeywordScores(total, tokens)
-    for position, token in enumerate(tokens):
-        expansions = expand(bundle, token, position == len(tokens) - 1, token in words)
+    result = KeywordScores(total, tokens, typed=typed_tokens(query, tokens))
+    for token in tokens:
+        expansions = expand(bundle, token, token in result.typed, token in words)
         result.expansions.append(expansions)
         if not expansions:
             continue

@@ -103,9 +103,10 @@ def search(
 
     origins: dict[int, Origin] = {}
     direct: set[int] = set()  # what the keyword or vector side put in the results
-    cover = exact_cover(bundle, keyword.tokens) if mode != "vector" else set()
+    cover = exact_cover(bundle, keyword.tokens, keyword.typed) if mode != "vector" else set()
     found = set(keyword_ranked)  # definitions count where the keyword side found them (fuse.py)
-    defined = (defining_chunks(bundle, keyword.tokens, cover) | path_roots(bundle, searched, found)) & found
+    defining = defining_chunks(bundle, keyword.tokens, cover, keyword.typed)
+    defined = (defining | path_roots(bundle, searched, found)) & found
     if mode == "keyword":
         scores = keyword.scores
         if defined:  # ahead of every other chunk, in keyword order among themselves (fuse.py)

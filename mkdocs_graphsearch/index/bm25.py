@@ -2,18 +2,20 @@
 
 For a term t and chunk c (Robertson & Zaragoza's simple BM25F):
     tf~(t, c)   = sum over fields f of  w_f * tf_f(t, c) / (1 - b_f + b_f * len_f(c) / avglen_f)
-    impact(t,c) = boost(page of c) * idf(t) * tf~ / (k1 + tf~)
+    impact(t,c) = boost(page of c) * idf(t) * tf~ / (k1 + tf~)      (boost: index/release_log.py)
     idf(t)      = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
 with b_f = b, except 0 for `file` (a page's path: its length says nothing of how wordy the page
-is, and only page roots have one, so the average over all chunks would shrink it to nothing),
-and impacts are stored as integers round(impact * IMPACT_SCALE) (at least 1; IMPACT_SCALE is a
-format constant, bundle/format.py), so the engines only add: a query's keyword score for c is
+is, and only page roots have one, so the average over all chunks would shrink it to nothing) and
+for `anchor` (the texts of the links pointing at a chunk, index/anchor_text.py: its length is how
+often the chunk is linked, which must not count against it), and impacts are stored as integers
+round(impact * IMPACT_SCALE) (at least 1; IMPACT_SCALE is a format constant, bundle/format.py),
+so the engines only add: a query's keyword score for c is
 the sum over query tokens of the best weighted impact among that token's matching terms (see
 engine/keyword.py and js/src/keyword.js).
 
 Stems (text/stem.py) are not indexed as terms of their own: the index lists, per stem, the
-terms that occur as prose words in some chunk's title, heading path or body (never symbols or
-code), and a query word also matches the other terms of its stem's group at the manifest's
+terms that occur as prose words in some chunk's title, heading path, anchor text or body (never
+symbols or code), and a query word also matches the other terms of its stem's group at the manifest's
 `stem_weight` (below an exact match's 1.0, so the exact form still scores higher). This costs
 no postings (the map adds ~24% to keyword.json on the MkDocs docs); a separate stemmed BM25F
 field was not measured against it.
@@ -26,7 +28,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from mkdocs_graphsearch.bundle.format import IMPACT_SCALE
+from mkdocs_graphsearch.index.anchor_text import incoming_anchor_text
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.index.release_log import keyword_boost
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
 from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
@@ -34,25 +38,38 @@ from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
 # Field weights: the chunk's own heading first, identifiers next, then ancestors' headings and
 # tags, body text, and code last (code repeats names that the prose explains better). `file` is
 # a page root's source path as whole names (file_terms), so typing a file name or a folder
-# (`deploy-to-production`, `user-guide/`) finds its page: as sure a name as a symbol.
+# (`deploy-to-production`, `user-guide/`) finds its page: as sure a name as a symbol. `anchor`
+# is the text of the links pointing at the chunk (index/anchor_text.py), at half a body word:
+# measured on the dev set (mkdocs-docs, keyword / hybrid nDCG@10, b = 0.3): none 0.744 / 0.756;
+# 0.5 0.754 / 0.756; 1.0 0.741 / 0.756; 2.0 0.742 / 0.745 (at b = 0.75, unnormalised: none
+# 0.655 / 0.737, 1.0 0.666 / 0.743; length-normalised like body: 0.658 / 0.737 at 1.0 to 3.0).
 FIELD_WEIGHTS: dict[str, float] = {
     "title": 5.0,
     "symbols": 3.0,
     "file": 3.0,
     "path": 1.5,
+    "anchor": 0.5,
     "body": 1.0,
     "code": 0.6,
 }
 #: Fields whose words are prose (stemmed); symbols and code are names, matched as written.
-PROSE_FIELDS = ("title", "path", "body")
+PROSE_FIELDS = ("title", "path", "anchor", "body")
 #: Fields scored without length normalisation (b_f = 0).
-UNNORMALISED_FIELDS = ("file",)
+UNNORMALISED_FIELDS = ("file", "anchor")
 
 
 @dataclass(frozen=True)
 class Bm25Settings:
+    """k1 = 1.2 as usual; b = 0.3, not the usual 0.75: chunks are sections, already one topic
+    each, so a short one (a changelog's "Fixed" with one bullet) is no surer a match than the
+    long section about the word. Measured on the dev set (mkdocs-docs, keyword / hybrid
+    nDCG@10, k1 1.2): b 0.0 0.740 / 0.754; 0.1 0.741 / 0.758; 0.2 0.745 / 0.745; 0.25
+    0.751 / 0.754; 0.3 0.741 / 0.756; 0.35 0.729 / 0.759; 0.4 0.724 / 0.759; 0.5 0.686 / 0.748;
+    0.6 0.670 / 0.744; 0.75 0.666 / 0.743; 0.9 0.612 / 0.741 (k1 0.7, 0.9, 1.5 at b 0.3: 0.738 /
+    0.755, 0.741 / 0.757, 0.734 / 0.748; k1 2.0 at 0.5 and 0.75: 0.679 / 0.741, 0.609 / 0.738)."""
+
     k1: float = 1.2
-    b: float = 0.75
+    b: float = 0.3
 
 
 @dataclass
@@ -82,14 +99,16 @@ def file_terms(path: str) -> list[tuple[str, bool]]:
     return [(tokens[0], False) for tokens in path_names(path)]
 
 
-def chunk_fields(chunk: Chunk, page_tags: list[str]) -> dict[str, str]:
-    """The text of each BM25F field of a chunk (`file`: a page root's id, its page's path)."""
+def chunk_fields(chunk: Chunk, page_tags: list[str], anchor_text: str = "") -> dict[str, str]:
+    """The text of each BM25F field of a chunk (`file`: a page root's id, its page's path;
+    `anchor`: the text of the links pointing at it, index/anchor_text.py)."""
     if chunk.kind == "code":
         return {
             "title": "",
             "path": " ".join(chunk.heading_path),
             "symbols": " ".join(chunk.symbols),
             "file": "",
+            "anchor": "",
             "body": "",
             "code": chunk.text,
         }
@@ -101,6 +120,7 @@ def chunk_fields(chunk: Chunk, page_tags: list[str]) -> dict[str, str]:
         "path": " ".join(ancestors),
         "symbols": " ".join(chunk.symbols),
         "file": chunk.id if chunk.kind == "page" else "",
+        "anchor": anchor_text,
         "body": chunk.text,
         "code": "",
     }
@@ -110,8 +130,9 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
     field_counts: list[dict[str, Counter[str]]] = []
     field_lengths: dict[str, list[int]] = {name: [] for name in FIELD_WEIGHTS}
     prose: set[str] = set()
-    for chunk, page_index in zip(corpus.chunks, corpus.chunk_page, strict=True):
-        fields = chunk_fields(chunk, corpus.pages[page_index].tags)
+    anchors = incoming_anchor_text(corpus)
+    for chunk, page_index, anchor_text in zip(corpus.chunks, corpus.chunk_page, anchors, strict=True):
+        fields = chunk_fields(chunk, corpus.pages[page_index].tags, anchor_text)
         counts: dict[str, Counter[str]] = {}
         for name in FIELD_WEIGHTS:
             tokens = file_terms(fields[name]) if name == "file" and fields[name] else tokenize_words(fields[name])
@@ -135,8 +156,9 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
     term_index = {term: i for i, term in enumerate(terms)}
     postings: list[list[tuple[int, int]]] = [[] for _ in terms]
     k1, b = settings.k1, settings.b
+    boosts = [keyword_boost(page) for page in corpus.pages]
     for chunk_index, counts in enumerate(field_counts):
-        boost = corpus.pages[corpus.chunk_page[chunk_index]].boost
+        boost = boosts[corpus.chunk_page[chunk_index]]
         pseudo_tf: dict[str, float] = {}
         for name, weight in FIELD_WEIGHTS.items():
             b_f = 0.0 if name in UNNORMALISED_FIELDS else b

@@ -5,20 +5,25 @@ from __future__ import annotations
 
 from mkdocs_graphsearch.index.bm25 import KeywordIndex, path_names
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.index.release_log import is_release_log, version_names
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.tokenize import tokenize
 
 
-def definition_keys(chunk: Chunk) -> list[str]:
+def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
     """The terms a chunk defines (engine/fuse.py), once each, in order: the whole token of each
     of its definitions (`RetryPolicy` -> `retrypolicy`, `harbor.Berth.assign` ->
     `harbor.berth.assign`); a section headed by one name (`enqueue()`, `on_page_markdown`)
     defines it too: the reference entry, not a hook example's `def on_page_markdown`, answers
     `on_page_markdown`; a page root defines the compound names of its path (`user-guide`,
     `deploy-to-production`, `retries.md`: typed, they find the page before the pages that
-    mention them), not its one-word names (`jobs` stays a word)."""
+    mention them), not its one-word names (`jobs` stays a word). In a release log
+    (index/release_log.py) a section headed by a version defines it (`2.4.0 — 2025-05-12`,
+    `Version 1.6.1 (2024-08-30)`: `2.4.0`, `1.6.1`), so a version query finds its entry."""
     keys: dict[str, None] = {}
     names = list(chunk.definitions)
+    if release_log and chunk.kind == "section":
+        names.extend(version_names(chunk.title)[:1])
     if chunk.kind in ("section", "api") and chunk.title and not any(c.isspace() for c in chunk.title.strip()):
         names.append(chunk.title)
     for name in names:
@@ -37,6 +42,7 @@ def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
     `chunks.defines` are optional: bundles before them lack them)."""
     chunk_index = corpus.index_of()
     chunks = corpus.chunks
+    logs = [is_release_log(page) for page in corpus.pages]
     return {
         "terms": index.terms,
         "stems": index.stems,
@@ -55,6 +61,8 @@ def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
             "anchor": [chunk.anchor for chunk in chunks],
             "title": [chunk.title for chunk in chunks],
             "language": [chunk.language or "" for chunk in chunks],
-            "defines": [definition_keys(chunk) for chunk in chunks],
+            "defines": [
+                definition_keys(chunk, logs[page]) for chunk, page in zip(chunks, corpus.chunk_page, strict=True)
+            ],
         },
     }

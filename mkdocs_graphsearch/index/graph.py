@@ -11,9 +11,11 @@ Incoming links are not edges: a hub page linked from everywhere must not join ev
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.parse.model import Link
 
 EDGE_TYPES = ("child", "parent", "sibling", "link")
 
@@ -30,8 +32,9 @@ class Graph:
         return {"edge_types": list(EDGE_TYPES), "offsets": self.offsets, "targets": self.targets, "types": self.types}
 
 
-def build_graph(corpus: Corpus) -> Graph:
-    index_of = corpus.index_of()
+def link_targets(corpus: Corpus) -> Iterator[tuple[int, int, Link]]:
+    """(source chunk, target chunk, link) for each link of a chunk to another chunk: an anchored
+    section when the anchor is known, else the page root."""
     page_root: dict[str, int] = {}
     anchored: dict[tuple[str, str], int] = {}
     for i, chunk in enumerate(corpus.chunks):
@@ -40,7 +43,17 @@ def build_graph(corpus: Corpus) -> Graph:
             page_root[path] = i
         elif chunk.kind in ("section", "api"):
             anchored.setdefault((path, chunk.anchor), i)
+    for i, chunk in enumerate(corpus.chunks):
+        for ref in chunk.links:
+            j = anchored.get((ref.target, ref.anchor)) if ref.anchor else None
+            if j is None:
+                j = page_root.get(ref.target)
+            if j is not None and j != i:
+                yield i, j, ref
 
+
+def build_graph(corpus: Corpus) -> Graph:
+    index_of = corpus.index_of()
     edges: list[set[tuple[int, int]]] = [set() for _ in corpus.chunks]
     child, parent, sibling, link = range(len(EDGE_TYPES))
     previous_child: dict[int, int] = {}
@@ -55,12 +68,8 @@ def build_graph(corpus: Corpus) -> Graph:
                     edges[before].add((sibling, i))
                     edges[i].add((sibling, before))
                 previous_child[up] = i
-        for ref in chunk.links:
-            j = anchored.get((ref.target, ref.anchor)) if ref.anchor else None
-            if j is None:
-                j = page_root.get(ref.target)
-            if j is not None and j != i:
-                edges[i].add((link, j))
+    for i, j, _ in link_targets(corpus):
+        edges[i].add((link, j))
 
     offsets = [0]
     targets: list[int] = []

@@ -11,7 +11,15 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-__all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlSymbols", "HtmlText", "read_html"]
+__all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "read_html"]
+
+
+@dataclass
+class HtmlLink:
+    """An `<a href>` and its text (whitespace collapsed), as the markdown front-end's links."""
+
+    href: str
+    text: str = ""
 
 
 @dataclass
@@ -19,7 +27,7 @@ class HtmlHeading:
     level: int
     anchor: str  # the element's `id`; "" when it has none
     title: str
-    hrefs: list[str]
+    links: list[HtmlLink]
     symbols: list[str]  # mkdocstrings objects: the dotted id, its last part, the signature's name
     doc: bool = False  # an mkdocstrings object's heading (`doc-heading`)
 
@@ -27,7 +35,7 @@ class HtmlHeading:
 @dataclass
 class HtmlText:
     text: str
-    hrefs: list[str] = field(default_factory=list)
+    links: list[HtmlLink] = field(default_factory=list)
 
 
 @dataclass
@@ -106,6 +114,7 @@ class _Open:
     signature: bool = False
     doc_object: bool = False
     row: bool = False
+    link: bool = False
 
 
 # A `<pre>` takes its language from itself, its `<code>`, or a highlight wrapper this close
@@ -124,7 +133,8 @@ class _Reader(HTMLParser):
         self.doc_object_depth = 0
         self.row_depth = 0  # inside a table row everything is one line
         self.text: list[str] = []
-        self.hrefs: list[str] = []
+        self.links: list[HtmlLink] = []
+        self.open_link: tuple[HtmlLink, list[str]] | None = None  # the open `<a href>`, its text so far
         self.heading: HtmlHeading | None = None
         self.heading_is_doc = False
         self.heading_parts: list[str] = []
@@ -138,9 +148,9 @@ class _Reader(HTMLParser):
         # Whitespace within a line collapses, as a browser shows it (table cells, indentation).
         lines = (_SPACES_RE.sub(" ", line).strip(" ") for line in "".join(self.text).split("\n"))
         text = "\n".join(line for line in lines if line)
-        if text or self.hrefs:
-            self.items.append(HtmlText(text, self.hrefs))
-        self.text, self.hrefs = [], []
+        if text or self.links:
+            self.items.append(HtmlText(text, self.links))
+        self.text, self.links = [], []
 
     def end_heading(self) -> None:
         if self.heading is None:
@@ -164,6 +174,12 @@ class _Reader(HTMLParser):
         else:
             self.items.append(HtmlCode(self.code_language, code))
         self.code = None
+
+    def end_link(self) -> None:
+        if self.open_link is not None:
+            link, parts = self.open_link
+            link.text = " ".join("".join(parts).split())
+            self.open_link = None
 
     def sink(self) -> list[str]:
         """Where text goes now: the open code block, else the open heading, else body text."""
@@ -189,6 +205,8 @@ class _Reader(HTMLParser):
         if tag in _VOID:
             if tag == "img" and self.skip_depth == 0 and self.heading is None and self.code is None:
                 self.text.append(values.get("alt", ""))  # as the markdown front-end keeps alt text
+                if self.open_link is not None:
+                    self.open_link[1].append(values.get("alt", ""))
             return
 
         entry = _Open(tag, _language(classes, values))
@@ -226,7 +244,9 @@ class _Reader(HTMLParser):
             elif tag == "a":
                 href = values.get("href")
                 if href is not None:
-                    (self.heading.hrefs if self.heading is not None else self.hrefs).append(href)
+                    link = HtmlLink(href)
+                    (self.heading.links if self.heading is not None else self.links).append(link)
+                    self.open_link, entry.link = (link, []), True
                 elif values.get("id") and self.doc_object_depth > 0 and self.heading is None:
                     # mkdocstrings' anchor for an object rendered without a heading.
                     self.items.append(HtmlSymbols(_dotted_names(values["id"])))
@@ -262,6 +282,8 @@ class _Reader(HTMLParser):
                 self.end_heading()
             if entry.pre:
                 self.end_code()
+            if entry.link:
+                self.end_link()
             if entry.tag == tag:
                 break
 
@@ -270,6 +292,8 @@ class _Reader(HTMLParser):
             return
         sink = self.sink()
         sink.append(data.replace("\n", " ") if self.row_depth and sink is self.text else data)
+        if self.open_link is not None:
+            self.open_link[1].append(data)
 
     def finish(self) -> list[HtmlItem]:
         self.close()

@@ -262,7 +262,8 @@ class _Builder(ChunkTree):
             if resolution is None:
                 continue
             if resolution.target is not None:
-                chunk.links.append(Link(resolution.target, resolution.anchor, kind, raw.line))
+                text = raw.wiki.display if raw.wiki is not None else raw.text
+                chunk.links.append(Link(resolution.target, resolution.anchor, kind, raw.line, " ".join(text.split())))
             else:
                 target = resolution.missing or written
                 self.broken.append(BrokenLink(target, raw.line, kind, resolution.reason))

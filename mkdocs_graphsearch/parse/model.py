@@ -15,15 +15,18 @@ LinkKind = Literal["markdown", "wiki"]
 
 @dataclass
 class Link:
-    """A resolved internal link: `target` is a docs-relative `.md` path, `anchor` may be empty."""
+    """A resolved internal link: `target` is a docs-relative `.md` path, `anchor` may be empty;
+    `text` is what the reader sees of it (a markdown link's text, a wiki link's display text),
+    whitespace collapsed: words the linking page uses for its target (index/anchor_text.py)."""
 
     target: str
     anchor: str
     kind: LinkKind
     line: int
+    text: str = ""
 
     def to_json(self) -> dict[str, object]:
-        return {"target": self.target, "anchor": self.anchor, "kind": self.kind}
+        return {"target": self.target, "anchor": self.anchor, "kind": self.kind, "text": self.text}
 
 
 @dataclass

@@ -21,11 +21,13 @@ __all__ = ["RawLink", "clean_template_tags", "html_text", "inline_text"]
 
 @dataclass
 class RawLink:
-    """A link as written: a markdown `href` or a wiki match, with its 1-based source line."""
+    """A link as written: a markdown `href` (and the text between its brackets) or a wiki
+    match, with its 1-based source line."""
 
     line: int
     href: str | None = None
     wiki: WikiMatch | None = None
+    text: str = ""
 
 
 class _InlineWriter:
@@ -37,6 +39,7 @@ class _InlineWriter:
         self.line = first_line
         self._buffer: list[str] = []
         self._buffer_line = first_line
+        self._open: tuple[RawLink, int] | None = None  # a markdown link and where its text starts
 
     def text(self, content: str) -> None:
         if not self._buffer:
@@ -49,6 +52,21 @@ class _InlineWriter:
         self.flush()
         self.parts.append(content)
         self.line += content.count("\n")
+
+    def open_link(self, href: object) -> None:
+        self.flush()
+        if isinstance(href, str):
+            link = RawLink(line=self.line, href=href)
+            self.links.append(link)
+            self._open = (link, len(self.parts))
+
+    def close_link(self) -> None:
+        """The link's text: what was written since it opened, whitespace collapsed."""
+        self.flush()
+        if self._open is not None:
+            link, start = self._open
+            link.text = " ".join("".join(self.parts[start:]).split())
+            self._open = None
 
     def flush(self) -> None:
         if not self._buffer:
@@ -91,12 +109,9 @@ def inline_text(
         elif kind == "code_inline":
             writer.verbatim(token.content)
         elif kind == "link_open":
-            writer.flush()
-            href = token.attrs.get("href")
-            if isinstance(href, str):
-                writer.links.append(RawLink(line=writer.line, href=href))
+            writer.open_link(token.attrs.get("href"))
         elif kind == "link_close":
-            writer.flush()
+            writer.close_link()
         elif kind == "image":
             if not heading:
                 writer.verbatim(token.content)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
 from .chunks import ChunkTree
-from .html_tree import HtmlCode, HtmlHeading, HtmlSymbols, HtmlText, read_html
+from .html_tree import HtmlCode, HtmlHeading, HtmlLink, HtmlSymbols, HtmlText, read_html
 from .markdown import DEFAULT_CHUNK_DEPTH
 from .model import Chunk, Link, Page, PageWarning, clip
 from .plaintext import html_text
@@ -89,11 +89,11 @@ def _parse(
     tree = ChunkTree(path, title)
     tree.chunks[0].line = 0  # no source lines in HTML
 
-    def add_links(position: int, hrefs: list[str]) -> None:
-        for href in hrefs:
-            resolved = resolver.resolve(href)
+    def add_links(position: int, links: list[HtmlLink]) -> None:
+        for link in links:
+            resolved = resolver.resolve(link.href)
             if resolved is not None:
-                tree.chunks[position].links.append(Link(resolved[0], resolved[1], "markdown", 0))
+                tree.chunks[position].links.append(Link(resolved[0], resolved[1], "markdown", 0, link.text))
 
     for item in items:
         current = tree.current
@@ -104,18 +104,18 @@ def _parse(
                 if item is not root_h1 or (item.title and item.title != title):
                     tree.add_text(current, item.title)
                 _add_symbols(tree.chunks[current], item.symbols)
-                add_links(current, item.hrefs)
+                add_links(current, item.links)
                 continue
             section = tree.open_section(item.title, item.level, item.anchor, 0, "api" if item.doc else "section")
             _add_symbols(tree.chunks[section], item.symbols)
-            add_links(section, item.hrefs)
+            add_links(section, item.links)
         elif isinstance(item, HtmlCode):
             tree.add_code(item.language, item.code, 0, 0)
         elif isinstance(item, HtmlSymbols):
             _add_symbols(tree.chunks[current], item.names)
         elif isinstance(item, HtmlText):
             tree.add_text(current, item.text)
-            add_links(current, item.hrefs)
+            add_links(current, item.links)
     return Page(path=path, title=title, chunks=tree.finish_texts(), tags=list(tags), boost=boost, exclude=exclude)
 
 
