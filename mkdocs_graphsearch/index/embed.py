@@ -65,7 +65,7 @@ Pooling = Literal["mean", "cls"]
 POOLINGS: tuple[Pooling, ...] = get_args(Pooling)
 _FINGERPRINT_VERSION = "mkdocs-graphsearch-embed-1"
 #: Padded tokens (batch size x longest input) per model call; 1 runs every input alone.
-DEFAULT_BATCH_TOKENS = 1024
+DEFAULT_BATCH_TOKENS = 256
 #: Model inputs (windows) sorted by length together; their outputs are held until the passages
 #: they belong to are yielded, so this bounds memory (<= GROUP_WINDOWS x max_tokens x dim floats).
 GROUP_WINDOWS = 128

@@ -141,8 +141,11 @@ def fit_encoder(stats: TokenStats, pca_dim: int = 128) -> EncoderTable | None:
     table = sums.astype(np.float64) / (STATE_SCALE * counts.astype(np.float64))[:, None]
     centred = table - table.mean(axis=0, keepdims=True)
     pca_dim = min(pca_dim, *centred.shape)
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    components = vt[:pca_dim]
+    # The principal axes: eigenvectors of the (dim x dim) Gram matrix, largest eigenvalue first.
+    # The same axes as an SVD of the table (mkdocs-docs: within 1e-13, the same int8 bytes) in
+    # 0.1 s instead of 1-9 s on 2 cores, and an edit's refit is mostly this.
+    _, eigenvectors = np.linalg.eigh(centred.T @ centred)
+    components = eigenvectors[:, ::-1][:, :pca_dim].T
     # A fixed sign per component (largest entry positive), so the same docs give the same bytes.
     signs = np.sign(components[np.arange(pca_dim), np.abs(components).argmax(axis=1)])
     components = components * signs[:, None]
