@@ -185,6 +185,7 @@ def main() -> None:
     parser.add_argument("--code", type=Path, default=REPO,
                         help="the checkout whose mkdocs_graphsearch the builds import (default: this one), "
                              "e.g. an export of another commit to compare against")
+    parser.add_argument("--label", default="", help="what --code is (e.g. 'main at c89cafc'), for the report")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     source = CORPORA / args.corpus
@@ -198,6 +199,7 @@ def main() -> None:
         "commit": subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
                                  capture_output=True, text=True).stdout.strip(),
         "code": repo_path(args.code),
+        "label": args.label,
     }
     if not args.throughput_only:
         with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
