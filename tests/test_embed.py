@@ -51,15 +51,62 @@ def test_token_states_cover_long_text_in_windows(embedder: Embedder) -> None:
     spec = ModelSpec(max_tokens=16)
     small = Embedder(spec, threads=1)
     text = "The site_dir setting names the folder the built site goes to. " * 3
-    ids, states = small.token_states(text)
-    assert ids == small.wordpiece.pieces(text) and len(ids) > 14
-    assert states.shape == (len(ids), 384) and states.dtype == np.float32
-    # the first window is the passage input: its pooled states equal the passage vector
-    vec, ids2, states2 = small.passage_and_states(text)
-    assert ids2 == ids and np.allclose(states2, states, atol=1e-5)
-    assert np.allclose(vec, small.embed_passages([text])[0], atol=1e-5)
-    empty_ids, empty_states = small.token_states("")
-    assert empty_ids == [] and empty_states.shape == (0, 384)
+    (passage,) = small.embed_many([text], states=True)
+    pieces = small.wordpiece.pieces(text)
+    assert passage.pieces == pieces and len(pieces) > 14
+    assert passage.states is not None and passage.states.shape == (len(pieces), 384)
+    assert passage.states.dtype == np.float32
+    # each window of 14 pieces runs alone, wrapped in [CLS] ... [SEP]
+    second = small.wordpiece.wrap(pieces[14:28])
+    assert np.array_equal(passage.states[14:28], small._run(second)[1:-1])
+    # the first window is the passage input: its pooled states are the passage vector
+    assert np.array_equal(passage.vector, small.embed_passages([text])[0])
+    (empty,) = small.embed_many([""], states=True)
+    assert empty.pieces == [] and empty.states is not None and empty.states.shape == (0, 384)
+    (plain,) = small.embed_many([text])
+    assert plain.pieces is None and plain.states is None and np.array_equal(plain.vector, passage.vector)
+
+
+def _example_passages() -> list[str]:
+    from conftest import EXAMPLE_SITE
+    from mkdocs_graphsearch.index.corpus import Corpus
+    from mkdocs_graphsearch.index.passages import passage_text
+    from mkdocs_graphsearch.parse.folder import parse_folder
+
+    return [passage_text(chunk) for chunk in Corpus.from_pages(parse_folder(EXAMPLE_SITE / "docs")).chunks]
+
+
+@pytest.mark.parametrize("prefix", ["", "passage: "])
+def test_batching_gives_the_bits_of_one_passage_at_a_time(prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Padded, length-sorted batches give passages of the example site (a quarter of them, and the
+    longest) exactly the vector and token states they get alone (batch 1, no padding):
+    incremental builds depend on it."""
+    import mkdocs_graphsearch.index.embed as embed
+
+    passages = _example_passages()
+    longest = sorted(passages, key=len)[-3:]  # several windows each
+    texts = passages[:: 4 if not prefix else 12] + longest
+    spec = ModelSpec(passage_prefix=prefix)
+    alone = list(Embedder(spec, batch_tokens=1).embed_many(texts, states=True))
+    batched = Embedder(spec, batch_tokens=4096)
+    sizes: list[int] = []
+    run_batch = batched._run_batch
+
+    def spy(inputs):
+        sizes.append(len(inputs))
+        return run_batch(inputs)
+
+    monkeypatch.setattr(batched, "_run_batch", spy)
+    monkeypatch.setattr(embed, "GROUP_WINDOWS", 32)  # several groups
+    together = list(batched.embed_many(texts, states=[i % 3 != 0 for i in range(len(texts))]))
+    assert max(sizes) > 8, sizes  # it did batch
+    for i, (one, many) in enumerate(zip(alone, together, strict=True)):
+        assert one.vector.tobytes() == many.vector.tobytes(), texts[i]
+        if i % 3:
+            assert one.pieces == many.pieces and many.states is not None and one.states is not None
+            assert one.states.tobytes() == many.states.tobytes(), texts[i]
+        else:
+            assert many.states is None
 
 
 def test_missing_model_raises_model_unavailable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,8 +19,12 @@ import pytest
 from conftest import ROOT, VECTORS
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.engine.search import search
+from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache
+from mkdocs_graphsearch.index.fit_cache import unpack_entry as unpack_entry_of_fit
+from mkdocs_graphsearch.index.passages import passage_text
 from mkdocs_graphsearch.index.semantic import unpack_encoder
+from mkdocs_graphsearch.parse.folder import parse_folder
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL and the temporary-file cleanup are POSIX")
 
@@ -54,6 +58,10 @@ def folder(path: Path) -> dict[str, bytes]:
     return {file.name: file.read_bytes() for file in sorted(path.iterdir())}
 
 
+def passages(docs: Path) -> list[str]:
+    return [passage_text(chunk) for chunk in Corpus.from_pages(parse_folder(docs)).chunks]
+
+
 def damaged_records(cache: Path) -> int:
     store = EmbeddingCache(cache)
     len(store)  # read on first use
@@ -75,10 +83,14 @@ def test_killed_mid_embedding(tmp_path: Path, clean: dict[str, bytes]) -> None:
     (vectors,) = cache.glob("vectors-f32-*.bin")
     kept = EmbeddingCache(cache)
     assert len(kept) == 2 and kept.corrupt_records == 1  # two flushed passages, the third torn
+    (partial,) = cache.glob("fitstats-*.cache")  # the fit statistics of the same two passages
+    assert sum(unpack_entry_of_fit(partial.read_bytes()).passages.values()) == 2
     again = index(DOCS, out, cache)
     assert folder(out) == clean
     warnings = [line for line in again.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and str(vectors) in warnings[0], again.stderr  # the torn record, recomputed
+    rest = len(set(passages(DOCS))) - 2  # the model runs over the passages the killed build had not kept
+    assert f"embedding: {rest}/{rest} chunks" in again.stderr, again.stderr
     assert damaged_records(cache) == 0 and not list(cache.glob(".*.tmp"))
     (entry,) = cache.glob("encoder-*.cache")
     unpack_encoder(entry.read_bytes())

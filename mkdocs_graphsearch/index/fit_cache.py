@@ -1,0 +1,163 @@
+"""The query encoder's fit statistics as the cache keeps them, so an edit refits without the model.
+
+A `FitState` is the `TokenStats` (encoder.py) of a multiset of passages: their cache keys
+(embed_cache.py `cache_key`), how many chunks have each text, and the texts themselves. A build
+starts from the cached state closest to its passages (`choose_base`), runs the model over the
+passages it adds and over the ones it takes out (their text is in the state: the model gives them
+the same bits again, embed.py), and adds or subtracts their integer statistics. The result is the
+state a clean build of the same passages reaches, bit for bit, so the encoder is the same.
+
+Why not the statistics of every passage: they would be one row of `dim` numbers per distinct word
+piece per passage (k8s-docs: 692,896 rows of 384, 532 MB at float16, 2.1 GB as int64), where a
+state is one row per distinct piece of the whole site (8,775 rows, 27 MB as int64) plus the texts
+(12 MB), and zlib shrinks both. Taking a passage out costs one model pass over its old text.
+
+Entry layout (little-endian): magic `GSFITS1\\n`, sha256 of everything after it, the header
+(fingerprint as 32 raw bytes, complete flag, 3 zero bytes, dim, passage count), the passages'
+keys (32 bytes each, ascending), their multiplicities (uint32) and text lengths in UTF-8 bytes
+(uint32), then zlib of: the texts one after another, the token count (uint32), token ids,
+counts, and sums (int64, token rows of dim). A partial state (written while a build runs, so a
+killed build keeps what it computed) has the complete flag 0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+import zlib
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mkdocs_graphsearch.index.encoder import TokenStats
+
+_MAGIC = b"GSFITS1\n"
+_HEADER = struct.Struct("<32sB3xII")
+_KEY = 32
+
+
+@dataclass
+class FitEntry:
+    """A cache entry as read: the passages it covers (hex key -> chunks with that text) and their
+    text sizes; its statistics and texts stay compressed until `FitState.load` needs them."""
+
+    fingerprint: str
+    complete: bool
+    dim: int
+    passages: dict[str, int]
+    sizes: dict[str, int]
+    body: bytes
+
+
+class FitState:
+    """The statistics of a multiset of passages, with their texts, as a build updates them."""
+
+    def __init__(self, stats: TokenStats, passages: Counter[str], texts: dict[str, str]) -> None:
+        self.stats, self.passages, self.texts = stats, passages, texts
+
+    @classmethod
+    def empty(cls, dim: int, special_ids: Collection[int]) -> FitState:
+        return cls(TokenStats(dim, special_ids), Counter(), {})
+
+    @classmethod
+    def load(cls, entry: FitEntry, special_ids: Collection[int]) -> FitState:
+        """The entry's statistics and texts; ValueError if they do not decode (checksum passed:
+        an entry from a writer with a bug)."""
+        try:
+            return cls._load(entry, special_ids)
+        except (ValueError, zlib.error, struct.error) as error:
+            raise ValueError(f"statistics do not decode ({error})") from error
+
+    @classmethod
+    def _load(cls, entry: FitEntry, special_ids: Collection[int]) -> FitState:
+        body = zlib.decompress(entry.body)
+        keys = sorted(entry.passages)
+        texts, offset = {}, 0
+        for key in keys:
+            texts[key] = body[offset : offset + entry.sizes[key]].decode("utf-8")
+            offset += entry.sizes[key]
+        (n,) = struct.unpack_from("<I", body, offset)
+        arrays = np.frombuffer(body, dtype="<i8", offset=offset + 4)
+        tokens, counts, sums = arrays[:n], arrays[n : 2 * n], arrays[2 * n :].reshape(n, entry.dim)
+        stats = TokenStats.from_arrays(special_ids, tokens, counts, sums)
+        return cls(stats, Counter(entry.passages), texts)
+
+    def change(self, key: str, text: str, pieces: Sequence[int], states: np.ndarray, times: int) -> None:
+        """Add a passage `times` times (negative: take it out)."""
+        self.stats.add(np.asarray(pieces, dtype=np.int64), states, times)
+        self.passages[key] += times
+        if self.passages[key]:
+            self.texts[key] = text
+        else:
+            del self.passages[key], self.texts[key]
+
+    def pack(self, fingerprint: str, complete: bool) -> bytes:
+        """This state as a cache entry (same passages and statistics: same bytes)."""
+        keys = sorted(self.passages)
+        encoded = [self.texts[key].encode("utf-8") for key in keys]
+        tokens, counts, sums = self.stats.arrays()
+        body = b"".join([
+            *encoded,
+            struct.pack("<I", len(tokens)),
+            tokens.astype("<i8").tobytes(),
+            counts.astype("<i8").tobytes(),
+            sums.astype("<i8").tobytes(),
+        ])
+        rest = b"".join([
+            _HEADER.pack(bytes.fromhex(fingerprint), int(complete), self.stats.dim, len(keys)),
+            b"".join(bytes.fromhex(key) for key in keys),
+            np.array([self.passages[key] for key in keys], dtype="<u4").tobytes(),
+            np.array([len(text) for text in encoded], dtype="<u4").tobytes(),
+            zlib.compress(body, 1),
+        ])
+        return _MAGIC + hashlib.sha256(rest).digest() + rest
+
+    def name(self, fingerprint: str) -> str:
+        """The entry's file name: a digest of the fingerprint and the passage multiset."""
+        digest = hashlib.sha256(fingerprint.encode())
+        for key in sorted(self.passages):
+            digest.update(bytes.fromhex(key) + struct.pack("<I", self.passages[key]))
+        return f"fitstats-{digest.hexdigest()}.cache"
+
+
+def unpack_entry(data: bytes) -> FitEntry:
+    """A cache entry's passages and compressed statistics; ValueError saying what is wrong."""
+    start = len(_MAGIC) + 32
+    if len(data) < start + _HEADER.size:
+        raise ValueError(f"{len(data)} bytes, shorter than its header")
+    if data[: len(_MAGIC)] != _MAGIC:
+        raise ValueError("not a fit statistics cache file")
+    if hashlib.sha256(data[start:]).digest() != data[len(_MAGIC) : start]:
+        raise ValueError("checksum mismatch (truncated or changed)")
+    fingerprint, complete, dim, n = _HEADER.unpack_from(data, start)
+    offset = start + _HEADER.size
+    keys = [data[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
+    offset += n * _KEY
+    multiplicity = np.frombuffer(data, dtype="<u4", count=n, offset=offset).tolist()
+    sizes = np.frombuffer(data, dtype="<u4", count=n, offset=offset + 4 * n).tolist()
+    return FitEntry(
+        fingerprint=fingerprint.hex(),
+        complete=bool(complete),
+        dim=dim,
+        passages=dict(zip(keys, multiplicity, strict=True)),
+        sizes=dict(zip(keys, sizes, strict=True)),
+        body=data[offset + 8 * n :],
+    )
+
+
+def choose_base(target: Counter[str], sizes: Mapping[str, int], entries: Sequence[FitEntry]) -> FitEntry | None:
+    """The entry the least model work away from `target` (passages -> chunks, their text sizes
+    in `sizes`): the text of every passage to add or take out, summed; None: start empty.
+
+    Any base gives the same statistics in the end; this only picks the cheapest."""
+    best, cost = None, sum(sizes[key] for key in target)
+    for entry in entries:
+        changed = (target.keys() | entry.passages.keys()) - {
+            key for key, times in entry.passages.items() if target.get(key) == times
+        }
+        work = sum(sizes[key] if key in sizes else entry.sizes[key] for key in changed)
+        if work < cost:
+            best, cost = entry, work
+    return best
