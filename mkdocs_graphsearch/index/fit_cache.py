@@ -10,7 +10,8 @@ state a clean build of the same passages reaches, bit for bit, so the encoder is
 Why not the statistics of every passage: they would be one row of `dim` numbers per distinct word
 piece per passage (k8s-docs: 692,896 rows of 384, 532 MB at float16, 2.1 GB as int64), where a
 state is one row per distinct piece of the whole site (8,775 rows, 27 MB as int64) plus the texts
-(12 MB), and zlib shrinks both. Taking a passage out costs one model pass over its old text.
+(6.4 MB), and zlib shrinks both (mkdocs-docs: 9.5 MB -> 5.2 MB). Taking a passage out costs one
+model pass over its old text.
 
 Entry layout (little-endian): magic `GSFITS1\\n`, sha256 of everything after it, the header
 (fingerprint as 32 raw bytes, complete flag, 3 zero bytes, dim, passage count), the passages'
