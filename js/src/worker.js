@@ -270,54 +270,49 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Fetch these term shards (DICTIONARY: the term dictionary), each once, then answer again.
-   * True while any of them is still loading.
-   * @param {Bundle} bundle @param {Set<number>} wanted
+   * Load each of these parts once (`states` remembers loading, loaded or failed), warning under
+   * `label` when one fails, then answer again. True while any of them is still loading.
+   * @param {Map<number, string>} states @param {Iterable<number>} indexes
+   * @param {(index: number) => Promise<unknown>} load @param {string} label
    */
-  function wantShards(bundle, wanted) {
+  function fetchEach(states, indexes, load, label) {
     let loading = false;
-    for (const index of wanted) {
-      if (!shards.has(index)) {
-        shards.set(index, "loading");
-        const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
-        const load = index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
-        load.then(
-          () => shards.set(index, "loaded"),
+    for (const index of indexes) {
+      if (!states.has(index)) {
+        states.set(index, "loading");
+        load(index).then(
+          () => states.set(index, "loaded"),
           (error) => {
-            shards.set(index, "failed");
-            warnings.push(`terms: ${describe(error)}`);
+            states.set(index, "failed");
+            warnings.push(`${label}: ${describe(error)}`);
             postStatus();
           },
         ).then(rerun);
       }
-      loading ||= shards.get(index) === "loading";
+      loading ||= states.get(index) === "loading";
     }
     return loading;
   }
 
   /**
-   * Fetch the text fragments holding these chunks' texts (each fragment once), then answer
-   * again. True while any of them is still loading.
+   * Fetch these term shards (DICTIONARY: the term dictionary), each once, then answer again.
+   * @param {Bundle} bundle @param {Set<number>} wanted
+   */
+  function wantShards(bundle, wanted) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    const load = (/** @type {number} */ index) =>
+      index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
+    return fetchEach(shards, wanted, load, "terms");
+  }
+
+  /**
+   * Fetch the text fragments holding these chunks' texts (each fragment once), then answer again.
    * @param {Bundle} bundle @param {Set<number>} chunks
    */
   function wantTexts(bundle, chunks) {
-    let loading = false;
-    for (const chunk of chunks) {
-      const index = fragmentOf(bundle, chunk);
-      if (!fragments.has(index)) {
-        fragments.set(index, "loading");
-        loadTexts(bundle, /** @type {LoadContext} */ (context).fetchFile, index).then(
-          () => fragments.set(index, "loaded"),
-          (error) => {
-            fragments.set(index, "failed");
-            warnings.push(`texts: ${describe(error)}`);
-            postStatus();
-          },
-        ).then(rerun);
-      }
-      loading ||= fragments.get(index) === "loading";
-    }
-    return loading;
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    const indexes = [...chunks].map((chunk) => fragmentOf(bundle, chunk));
+    return fetchEach(fragments, indexes, (index) => loadTexts(bundle, fetchFile, index), "texts");
   }
 
   /** Answer only the newest query of each channel (keystrokes coalesce here). */
