@@ -424,11 +424,17 @@ export const textFragment = (index) => `text.${index}.json`;
 /** The fragment holding a chunk's text (the last whose first chunk is at or before it).
  * @param {Bundle} bundle @param {number} chunk */
 export function fragmentOf(bundle, chunk) {
-  const starts = bundle.textStarts;
+  return lastAtOrBefore(bundle.textStarts, chunk);
+}
+
+/** The last index of an ascending list whose value is <= value (0 when none is): the fragment or
+ * term shard that a chunk or term number falls in, from their first numbers.
+ * @param {ArrayLike<number>} starts @param {number} value */
+export function lastAtOrBefore(starts, value) {
   let low = 0, high = starts.length - 1;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if (starts[middle] <= chunk) low = middle;
+    if (starts[middle] <= value) low = middle;
     else high = middle - 1;
   }
   return low;

@@ -1,5 +1,6 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
+import { lastAtOrBefore } from "./bundle.js";
 import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./tokenize.js";
 import { osaWithin } from "./fuzzy.js";
 import { isProseWord, stem } from "./stem.js";
@@ -79,14 +80,7 @@ export function shardOf(bundle, token) {
 
 /** The shard holding term number `term`. @param {Bundle} bundle @param {number} term */
 function shardOfTerm(bundle, term) {
-  const start = bundle.termShards.start;
-  let lo = 0, hi = start.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (start[mid] <= term) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return lastAtOrBefore(bundle.termShards.start, term);
 }
 
 /** The dictionary's mark in a `wanted` set (shards are 0, 1, ...). */
