@@ -84,6 +84,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     semantic = None
     if not args.no_embeddings:
         semantic = _semantic_options(usable_cache_dir(Path(args.cache_dir) if args.cache_dir else None, _warn))
+        if semantic is not None:  # index/kmeans.py clustered_layout
+            semantic.vector_clusters, semantic.vector_probe = args.vector_clusters, args.vector_probe
     files = build_files(pages, semantic=semantic, warn=_warn)
     write_bundle(Path(args.out), files)
     total = sum(len(data) for data in files.values())
@@ -92,6 +94,14 @@ def cmd_index(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _clusters_option(value: str) -> int | str:
+    if value == "auto":
+        return value
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError("expected a number of clusters (at least 1) or 'auto'")
+    return int(value)
 
 
 def _semantic_options(cache_dir: Path | None) -> SemanticOptions | None:
@@ -304,6 +314,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     index.add_argument(
         "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
+    )
+    index.add_argument(
+        "--vector-clusters", type=_clusters_option, default=None, metavar="K|auto",
+        help="passage vectors in K clusters a query probes a few of ('auto': the size rule even for a "
+        "small site; 1: one file; default: the size rule, one file for small sites)",
+    )
+    index.add_argument(
+        "--vector-probe", type=int, default=None, metavar="P", help="clusters a query reads (default: K / 5)"
     )
     index.set_defaults(func=cmd_index)
 

@@ -39,6 +39,7 @@ from mkdocs_graphsearch.bundle.schema import (
     check_texts,
     shard_range,
 )
+from mkdocs_graphsearch.bundle.vector_shards import CENTROIDS, Clusters, read_centroids, read_cluster, vector_shard
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Bundle:
     files: dict[str, bytes]  # by logical part name (format.py), whatever the file is called
     vectors: np.ndarray | None = None
     vector_scales: np.ndarray | None = None
+    clusters: Clusters | None = None  # a clustered bundle's (vector_shards.py); vectors hold every row
     encoder: Any = None  # the query encoder, loaded on first use by engine/encoder.py
 
     @property
@@ -188,9 +190,12 @@ def load_bundle(path: Path) -> Bundle:
         files=files,
     )
     if "vectors" in manifest:
-        files[VECTORS] = read_file(folder, manifest, VECTORS)
-        dim = manifest["vectors"]["dim"]
-        bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
+        if "clusters" in manifest["vectors"]:
+            bundle.vectors, bundle.vector_scales, bundle.clusters = read_clustered(folder, manifest, files)
+        else:
+            files[VECTORS] = read_file(folder, manifest, VECTORS)
+            dim = manifest["vectors"]["dim"]
+            bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
         for name in (ENCODER, ENCODER_BIN, VOCAB):
             files[name] = read_file(folder, manifest, name)
         meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
@@ -236,6 +241,30 @@ def _check_shard_terms(data: Any, name: str, n_terms: int) -> list[str]:
     if not isinstance(data, list) or len(data) != n_terms or not all(isinstance(t, str) for t in data):
         raise BundleError(f"{name}: its term list must be {n_terms} strings")
     return data
+
+
+def read_clustered(
+    folder: Path, manifest: dict[str, Any], files: dict[str, bytes]
+) -> tuple[np.ndarray, np.ndarray, Clusters]:
+    """centroids.bin, then every cluster's file (the JS runtime fetches only those a query
+    probes) -> every chunk's row and scale, and the clusters."""
+    files[CENTROIDS] = read_file(folder, manifest, CENTROIDS)
+    centroids, centroid_scales = read_centroids(files[CENTROIDS], manifest)
+    n, dim = manifest["counts"]["chunks"], manifest["vectors"]["dim"]
+    vectors, scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n, dtype=np.float64)
+    seen = np.zeros(n, dtype=bool)
+    members: list[np.ndarray] = []
+    for index in range(len(manifest["vectors"]["clusters"]["sizes"])):
+        name = vector_shard(index)
+        files[name] = read_file(folder, manifest, name)
+        chunks, rows, row_scales = read_cluster(files[name], manifest, index)
+        if seen[chunks].any():
+            raise BundleError(f"{name}: a chunk in two clusters (corrupted)")
+        seen[chunks] = True
+        vectors[chunks], scales[chunks] = rows, row_scales
+        members.append(chunks)
+    clusters = Clusters(centroids, centroid_scales, members, manifest["vectors"]["clusters"]["probe"])
+    return vectors, scales, clusters
 
 
 def read_vectors(data: bytes, n_chunks: int, dim: int) -> tuple[np.ndarray, np.ndarray]:

@@ -34,11 +34,12 @@ from mkdocs_graphsearch.bundle.format import (
     text_fragment,
 )
 from mkdocs_graphsearch.bundle.settings import MODES
+from mkdocs_graphsearch.bundle.vector_shards import semantic_vector_parts
 
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
 #: order both engines read them.
 KEYWORD_PARTS = (KEYWORD, GRAPH, TERMS)
-SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)
+SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)  # VECTORS: or the clustered files
 MAX_CRC32 = 2**32 - 1
 
 #: Search settings by kind: whole numbers with their least value, and finite numbers.
@@ -116,6 +117,17 @@ def _wholes(file: str, value: Any, where: str, length: int | None, low: int, hig
 
 
 
+def _check_clusters(vectors: dict[str, Any], n_chunks: int) -> None:
+    """vectors.clusters (bundle/vector_shards.py): a probe count and each cluster's size."""
+    clusters = _object(MANIFEST, vectors["clusters"], "vectors.clusters")
+    sizes = _wholes(MANIFEST, clusters.get("sizes"), "vectors.clusters.sizes", None, 1, max(n_chunks, 1))
+    if not sizes:
+        _fail(MANIFEST, "vectors.clusters.sizes", "must list at least one cluster")
+    if sum(sizes) != n_chunks:
+        _fail(MANIFEST, "vectors.clusters.sizes", "must add up to counts.chunks")
+    clusters["probe"] = _whole(MANIFEST, clusters.get("probe"), "vectors.clusters.probe", 1, len(sizes))
+
+
 def check_manifest(data: Any) -> dict[str, Any]:
     """Everything either engine reads from manifest.json (after its format and checksum)."""
     manifest = _object(MANIFEST, data, "the file")
@@ -135,7 +147,9 @@ def check_manifest(data: Any) -> dict[str, Any]:
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
-    for part in KEYWORD_PARTS + shards + fragments + (SEMANTIC_PARTS if semantic else ()):
+    vector_parts = semantic_vector_parts(manifest) if semantic else ()
+    semantic_parts = vector_parts + SEMANTIC_PARTS[1:] if semantic else ()
+    for part in KEYWORD_PARTS + shards + fragments + semantic_parts:
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -149,6 +163,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
         vectors["dim"] = _whole(MANIFEST, vectors.get("dim"), "vectors.dim", low=1)
         if "query_levels" in vectors:
             vectors["query_levels"] = _whole(MANIFEST, vectors["query_levels"], "vectors.query_levels", low=1)
+        if "clusters" in vectors:
+            _check_clusters(vectors, counts["chunks"])
         encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
         if "max_query_pieces" in encoder:
             encoder["max_query_pieces"] = _whole(MANIFEST, encoder["max_query_pieces"], "encoder.max_query_pieces")

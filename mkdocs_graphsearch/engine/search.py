@@ -29,7 +29,7 @@ from mkdocs_graphsearch.engine.fuse import defining_chunks, exact_cover, fuse, p
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.snippet import Highlight, keyword_highlight
-from mkdocs_graphsearch.engine.vector import cosines, query_levels
+from mkdocs_graphsearch.engine.vector import cosines, probed_mask, query_levels
 
 
 def available_mode(bundle: Bundle, mode: str | None) -> str:
@@ -95,7 +95,10 @@ def search(
         elif len(vector) != bundle.vectors.shape[1]:
             vector = project_query(bundle, vector)
         if vector is not None:
-            cos = cosines(bundle.vectors, bundle.vector_scales, vector, query_levels(bundle.manifest))
+            levels = query_levels(bundle.manifest)
+            cos = cosines(bundle.vectors, bundle.vector_scales, vector, levels)
+            if bundle.clusters is not None:  # only the probed clusters' chunks (vector.py)
+                cos[~probed_mask(bundle.clusters, vector, levels, bundle.n_chunks)] = 0.0
             cos[cos < settings["vector_threshold"]] = 0.0
             if allowed is not None:
                 cos[~allowed] = 0.0

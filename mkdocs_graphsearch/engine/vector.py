@@ -4,6 +4,8 @@ Exact in both engines by construction: the query vector is quantized to integers
 q_int = floor(q / max|q| * L + 0.5), the dot product with each int8 passage row is an
 integer (exact in float64 too), and the cosine is (dot * passage_scale) * query_scale with
 query_scale = max|q| / L, where L is the manifest's vectors.query_levels (index/semantic.py).
+A clustered bundle (bundle/vector_shards.py) scores only the chunks of the clusters the query
+probes (probed_clusters); every other chunk's cosine is 0, as if it had no vector.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from mkdocs_graphsearch.bundle.vector_shards import Clusters
 
 #: A format-1 manifest's vectors entry has no `query_levels` (index/semantic.py writes it since
 #: format 2): the value those engines had built in. Frozen: never change it.
@@ -41,3 +45,18 @@ def cosines(vectors: np.ndarray, scales: np.ndarray, query: Sequence[float], lev
     dots = vectors.astype(np.int64) @ q
     cos: np.ndarray = dots.astype(np.float64) * scales * query_scale
     return cos
+
+
+def probed_clusters(clusters: Clusters, query: Sequence[float], levels: int) -> list[int]:
+    """The clusters a query reads (bundle/vector_shards.py): the `probe` whose centroids have the
+    best cosine with the query (computed as for passages), ties to the lower cluster number."""
+    cos = cosines(clusters.centroids, clusters.centroid_scales, query, levels).tolist()
+    return sorted(range(len(cos)), key=lambda c: (-cos[c], c))[: clusters.probe]
+
+
+def probed_mask(clusters: Clusters, query: Sequence[float], levels: int, n_chunks: int) -> np.ndarray:
+    """True for the chunks of the probed clusters: every other chunk's cosine counts as 0."""
+    mask = np.zeros(n_chunks, dtype=bool)
+    for cluster in probed_clusters(clusters, query, levels):
+        mask[clusters.members[cluster]] = True
+    return mask

@@ -30,6 +30,7 @@ import numpy as np
 from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCAB
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
+from mkdocs_graphsearch.index.kmeans import clustered_layout
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
@@ -64,6 +65,10 @@ class SemanticOptions:
     #: Reuse the last fitted encoder even if passages changed (`mkdocs serve`: an edit must not
     #: cost a model pass over the whole site; `mkdocs build` always refits).
     reuse_encoder: bool = False
+    #: The clustered vector layout (index/kmeans.py clustered_layout): None = its rule, "auto" =
+    #: the rule even for a small site, a number = that many clusters (1: one vectors.bin).
+    vector_clusters: int | str | None = None
+    vector_probe: int | None = None
 
 
 def quantize_vectors(vectors: np.ndarray) -> bytes:
@@ -160,6 +165,11 @@ def semantic_files(
         },
         "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES},
     }
+    clustered = clustered_layout(rows, scales, options.vector_clusters, options.vector_probe)
+    if clustered is not None:  # a query reads a few clusters' vectors (bundle/vector_shards.py)
+        del files[VECTORS]
+        files.update(clustered[0])
+        manifest["vectors"]["clusters"] = clustered[1]  # type: ignore[index]
     return files, manifest
 
 
