@@ -30,12 +30,12 @@ import numpy as np
 from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCAB
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
-from mkdocs_graphsearch.index.kmeans import clustered_layout
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
 from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, unpack_entry
+from mkdocs_graphsearch.index.kmeans import clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 
 #: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
