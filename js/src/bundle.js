@@ -48,7 +48,7 @@ export class BundleError extends Error {
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: (string | undefined)[], textStarts: number[], nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]} | null,
- *   vectors: {values: Int8Array, scales: Float64Array, dim: number} | null,
+ *   vectors: import("./vector-shards.js").Vectors | null,
  *   encoder: any
  * }} Bundle
  *   (`vectors` and `encoder` are set together by worker.js's semantic part, `graph` by its graph
@@ -459,27 +459,6 @@ export async function loadTexts(bundle, fetchFile, index) {
   return bundle;
 }
 
-/**
- * Read the passage vectors (vectors.bin), or null when the bundle has no semantic part. The
- * query encoder's files are read by encoder.js: the worker composes the two (worker.js).
- * @param {Bundle} bundle @param {FetchFile} fetchFile
- * @returns {Promise<{values: Int8Array, scales: Float64Array, dim: number} | null>}
- */
-export async function loadVectors(bundle, fetchFile) {
-  const info = bundle.manifest.vectors;
-  if (!info) return null;
-  const bytes = await readFile(fetchFile, bundle.manifest, "vectors.bin");
-  const n = bundle.nChunks, dim = info.dim;
-  if (bytes.length !== n * dim + 4 * n) {
-    throw new BundleError(`vectors.bin has ${bytes.length} bytes, expected ${n * (dim + 4)} (corrupted)`);
-  }
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset, n * dim);
-  const view = new DataView(bytes.buffer, bytes.byteOffset + n * dim, 4 * n);
-  const scales = new Float64Array(n);
-  for (let c = 0; c < n; c++) scales[c] = view.getFloat32(4 * c, true);
-  return { values, scales, dim };
-}
-
 /** Seconds a bundle fetch may go without receiving anything (its response, or the next bytes of
  * its body) before it is given up and tried once more; a page may set another with the runtime
  * script's `data-graphsearch-timeout` attribute (ui.js). A stall, not a duration: a large part on
@@ -567,7 +546,29 @@ const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
 const MAX_CRC32 = 2 ** 32 - 1;
 /** The parts every bundle has, then the semantic part's (present with `vectors`). */
 const KEYWORD_PARTS = ["keyword.json", "graph.json", "terms.json"];
-const SEMANTIC_PARTS = ["vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"];
+const SEMANTIC_PARTS = ["vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"]; // vectors.bin: or vectorParts
+
+/** The vector files of a semantic bundle: vectors.bin, or centroids.bin then each cluster's
+ * (vector-shards.js; a bad `clusters` gives no cluster files: its check then names it).
+ * @param {any} manifest @returns {string[]} */
+function vectorParts(manifest) {
+  const clusters = isObject(manifest.vectors) ? own(manifest.vectors, "clusters") ?? null : null;
+  if (clusters === null) return ["vectors.bin"];
+  const sizes = isObject(clusters) ? own(clusters, "sizes") : undefined;
+  const count = Array.isArray(sizes) ? sizes.length : 0;
+  return ["centroids.bin", ...Array.from({ length: count }, (_, i) => `vectors.${i}.bin`)];
+}
+
+/** vectors.clusters (vector-shards.js): a probe count and each cluster's size (spec: schema.py).
+ * @param {any} vectors @param {number} nChunks */
+function checkClusters(vectors, nChunks) {
+  const m = "manifest.json";
+  const clusters = object(m, vectors.clusters, "vectors.clusters");
+  const sizes = wholes(m, own(clusters, "sizes"), "vectors.clusters.sizes", null, 1, Math.max(nChunks, 1));
+  if (!sizes.length) fail(m, "vectors.clusters.sizes", "must list at least one cluster");
+  if (sizes.reduce((a, b) => a + b, 0) !== nChunks) fail(m, "vectors.clusters.sizes", "must add up to counts.chunks");
+  whole(m, own(clusters, "probe"), "vectors.clusters.probe", 1, sizes.length);
+}
 /** Search settings: whole numbers with their least value, finite numbers, then the optional ones. */
 const SETTING_WHOLE = {
   default_limit: 0, fuzzy_long_length: 0, fuzzy_min_length: 0, graph_depth: 0, max_expansions: 0,
@@ -665,7 +666,8 @@ function checkManifest(manifest) {
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
-  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...(semantic ? SEMANTIC_PARTS : [])]) {
+  const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1)] : [];
+  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...semanticParts]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
     object(m, entry, `files.${part}`);
@@ -678,6 +680,7 @@ function checkManifest(manifest) {
     const vectors = object(m, manifest.vectors, "vectors");
     whole(m, own(vectors, "dim"), "vectors.dim", 1);
     if (Object.hasOwn(vectors, "query_levels")) whole(m, vectors.query_levels, "vectors.query_levels", 1);
+    if (Object.hasOwn(vectors, "clusters")) checkClusters(vectors, counts.chunks);
     const encoder = object(m, own(manifest, "encoder"), "encoder");
     if (Object.hasOwn(encoder, "max_query_pieces")) whole(m, encoder.max_query_pieces, "encoder.max_query_pieces");
   }

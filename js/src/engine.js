@@ -5,6 +5,7 @@ import { groupByPage, rankChunks } from "./results.js";
 import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
+import { clusterCosines } from "./vector-shards.js";
 import { definingChunks, exactCover, fuse, pathRoots } from "./fuse.js";
 import { expand } from "./expand.js";
 import { MODES } from "./bundle.js";
@@ -50,12 +51,13 @@ function dense(scores, size) {
 /**
  * @param {Bundle} bundle @param {string} query
  * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
- *           missing?: Set<number>, shards?: Set<number>}} [options]
+ *           missing?: Set<number>, shards?: Set<number>, clusters?: Set<number>}} [options]
  *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws);
  *   missing: collects the chunks whose texts a shown snippet needs but are not loaded (their
  *   snippets are "" until worker.js loads those fragments and asks again);
  *   shards: collects the term shards (and keyword.js DICTIONARY) the query needs that are not
- *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again)
+ *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again);
+ *   clusters: the same for the vector clusters the query probes (vector-shards.js)
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
@@ -84,7 +86,10 @@ export function search(bundle, query, options = {}) {
     const vector = queryVector(bundle, completedQuery(bundle, searched, keyword));
     if (vector !== null) {
       const { values, scales, dim } = bundle.vectors;
-      cos = cosines(values, scales, dim, vector, queryLevels(bundle.manifest));
+      cos = bundle.vectors.clusters // clustered: the probed clusters' chunks only
+        ? clusterCosines(bundle.vectors, vector, queryLevels(bundle.manifest), bundle.nChunks, options.clusters ?? null)
+        : cosines(values, scales, dim, vector, queryLevels(bundle.manifest));
+      if (cos === null) return output(query, mode, [], chosen); // worker.js loads them and asks again
       for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold || (allowed && !allowed[c])) cos[c] = 0;
       vectorRanked = rankChunks(cos);
     }

@@ -40,7 +40,6 @@ import {
   loadManifest,
   loadShard,
   loadTexts,
-  loadVectors,
 } from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
@@ -105,8 +104,9 @@ export async function loadGraphPart(bundle, fetchFile) {
 }
 
 /**
- * Add the semantic part: the passage vectors (bundle.js) and the query encoder (encoder.js,
- * imported only now: it and WordPiece stay off the first keystroke's path). Both are set at once,
+ * Add the semantic part: the passage vectors (vector-shards.js: all, or a clustered bundle's
+ * centroids) and the query encoder (encoder.js), both imported only now: they and WordPiece stay
+ * off the first keystroke's path. Both are set at once,
  * so a query never sees vectors without their encoder.
  * @param {Bundle} bundle @param {FetchFile} fetchFile
  * @returns {Promise<boolean>} false when the bundle has no semantic part (nothing new)
@@ -114,7 +114,7 @@ export async function loadGraphPart(bundle, fetchFile) {
 export async function loadSemantic(bundle, fetchFile) {
   if (!bundle.manifest.vectors) return false;
   const [vectors, encoder] = await inOrder([
-    loadVectors(bundle, fetchFile),
+    import("./vector-shards.js").then(({ loadVectors }) => loadVectors(bundle, fetchFile)),
     import("./encoder.js").then(({ loadEncoder }) => loadEncoder(bundle, fetchFile)),
   ]);
   bundle.encoder = encoder;
@@ -135,6 +135,16 @@ export async function loadBundle(fetchFile) {
     if (part.name === "graph") await loadGraph(/** @type {Bundle} */ (context.bundle), fetchFile);
     else await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
+    const clusters = part.name === "semantic" ? bundle.vectors?.clusters : undefined;
+    if (clusters) { // every cluster, then each chunk once (bundle/read.py read_clustered)
+      const seen = new Uint8Array(bundle.nChunks);
+      for (let index = 0; index < clusters.sizes.length; index++) {
+        await (await import("./vector-shards.js")).loadCluster(bundle, fetchFile, index);
+        for (const chunk of /** @type {Uint32Array} */ (clusters.members[index])) {
+          if (seen[chunk]++) throw new BundleError(`vectors.${index}.bin: a chunk in two clusters (corrupted)`);
+        }
+      }
+    }
     if (part.name === "keyword") {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);
       await loadDictionary(bundle, fetchFile);
@@ -229,6 +239,8 @@ export function createService(post, options = {}) {
   /** Term shards by index (keyword.js DICTIONARY: the dictionary): loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const shards = new Map();
+  /** Vector clusters by index: loading, loaded or failed. @type {Map<number, "loading" | "loaded" | "failed">} */
+  const clusterStates = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -248,15 +260,19 @@ export function createService(post, options = {}) {
     const missing = new Set();
     /** @type {Set<number>} */
     const wanted = new Set();
+    /** @type {Set<number>} */
+    const clusters = new Set();
     let output;
     try {
-      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted });
+      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
+                                               clusters });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
     if (wantShards(bundle, wanted)) return; // answered when they are in
+    if (wantClusters(bundle, clusters)) return; // the same for the vector clusters probed
     post({
       type: "results",
       channel: message.channel,
@@ -303,6 +319,18 @@ export function createService(post, options = {}) {
     const load = (/** @type {number} */ index) =>
       index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
     return fetchEach(shards, wanted, load, "terms");
+  }
+
+  /**
+   * Fetch these vector clusters (vector-shards.js), each once, then answer again; one that
+   * fails is a warning and marked failed (answers go on without it).
+   * @param {Bundle} bundle @param {Set<number>} wanted
+   */
+  function wantClusters(bundle, wanted) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    const load = (/** @type {number} */ index) =>
+      import("./vector-shards.js").then(({ loadCluster }) => loadCluster(bundle, fetchFile, index));
+    return fetchEach(clusterStates, wanted, load, "vectors");
   }
 
   /**
