@@ -37,8 +37,11 @@ def node() -> str:
 EMBED_CACHE = ROOT / ".cache" / "test-embeddings"
 
 
-def build_bundle_dir(out: Path, docs: Path, *, embeddings: bool) -> Path:
-    """Parse a docs folder and write its bundle (with the default model when embeddings)."""
+def build_bundle_dir(
+    out: Path, docs: Path, *, embeddings: bool, clusters: int | str | None = None, probe: int | None = None
+) -> Path:
+    """Parse a docs folder and write its bundle (with the default model when embeddings;
+    `clusters`, `probe`: the clustered vector layout, index/kmeans.py clustered_layout)."""
     from mkdocs_graphsearch.bundle.write import write_bundle
     from mkdocs_graphsearch.index.builder import build_files
     from mkdocs_graphsearch.parse.folder import parse_folder
@@ -51,6 +54,7 @@ def build_bundle_dir(out: Path, docs: Path, *, embeddings: bool) -> Path:
         # One cache folder per docs tree: a cache keeps one fitted query encoder, so trees
         # sharing a folder would refit (run the model over every passage) on each build.
         semantic = SemanticOptions(Embedder(), EMBED_CACHE / f"{docs.resolve().parent.name}-{docs.name}")
+        semantic.vector_clusters, semantic.vector_probe = clusters, probe
 
     def fail(message: str) -> None:
         raise AssertionError(message)

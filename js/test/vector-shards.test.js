@@ -1,0 +1,124 @@
+// @ts-check
+// The clustered vector layout (spec: bundle/vector_shards.py): the search service fetches the
+// centroids with the semantic part and only the clusters a query probes; a cluster that fails
+// is a warning and the answer goes out without it. The clustered bundle is the frozen bundle's
+// data re-laid out here in memory (3 clusters of chunk % 3, centroid = the first member's row).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { crc32, fileName } from "../src/bundle.js";
+import { createService, loadBundle } from "../src/worker.js";
+import { probedClusters } from "../src/vector-shards.js";
+import { queryVector } from "../src/encoder.js";
+import { queryLevels } from "../src/vector.js";
+import { search } from "../src/engine.js";
+
+const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
+const CLUSTERS = 3;
+
+/** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe`: name -> bytes. */
+async function clusteredFiles(probe = 1) {
+  const manifest = JSON.parse(await readFile(new URL("manifest.json", BUNDLE), "utf8"));
+  delete manifest.checksum; // optional: this manifest is rewritten
+  /** @type {Map<string, Uint8Array>} */
+  const files = new Map();
+  for (const part of Object.keys(manifest.files)) {
+    if (part !== "vectors.bin") files.set(part, new Uint8Array(await readFile(new URL(fileName(manifest, part), BUNDLE))));
+  }
+  const vectors = new Uint8Array(await readFile(new URL(fileName(manifest, "vectors.bin"), BUNDLE)));
+  const n = manifest.counts.chunks, dim = manifest.vectors.dim;
+  const row = (/** @type {number} */ c) => vectors.subarray(c * dim, (c + 1) * dim);
+  const scale = (/** @type {number} */ c) => vectors.subarray(n * dim + 4 * c, n * dim + 4 * c + 4);
+  const members = Array.from({ length: CLUSTERS }, (_, k) => Array.from({ length: n }, (_, c) => c).filter((c) => c % CLUSTERS === k));
+  const concat = (/** @type {Uint8Array[]} */ parts) => {
+    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) { out.set(part, at); at += part.length; }
+    return out;
+  };
+  files.set("centroids.bin", concat([...members.map((m) => row(m[0])), ...members.map((m) => scale(m[0]))]));
+  members.forEach((m, k) => {
+    const chunks = new Uint8Array(new Uint32Array(m).buffer); // little-endian hosts (node on x86/arm)
+    files.set(`vectors.${k}.bin`, concat([chunks, ...m.map(row), ...m.map(scale)]));
+  });
+  delete manifest.files["vectors.bin"];
+  for (const [part, bytes] of files) manifest.files[part] = { name: part, bytes: bytes.length, crc32: crc32(bytes) };
+  manifest.vectors.clusters = { probe, sizes: members.map((m) => m.length) };
+  files.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+  return files;
+}
+
+/**
+ * Run one query through the service; resolves with its answers, the files fetched, the warnings.
+ * @param {Map<string, Uint8Array>} files @param {string} query @param {string} mode
+ * @param {(name: string) => boolean} [fails]
+ */
+async function serve(files, query, mode, fails = () => false) {
+  /** @type {string[]} */
+  const fetched = [];
+  /** @type {any[]} */
+  const answers = [];
+  /** @type {string[]} */
+  let warnings = [];
+  await new Promise((done) => {
+    const service = createService((message) => {
+      if (message.type === "status") warnings = message.warnings;
+      if (message.type !== "results") return;
+      answers.push(message);
+      if (message.complete) done(undefined);
+    }, { fetcher: () => async (name) => {
+      fetched.push(name);
+      if (fails(name)) throw new Error("HTTP 404");
+      return /** @type {Uint8Array} */ (files.get(name));
+    } });
+    service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+    service.handle({ type: "query", channel: "box", id: 1, query, mode });
+  });
+  return { answers, fetched, warnings };
+}
+
+const QUERY = "what happens when a render fails";
+
+test("a vector query fetches only the clusters it probes, and answers as with every cluster loaded", async () => {
+  const files = await clusteredFiles(1);
+  const full = await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name)));
+  const vector = /** @type {number[]} */ (queryVector(full, QUERY));
+  const probed = probedClusters(/** @type {any} */ (full.vectors).clusters, full.vectors?.dim ?? 0, vector, queryLevels(full.manifest));
+  assert.equal(probed.length, 1);
+  const { answers, fetched } = await serve(files, QUERY, "vector");
+  assert.deepEqual(fetched.filter((name) => name.startsWith("vectors.")), [`vectors.${probed[0]}.bin`]);
+  assert.ok(fetched.includes("centroids.bin"));
+  const last = answers[answers.length - 1];
+  assert.deepEqual(last.results, search(full, QUERY, { mode: "vector" }).results);
+  // Every vector hit is a chunk of the probed cluster (graph neighbours may be any).
+  const sections = search(full, QUERY, { mode: "vector", explain: true }).results.flatMap((/** @type {any} */ page) => page.sections);
+  const hits = sections.filter((/** @type {any} */ s) => s.via.includes("vector"));
+  assert.ok(hits.length > 0);
+  for (const hit of hits) assert.equal(full.chunks.id.indexOf(hit.id) % CLUSTERS, probed[0], hit.id);
+});
+
+test("probing every cluster is exact search: the same answers as the frozen bundle's vectors.bin", async () => {
+  const files = await clusteredFiles(CLUSTERS);
+  const clustered = await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name)));
+  const frozen = await loadBundle((name) => readFile(new URL(name, BUNDLE)));
+  for (const mode of ["vector", "hybrid"]) {
+    assert.deepEqual(search(clustered, QUERY, { mode, explain: true }), search(frozen, QUERY, { mode, explain: true }));
+  }
+});
+
+test("a cluster that fails to load is a warning, and the answer goes out without it", async () => {
+  const files = await clusteredFiles(CLUSTERS);
+  const { answers, fetched, warnings } = await serve(files, QUERY, "hybrid", (name) => name === "vectors.1.bin");
+  assert.equal(fetched.filter((name) => name.startsWith("vectors.")).length, CLUSTERS);
+  assert.ok(warnings.some((w) => w.startsWith("vectors: cannot read vectors.1.bin")), warnings.join("\n"));
+  const last = answers[answers.length - 1];
+  assert.equal(last.complete, true);
+  assert.ok(last.results.length > 0);
+  // The same as a bundle whose cluster 1 failed: its chunks have no cosine.
+  const full = await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name)));
+  const clusters = /** @type {any} */ (full.vectors).clusters;
+  clusters.members[1] = undefined;
+  clusters.failed[1] = 1;
+  assert.deepEqual(last.results, search(full, QUERY, { mode: "hybrid" }).results);
+  assert.notDeepEqual(last.results, search(await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name))), QUERY, { mode: "hybrid" }).results);
+});
