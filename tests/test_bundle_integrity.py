@@ -386,3 +386,79 @@ def test_damaged_frozen_bundles(node: str, tmp_path: Path, data: st.DataObject) 
     """The frozen bundle: three text fragments (the checked one has a single one)."""
     batch = data.draw(st.lists(mutations(FROZEN), min_size=1, max_size=40))
     _check_mutations(FROZEN, node, tmp_path, batch, checked=True)
+
+
+# ------------------------------------------------------------------ the clustered vector layout
+
+
+@pytest.fixture(scope="module")
+def clustered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The engine docs with their vectors in 3 clusters (bundle/vector_shards.py), probe 1."""
+    folder = tmp_path_factory.mktemp("clustered")
+    return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3, probe=1)
+
+
+def _first_chunks_of(folder: Path, index: int) -> bytes:
+    """Cluster `index`'s file with its chunk numbers replaced by cluster 0's (same size)."""
+    ours = bundle_part(folder, f"vectors.{index}.bin").read_bytes()
+    first = bundle_part(folder, "vectors.0.bin").read_bytes()
+    size = json.loads((folder / M).read_bytes())["vectors"]["clusters"]["sizes"][index]
+    return first[: 4 * size] + ours[4 * size :]
+
+
+def _one_moved(manifest: Any) -> Any:
+    """Cluster 0 said one chunk bigger, cluster 1 one smaller: the sizes still add up."""
+    sizes = manifest["vectors"]["clusters"]["sizes"]
+    sizes[0], sizes[1] = sizes[0] + 1, sizes[1] - 1
+    return manifest
+
+
+def _swapped_chunks(folder: Path) -> bytes:
+    data = bundle_part(folder, "vectors.0.bin").read_bytes()
+    return data[4:8] + data[:4] + data[8:]
+
+
+#: (part, change, how both messages start) on the clustered bundle: a manifest change (as
+#: MALFORMED), or for a binary part a function of the bundle folder giving its new bytes.
+MALFORMED_CLUSTERED = {
+    "clusters a list": (M, _edit("vectors/clusters", []), f"{M}: vectors.clusters must be an object"),
+    "no cluster sizes": (M, _edit("vectors/clusters/sizes", []), f"{M}: vectors.clusters.sizes must list at least one"),
+    "an empty cluster": (M, _edit("vectors/clusters/sizes/1", 0), f"{M}: vectors.clusters.sizes[1] {WHOLE} 1 to 9"),
+    "sizes not the chunks": (
+        M, _edit("vectors/clusters/sizes", [3, 3]), f"{M}: vectors.clusters.sizes must add up to counts.chunks"
+    ),
+    "probe 0": (M, _edit("vectors/clusters/probe", 0), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
+    "probe past the clusters": (M, _edit("vectors/clusters/probe", 4), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
+    "a cluster unlisted": (M, _edit("files/vectors.2.bin", delete=True), f"{M}: files.vectors.2.bin is missing"),
+    "centroids unlisted": (M, _edit("files/centroids.bin", delete=True), f"{M}: files.centroids.bin is missing"),
+    "cluster sizes off by one": (M, _one_moved, "vectors.0.bin has "),
+    "chunks not rising": ("vectors.0.bin", _swapped_chunks, "vectors.0.bin: its chunk numbers must rise"),
+    "a chunk in two clusters": (
+        "vectors.1.bin", lambda f: _first_chunks_of(f, 1), "vectors.1.bin: a chunk in two clusters"
+    ),
+    "centroids cut": (
+        "centroids.bin", lambda f: bundle_part(f, "centroids.bin").read_bytes()[:-1], "centroids.bin has "
+    ),
+}  # fmt: skip
+
+
+def test_malformed_clustered_bundles_give_the_same_error_in_both_engines(
+    clustered: Path, tmp_path: Path, node: str
+) -> None:
+    assert json.loads((clustered / M).read_bytes())["vectors"]["clusters"]["probe"] == 1
+    cases = sorted(MALFORMED_CLUSTERED)
+    folders = []
+    for i, case in enumerate(cases):
+        part, change, _ = MALFORMED_CLUSTERED[case]
+        if part == M:
+            folders.append(_malformed_copy(clustered, tmp_path / str(i), part, change))
+        else:
+            folder = tmp_path / str(i)
+            shutil.copytree(clustered, folder)
+            rewrite_bundle_file(folder, part, change(folder))
+            folders.append(folder)
+    js = js_outcomes(node, folders)
+    for case, folder, js_outcome in zip(cases, folders, js, strict=True):
+        python = python_outcome(folder)
+        assert python[0] == "error" and python[1].startswith(MALFORMED_CLUSTERED[case][2]), (case, python)
+        assert js_outcome == python, case

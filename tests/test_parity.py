@@ -29,8 +29,10 @@ EXAMPLE_QUERIES = [
 ]
 
 
-def _bundle(tmp_path_factory: pytest.TempPathFactory, docs: Path, name: str) -> Path:
-    return build_bundle_dir(tmp_path_factory.mktemp(name), docs, embeddings=True)
+def _bundle(
+    tmp_path_factory: pytest.TempPathFactory, docs: Path, name: str, clusters: int | str | None = None
+) -> Path:
+    return build_bundle_dir(tmp_path_factory.mktemp(name), docs, embeddings=True, clusters=clusters)
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +73,21 @@ def test_mkdocs_docs_parity(node: str, mkdocs_bundle: Path) -> None:
     ]
     queries = judged + generated_queries(load_bundle(mkdocs_bundle), 500)
     assert assert_parity(mkdocs_bundle, queries, MODES) == len(queries) * len(MODES)
+
+
+@pytest.fixture(scope="module")
+def clustered_corpus_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The parity corpus with its vectors clustered by the size rule, forced (bundle/vector_shards.py)."""
+    return _bundle(tmp_path_factory, PARITY_CORPUS / "docs", "clustered-corpus-bundle", clusters="auto")
+
+
+def test_clustered_parity(node: str, clustered_corpus_bundle: Path) -> None:
+    """Both engines probe the same clusters and score only their chunks."""
+    bundle = load_bundle(clustered_corpus_bundle)
+    assert bundle.clusters is not None and bundle.clusters.probe < len(bundle.clusters.members)
+    queries = orjson.loads((PARITY_CORPUS / "queries.json").read_bytes()) + generated_queries(bundle, 300)
+    queries += filtered_queries(bundle, 50)
+    assert assert_parity(clustered_corpus_bundle, queries, MODES) == len(queries) * len(MODES)
 
 
 def test_parity_check_can_fail(node: str, example_bundle: Path, tmp_path: Path) -> None:
