@@ -19,6 +19,9 @@
                     fragments of the results shown, when they are shown
     vectors.bin     int8 passage vectors (chunks x dim, row-major), then one float32
                     little-endian scale per chunk                                -- semantic part
+                    (a big site has instead centroids.bin -- semantic part -- and one
+                    vectors.<i>.bin per cluster, fetched when a query probes it, described by
+                    the manifest's vectors.clusters: bundle/vector_shards.py)
     encoder.json    the static query encoder's token list and shapes            -- semantic part
     encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
     vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
