@@ -567,7 +567,7 @@ const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
 const MAX_CRC32 = 2 ** 32 - 1;
 /** The parts every bundle has, then the semantic part's (present with `vectors`). */
 const KEYWORD_PARTS = ["keyword.json", "graph.json", "terms.json"];
-const SEMANTIC_PARTS = ["vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"];
+const SEMANTIC_PARTS = ["vectors.bin", "encoder.json"]; // then the encoder shards, encoder-model.bin, vocab.txt
 /** Search settings: whole numbers with their least value, finite numbers, then the optional ones. */
 const SETTING_WHOLE = {
   default_limit: 0, fuzzy_long_length: 0, fuzzy_min_length: 0, graph_depth: 0, max_expansions: 0,
@@ -665,7 +665,8 @@ function checkManifest(manifest) {
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
-  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...(semantic ? SEMANTIC_PARTS : [])]) {
+  const semanticParts = semantic ? [...SEMANTIC_PARTS, ...checkEncoderShards(manifest), "encoder-model.bin", "vocab.txt"] : [];
+  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...semanticParts]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
     object(m, entry, `files.${part}`);
@@ -801,9 +802,21 @@ function checkGraph(data, manifest) {
 export function checkEncoder(data, manifest) {
   const e = "encoder.json";
   const meta = object(e, data, "the file");
-  wholes(e, own(meta, "tokens"), "tokens", null, 0, MAX_WHOLE);
   const dim = manifest.vectors.dim;
   whole(e, own(meta, "pca_dim"), "pca_dim", dim, dim);
   whole(e, own(meta, "dim"), "dim", 1);
+  whole(e, own(meta, "rows"), "rows");
+  list(e, own(meta, "row_scales"), "row_scales", dim).forEach((scale, i) => number(e, scale, `row_scales[${i}]`));
   return meta;
+}
+
+/** The manifest's `encoder.shards` (encoder-shards.js): each encoder shard's first token, 0
+ * first, then rising; their logical names. @param {Record<string, any>} manifest @returns {string[]} */
+function checkEncoderShards(manifest) {
+  const m = "manifest.json";
+  const encoder = object(m, own(manifest, "encoder"), "encoder");
+  const firsts = list(m, own(encoder, "shards"), "encoder.shards");
+  if (!firsts.length) fail(m, "encoder.shards", "must list at least one shard");
+  firsts.forEach((first, i) => whole(m, first, `encoder.shards[${i}]`, i ? firsts[i - 1] + 1 : 0, i ? MAX_WHOLE : 0));
+  return firsts.map((_, i) => `encoder.${i}.bin`);
 }

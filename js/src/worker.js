@@ -41,6 +41,7 @@ import {
   loadShard,
   loadTexts,
   loadVectors,
+  readFile,
 } from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
@@ -140,8 +141,26 @@ export async function loadBundle(fetchFile) {
       await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
     }
+    if (part.name === "semantic" && bundle.encoder) await loadEncoderParts(bundle, fetchFile);
   }
   return /** @type {Bundle} */ (context.bundle);
+}
+
+/**
+ * Every encoder shard, then encoder-model.bin (checked, never used here), as bundle/read.py
+ * reads them (encoder_shards.py join_encoder).
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ */
+async function loadEncoderParts(bundle, fetchFile) {
+  const { loadEncoderShard } = await import("./encoder.js");
+  const { checkEncoderModel } = await import("./encoder-shards.js");
+  let rows = 0;
+  for (let index = 0; index < bundle.encoder.shards.length; index++) rows += await loadEncoderShard(bundle, fetchFile, index);
+  const model = await readFile(fetchFile, bundle.manifest, "encoder-model.bin");
+  if (rows !== bundle.encoder.meta.rows) {
+    throw new BundleError(`the encoder shards hold ${rows} rows, encoder.json says ${bundle.encoder.meta.rows} (corrupted)`);
+  }
+  checkEncoderModel(model, bundle.encoder.meta);
 }
 
 /**
@@ -229,6 +248,9 @@ export function createService(post, options = {}) {
   /** Term shards by index (keyword.js DICTIONARY: the dictionary): loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const shards = new Map();
+  /** Query encoder shards by index: loading, loaded or failed.
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const encoderShards = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -248,15 +270,19 @@ export function createService(post, options = {}) {
     const missing = new Set();
     /** @type {Set<number>} */
     const wanted = new Set();
+    /** @type {Set<number>} */
+    const encoderWanted = new Set();
     let output;
     try {
-      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted });
+      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
+                                               encoderShards: encoderWanted });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
     if (wantShards(bundle, wanted)) return; // answered when they are in
+    if (wantEncoderShards(bundle, encoderWanted)) return;
     post({
       type: "results",
       channel: message.channel,
@@ -303,6 +329,17 @@ export function createService(post, options = {}) {
     const load = (/** @type {number} */ index) =>
       index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
     return fetchEach(shards, wanted, load, "terms");
+  }
+
+  /**
+   * Fetch these query encoder shards (encoder.js), each once, then answer again.
+   * @param {Bundle} bundle @param {Set<number>} wanted
+   */
+  function wantEncoderShards(bundle, wanted) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    const load = (/** @type {number} */ index) =>
+      import("./encoder.js").then(({ loadEncoderShard }) => loadEncoderShard(bundle, fetchFile, index));
+    return fetchEach(encoderShards, wanted, load, "encoder");
   }
 
   /**

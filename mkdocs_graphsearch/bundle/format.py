@@ -19,8 +19,10 @@
                     fragments of the results shown, when they are shown
     vectors.bin     int8 passage vectors (chunks x dim, row-major), then one float32
                     little-endian scale per chunk                                -- semantic part
-    encoder.json    the static query encoder's token list and shapes            -- semantic part
-    encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
+    encoder.json    the static query encoder's shapes and row scales           -- semantic part
+    encoder.<i>.bin  encoder shard i: the token rows and weights of a token range (manifest
+                    `encoder.shards`: bundle/encoder_shards.py)      -- the query's pieces' shards
+    encoder-model.bin  the PCA components (`--query-encoder model` only) -- never by the browser
     vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
     related.json    optional (bundle/related.py): per page, its related pages     -- never by the browser
 Terms are sorted by code point and numbered 0..T-1 in that order (stems and the engines use these
@@ -81,7 +83,8 @@ TERMS = "terms.json"
 GRAPH = "graph.json"
 VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
-ENCODER_BIN = "encoder.bin"
+ENCODER_BIN = "encoder.bin"  # the build's (and its cache's) whole table: no bundle part
+ENCODER_MODEL = "encoder-model.bin"
 VOCAB = "vocab.txt"
 RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
@@ -100,6 +103,11 @@ TERM_SHARD_BYTES = 32 * 1024
 def postings_shard(index: int) -> str:
     """The logical name of term shard `index`: `postings.0.bin`, `postings.1.bin`, ..."""
     return f"postings.{index}.bin"
+
+
+def encoder_shard(index: int) -> str:
+    """The logical name of encoder shard `index`: `encoder.0.bin`, ... (bundle/encoder_shards.py)."""
+    return f"encoder.{index}.bin"
 
 
 def text_fragment(index: int) -> str:

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import orjson
 
-from mkdocs_graphsearch.bundle.encoder_file import check_encoder_size
+from mkdocs_graphsearch.bundle.encoder_shards import encoder_arrays, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
     ENCODER,
-    ENCODER_BIN,
+    ENCODER_MODEL,
     FORMAT_VERSION,
     GRAPH,
     KEYWORD,
@@ -25,6 +25,7 @@ from mkdocs_graphsearch.bundle.format import (
     BundleError,
     checksum,
     decode_varints,
+    encoder_shard,
     file_name,
     postings_shard,
     text_fragment,
@@ -61,6 +62,7 @@ class Bundle:
     vectors: np.ndarray | None = None
     vector_scales: np.ndarray | None = None
     encoder: Any = None  # the query encoder, loaded on first use by engine/encoder.py
+    encoder_arrays: Any = None  # its table, read and checked at load (bundle/encoder_shards.py)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -191,10 +193,18 @@ def load_bundle(path: Path) -> Bundle:
         files[VECTORS] = read_file(folder, manifest, VECTORS)
         dim = manifest["vectors"]["dim"]
         bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
-        for name in (ENCODER, ENCODER_BIN, VOCAB):
+        # encoder.json and the vocabulary (the JS semantic part), every encoder shard (the JS
+        # runtime fetches only the query's), then the model part (never fetched by the browser).
+        for name in (ENCODER, VOCAB):
             files[name] = read_file(folder, manifest, name)
         meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
-        check_encoder_size(meta, files[ENCODER_BIN])
+        firsts = manifest["encoder"]["shards"]
+        for index in range(len(firsts)):  # each checked as it is read, as JS does
+            name = encoder_shard(index)
+            files[name] = read_file(folder, manifest, name)
+            read_encoder_shard(files[name], meta, firsts, index)
+        files[ENCODER_MODEL] = read_file(folder, manifest, ENCODER_MODEL)
+        bundle.encoder_arrays = encoder_arrays(files, manifest, meta)
     return bundle
 
 

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from mkdocs_graphsearch.bundle.format import (
     ENCODER,
-    ENCODER_BIN,
+    ENCODER_MODEL,
     GRAPH,
     KEYWORD,
     MANIFEST,
@@ -29,6 +29,7 @@ from mkdocs_graphsearch.bundle.format import (
     VECTORS,
     VOCAB,
     BundleError,
+    encoder_shard,
     file_name,
     postings_shard,
     text_fragment,
@@ -38,7 +39,7 @@ from mkdocs_graphsearch.bundle.settings import MODES
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
 #: order both engines read them.
 KEYWORD_PARTS = (KEYWORD, GRAPH, TERMS)
-SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)
+SEMANTIC_PARTS = (VECTORS, ENCODER)  # then the encoder shards, ENCODER_MODEL, VOCAB
 MAX_CRC32 = 2**32 - 1
 
 #: Search settings by kind: whole numbers with their least value, and finite numbers.
@@ -135,7 +136,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
-    for part in KEYWORD_PARTS + shards + fragments + (SEMANTIC_PARTS if semantic else ()):
+    semantic_parts = SEMANTIC_PARTS + _check_encoder_shards(manifest) + (ENCODER_MODEL, VOCAB) if semantic else ()
+    for part in KEYWORD_PARTS + shards + fragments + semantic_parts:
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -183,6 +185,18 @@ def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tupl
         low, high = (posted[i - 1], counts["postings"]) if i else (0, 0)
         posted[i] = _whole(MANIFEST, posted[i], f"term_shards.postings[{i}]", low, high)
     return tuple(postings_shard(i) for i in range(len(first)))
+
+
+def _check_encoder_shards(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """`encoder.shards`: each encoder shard's first token, 0 first, then rising; their names."""
+    encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
+    firsts = _list(MANIFEST, encoder.get("shards"), "encoder.shards")
+    if not firsts:
+        _fail(MANIFEST, "encoder.shards", "must list at least one shard")
+    for i in range(len(firsts)):
+        low, high = (firsts[i - 1] + 1, MAX_VARINT) if i else (0, 0)
+        firsts[i] = _whole(MANIFEST, firsts[i], f"encoder.shards[{i}]", low, high)
+    return tuple(encoder_shard(i) for i in range(len(firsts)))
 
 
 def shard_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
@@ -289,10 +303,14 @@ def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
-    """encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows."""
+    """encoder.json: shapes, row count and row scales (bundle/encoder_shards.py); its pca_dim is
+    the dimension of vectors.bin's rows."""
     meta = _object(ENCODER, data, "the file")
-    _wholes(ENCODER, meta.get("tokens"), "tokens", None, 0, MAX_VARINT)
     dim = manifest["vectors"]["dim"]
     meta["pca_dim"] = _whole(ENCODER, meta.get("pca_dim"), "pca_dim", dim, dim)
     meta["dim"] = _whole(ENCODER, meta.get("dim"), "dim", 1)
+    meta["rows"] = _whole(ENCODER, meta.get("rows"), "rows")
+    scales = _list(ENCODER, meta.get("row_scales"), "row_scales", dim)
+    for i, scale in enumerate(scales):
+        _number(ENCODER, scale, f"row_scales[{i}]")
     return meta

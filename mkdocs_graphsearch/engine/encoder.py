@@ -1,6 +1,6 @@
 """The static query encoder at query time (mirrored by js/src/encoder.js; fitted by index/encoder.py).
 
-encoder.bin's layout: bundle/encoder_file.py.
+The bundle's encoder parts: bundle/encoder_shards.py (read and checked by bundle/read.py).
 
 Query vector (pca_dim numbers, in the space vectors.bin is stored in), with float64
 operations in exactly this order, so both engines agree bit for bit:
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mkdocs_graphsearch.bundle.encoder_file import decode_encoder
-from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VOCAB
+from mkdocs_graphsearch.bundle.encoder_file import EncoderArrays
+from mkdocs_graphsearch.bundle.format import VOCAB
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
@@ -45,7 +45,7 @@ class StaticEncoder:
 
 
 def load_encoder(bundle: Bundle) -> StaticEncoder:
-    arrays = decode_encoder(bundle.files[ENCODER], bundle.files[ENCODER_BIN])
+    arrays: EncoderArrays = bundle.encoder_arrays
     return StaticEncoder(
         row_of={token: i for i, token in enumerate(arrays.tokens)},
         rows=arrays.rows,
