@@ -10,7 +10,8 @@ loading); `--rebuild-bundle` replaces it with one in today's format, for a delib
 answers still hold: it was made from format 1 (bundle-format-1/ keeps that manifest, the fixture
 every reader refuses) this way for format 3 (one text fragment per page), then again for term
 shards (of 1 KiB, so it has several and queries cross their boundaries), then for encoder
-shards (of ENGINE_ENCODER_ROWS rows, from its encoder.json + encoder.bin).
+shards (of ENGINE_ENCODER_ROWS rows, from its encoder.json + encoder.bin) and vocab shards (from its
+vocab.txt).
 Its manifest still lacks what format 1 lacked (tags, aliases, ...): each engine's fallbacks.
 """
 
@@ -22,6 +23,7 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
+from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     MANIFEST,
@@ -98,6 +100,9 @@ def relayout(bundle_dir: Path) -> None:
             parts.pop("encoder.json"), parts.pop("encoder.bin"), ENGINE_ENCODER_ROWS
         )
         parts.update(encoder_parts)
+    if "vocab.txt" in parts:
+        vocab_parts, manifest["encoder"]["vocab"] = split_vocab(parts.pop("vocab.txt"))
+        parts.update(vocab_parts)
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION

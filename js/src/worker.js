@@ -41,7 +41,6 @@ import {
   loadShard,
   loadTexts,
   loadVectors,
-  readFile,
 } from "./bundle.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
@@ -141,26 +140,11 @@ export async function loadBundle(fetchFile) {
       await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
     }
-    if (part.name === "semantic" && bundle.encoder) await loadEncoderParts(bundle, fetchFile);
+    if (part.name === "semantic" && bundle.encoder) {
+      await import("./encoder.js").then(({ loadAllEncoderParts }) => loadAllEncoderParts(bundle, fetchFile));
+    }
   }
   return /** @type {Bundle} */ (context.bundle);
-}
-
-/**
- * Every encoder shard, then encoder-model.bin (checked, never used here), as bundle/read.py
- * reads them (encoder_shards.py join_encoder).
- * @param {Bundle} bundle @param {FetchFile} fetchFile
- */
-async function loadEncoderParts(bundle, fetchFile) {
-  const { loadEncoderShard } = await import("./encoder.js");
-  const { checkEncoderModel } = await import("./encoder-shards.js");
-  let rows = 0;
-  for (let index = 0; index < bundle.encoder.shards.length; index++) rows += await loadEncoderShard(bundle, fetchFile, index);
-  const model = await readFile(fetchFile, bundle.manifest, "encoder-model.bin");
-  if (rows !== bundle.encoder.meta.rows) {
-    throw new BundleError(`the encoder shards hold ${rows} rows, encoder.json says ${bundle.encoder.meta.rows} (corrupted)`);
-  }
-  checkEncoderModel(model, bundle.encoder.meta);
 }
 
 /**
@@ -332,13 +316,13 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Fetch these query encoder shards (encoder.js), each once, then answer again.
+   * Fetch these query encoder shards (encoder.js; vocab shard i as -1 - i), each once, then answer again.
    * @param {Bundle} bundle @param {Set<number>} wanted
    */
   function wantEncoderShards(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
-    const load = (/** @type {number} */ index) =>
-      import("./encoder.js").then(({ loadEncoderShard }) => loadEncoderShard(bundle, fetchFile, index));
+    const load = (/** @type {number} */ index) => import("./encoder.js").then(({ loadEncoderShard, loadVocabShard }) =>
+      index < 0 ? loadVocabShard(bundle, -1 - index) : loadEncoderShard(bundle, fetchFile, index));
     return fetchEach(encoderShards, wanted, load, "encoder");
   }
 

@@ -23,7 +23,8 @@
     encoder.<i>.bin  encoder shard i: the token rows and weights of a token range (manifest
                     `encoder.shards`: bundle/encoder_shards.py)      -- the query's pieces' shards
     encoder-model.bin  the PCA components (`--query-encoder model` only) -- never by the browser
-    vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
+    vocab.<i>.json  vocabulary shard i: the WordPiece entries whose key hashes to i (manifest
+                    `encoder.vocab`: bundle/vocab_shards.py)         -- the query's words' shards
     related.json    optional (bundle/related.py): per page, its related pages     -- never by the browser
 Terms are sorted by code point and numbered 0..T-1 in that order (stems and the engines use these
 numbers); shard i holds terms term_shards.start[i] .. term_shards.start[i + 1] - 1 (the last: to
@@ -108,6 +109,11 @@ def postings_shard(index: int) -> str:
 def encoder_shard(index: int) -> str:
     """The logical name of encoder shard `index`: `encoder.0.bin`, ... (bundle/encoder_shards.py)."""
     return f"encoder.{index}.bin"
+
+
+def vocab_shard(index: int) -> str:
+    """The logical name of vocabulary shard `index`: `vocab.0.json`, ... (bundle/vocab_shards.py)."""
+    return f"vocab.{index}.json"
 
 
 def text_fragment(index: int) -> str:

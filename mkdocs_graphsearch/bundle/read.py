@@ -10,6 +10,7 @@ import numpy as np
 import orjson
 
 from mkdocs_graphsearch.bundle.encoder_shards import encoder_arrays, read_encoder_shard
+from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
     ENCODER,
@@ -30,6 +31,7 @@ from mkdocs_graphsearch.bundle.format import (
     postings_shard,
     text_fragment,
     verify_manifest,
+    vocab_shard,
 )
 from mkdocs_graphsearch.bundle.schema import (
     check_dictionary,
@@ -193,11 +195,16 @@ def load_bundle(path: Path) -> Bundle:
         files[VECTORS] = read_file(folder, manifest, VECTORS)
         dim = manifest["vectors"]["dim"]
         bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
-        # encoder.json and the vocabulary (the JS semantic part), every encoder shard (the JS
-        # runtime fetches only the query's), then the model part (never fetched by the browser).
-        for name in (ENCODER, VOCAB):
-            files[name] = read_file(folder, manifest, name)
+        # encoder.json, every vocab shard and encoder shard (the JS runtime fetches only the
+        # query's), then the model part (never fetched by the browser).
+        files[ENCODER] = read_file(folder, manifest, ENCODER)
         meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
+        pairs: list[tuple[str, int]] = []
+        for index in range(manifest["encoder"]["vocab"]["shards"]):
+            name = vocab_shard(index)
+            files[name] = read_file(folder, manifest, name)
+            pairs += read_vocab_shard(parse_json(name, files[name]), manifest, index)
+        files[VOCAB] = join_vocab(pairs, manifest)  # vocab.txt as it was built: no file of the bundle
         firsts = manifest["encoder"]["shards"]
         for index in range(len(firsts)):  # each checked as it is read, as JS does
             name = encoder_shard(index)

@@ -27,19 +27,19 @@ from mkdocs_graphsearch.bundle.format import (
     MAX_VARINT,
     TERMS,
     VECTORS,
-    VOCAB,
     BundleError,
     encoder_shard,
     file_name,
     postings_shard,
     text_fragment,
+    vocab_shard,
 )
 from mkdocs_graphsearch.bundle.settings import MODES
 
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
 #: order both engines read them.
 KEYWORD_PARTS = (KEYWORD, GRAPH, TERMS)
-SEMANTIC_PARTS = (VECTORS, ENCODER)  # then the encoder shards, ENCODER_MODEL, VOCAB
+SEMANTIC_PARTS = (VECTORS, ENCODER)  # then the encoder shards, ENCODER_MODEL, the vocab shards
 MAX_CRC32 = 2**32 - 1
 
 #: Search settings by kind: whole numbers with their least value, and finite numbers.
@@ -136,7 +136,7 @@ def check_manifest(data: Any) -> dict[str, Any]:
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
-    semantic_parts = SEMANTIC_PARTS + _check_encoder_shards(manifest) + (ENCODER_MODEL, VOCAB) if semantic else ()
+    semantic_parts = SEMANTIC_PARTS + _check_encoder_parts(manifest) if semantic else ()
     for part in KEYWORD_PARTS + shards + fragments + semantic_parts:
         entry = files.get(part)
         if entry is None:
@@ -187,8 +187,10 @@ def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tupl
     return tuple(postings_shard(i) for i in range(len(first)))
 
 
-def _check_encoder_shards(manifest: dict[str, Any]) -> tuple[str, ...]:
-    """`encoder.shards`: each encoder shard's first token, 0 first, then rising; their names."""
+def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """`encoder.shards`: each encoder shard's first token, 0 first, then rising;
+    `encoder.vocab`: {shards, size} (bundle/vocab_shards.py). The names of the encoder shards,
+    encoder-model.bin, then the vocab shards."""
     encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
     firsts = _list(MANIFEST, encoder.get("shards"), "encoder.shards")
     if not firsts:
@@ -196,7 +198,14 @@ def _check_encoder_shards(manifest: dict[str, Any]) -> tuple[str, ...]:
     for i in range(len(firsts)):
         low, high = (firsts[i - 1] + 1, MAX_VARINT) if i else (0, 0)
         firsts[i] = _whole(MANIFEST, firsts[i], f"encoder.shards[{i}]", low, high)
-    return tuple(encoder_shard(i) for i in range(len(firsts)))
+    vocab = _object(MANIFEST, encoder.get("vocab"), "encoder.vocab")
+    for key in ("shards", "size"):
+        vocab[key] = _whole(MANIFEST, vocab.get(key), f"encoder.vocab.{key}", 1)
+    return (
+        *(encoder_shard(i) for i in range(len(firsts))),
+        ENCODER_MODEL,
+        *(vocab_shard(i) for i in range(vocab["shards"])),
+    )
 
 
 def shard_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:

@@ -17,13 +17,16 @@ The components are used only to project a full model query vector (`project_quer
 
 from __future__ import annotations
 
+import hashlib
 import math
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.encoder_file import EncoderArrays
 from mkdocs_graphsearch.bundle.format import VOCAB
 from mkdocs_graphsearch.bundle.read import Bundle
@@ -51,9 +54,18 @@ def load_encoder(bundle: Bundle) -> StaticEncoder:
         rows=arrays.rows,
         weights=arrays.weights,
         components=arrays.components,
-        vocab_path=bundle.file_path(VOCAB),
+        vocab_path=_vocab_file(bundle.files[VOCAB]),
         max_pieces=bundle.manifest["encoder"].get("max_query_pieces", FORMAT_1_MAX_QUERY_PIECES),
     )
+
+
+def _vocab_file(text: bytes) -> Path:
+    """The bundle's vocabulary (joined from its shards by bundle/read.py) as a vocab.txt file for
+    `tokenizers`: one temporary file per content, shared by every bundle with that vocabulary."""
+    path = Path(tempfile.gettempdir()) / f"graphsearch-vocab-{hashlib.sha256(text).hexdigest()[:16]}.txt"
+    if not (path.is_file() and path.read_bytes() == text):
+        write_atomic(path, text)
+    return path
 
 
 @lru_cache(maxsize=4)

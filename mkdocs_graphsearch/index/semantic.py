@@ -29,7 +29,8 @@ import numpy as np
 
 from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
-from mkdocs_graphsearch.bundle.format import VECTORS, VOCAB
+from mkdocs_graphsearch.bundle.format import VECTORS
+from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
@@ -92,7 +93,7 @@ class _Ticker:
 def semantic_files(
     corpus: Corpus, options: SemanticOptions, warn: Callable[[str], None] = print
 ) -> tuple[dict[str, bytes], dict[str, object]]:
-    """vectors.bin, the encoder parts (bundle/encoder_shards.py) and vocab.txt, plus their manifest entries."""
+    """vectors.bin, the encoder parts (bundle/encoder_shards.py) and the vocab shards (vocab_shards.py), plus their manifest entries."""
     embedder = options.embedder
     fingerprint = embedder.fingerprint
     texts = [passage_text(chunk) for chunk in corpus.chunks]
@@ -143,9 +144,10 @@ def semantic_files(
     rows = np.frombuffer(quantized, dtype=np.int8, count=projected.size).reshape(projected.shape)
     scales = np.frombuffer(quantized, dtype="<f4", offset=projected.size).astype(np.float64)
     encoder_parts, encoder_shards = split_encoder(*encoder_files)
+    vocab_parts, vocab = split_vocab(embedder.wordpiece.vocab_text())
     files = {
         VECTORS: quantized,
-        VOCAB: embedder.wordpiece.vocab_text(),
+        **vocab_parts,
         **encoder_parts,
     }
     manifest: dict[str, object] = {
@@ -159,7 +161,8 @@ def semantic_files(
                 rows, scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS
             ),
         },
-        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards},
+        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards,
+                    "vocab": vocab},
     }
     return files, manifest
 
