@@ -247,6 +247,19 @@ MALFORMED = {
     "encoder model unlisted": (
         M, _edit("files/encoder-model.bin", delete=True), f"{M}: files.encoder-model.bin is missing"
     ),
+    "vocab missing": (M, _edit("encoder/vocab", delete=True), f"{M}: encoder.vocab must be an object"),
+    "no vocab shard": (M, _edit("encoder/vocab/shards", 0), f"{M}: encoder.vocab.shards {WHOLE} 1 to "),
+    "a vocab shard unlisted": (M, _edit("files/vocab.5.json", delete=True), f"{M}: files.vocab.5.json is missing"),
+    "a vocab shard a list": ("vocab.3.json", lambda shard: [], "vocab.3.json: the file must be an object"),
+    "vocab gaps short": ("vocab.3.json", _edit("gaps/0", delete=True), "vocab.3.json: gaps has "),
+    "vocab ids not rising": ("vocab.3.json", _edit("gaps/1", 0), "vocab.3.json: gaps[1] must give rising ids below "),
+    "a vocab entry in another shard": (
+        "vocab.3.json", _edit("tokens/1", "zzzz"), "vocab.3.json: tokens[1] belongs to another shard"
+    ),
+    "a vocab entry dropped": (
+        "vocab.3.json", lambda shard: {"tokens": shard["tokens"][:-1], "gaps": shard["gaps"][:-1]},
+        "the vocab shards do not hold ids 0 to ",
+    ),
 }  # fmt: skip
 
 #: Encoder parts with valid checksums and a writer's bug inside (bytes, not JSON): (part, change, message start).

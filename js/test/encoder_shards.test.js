@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { encoderShardOf } from "../src/encoder-shards.js";
+import { keyShard, vocabKey } from "../src/vocab-shards.js";
 import { search } from "../src/engine.js";
 import { completedQuery, keywordScores } from "../src/keyword.js";
 import { createService, loadBundle } from "../src/worker.js";
@@ -61,6 +62,10 @@ test("a hybrid query fetches only its pieces' encoder shards and answers as with
     const wanted = shardsOf(full, query);
     assert.deepEqual(new Set(fetched.filter((name) => /^encoder\.\d+\.[0-9a-f]+\.bin$/.test(name))), namesOf(full, wanted), query);
     assert.ok(wanted.size < full.encoder.shards.length, `${query}: every shard was fetched`);
+    const words = new Set(full.encoder.vocabShardsOf(completedQuery(full, query, keywordScores(full, query))));
+    const special = ["[CLS]", "[SEP]", "[UNK]"].map((token) => keyShard(vocabKey(token), full.manifest.encoder.vocab.shards));
+    const vocab = new Set([...words, ...special].map((i) => full.manifest.files[`vocab.${i}.json`].name));
+    assert.deepEqual(new Set(fetched.filter((name) => name.startsWith("vocab."))), vocab, query);
     assert.ok(!fetched.some((name) => name.startsWith("encoder-model.")), "the browser fetched encoder-model.bin");
     assert.deepEqual(last.results, search(full, query, { mode: "hybrid", limit: 10 }).results, query);
   }
