@@ -23,7 +23,6 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
-from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     MANIFEST,
@@ -33,6 +32,7 @@ from mkdocs_graphsearch.bundle.format import (
     postings_shard,
 )
 from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
+from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.index.builder import build_files

@@ -238,7 +238,9 @@ MALFORMED = {
     "encoder of another dim": ("encoder.json", _edit("pca_dim", 5), f"encoder.json: pca_dim {WHOLE}"),
     "encoder rows a string": ("encoder.json", _edit("rows", "9"), f"encoder.json: rows {WHOLE} 0 to "),
     "row scales short": ("encoder.json", _edit("row_scales", [1.0]), "encoder.json: row_scales has 1 items, not "),
-    "a row scale null": ("encoder.json", _edit("row_scales/0", None), "encoder.json: row_scales[0] must be a finite number"),
+    "a row scale null": (
+        "encoder.json", _edit("row_scales/0", None), "encoder.json: row_scales[0] must be a finite number"
+    ),
     "encoder shards a string": (M, _edit("encoder/shards", "0"), f"{M}: encoder.shards must be a list"),
     "no encoder shard": (M, _edit("encoder/shards", []), f"{M}: encoder.shards must list at least one shard"),
     "encoder shards not from 0": (M, _edit("encoder/shards/0", 3), f"{M}: encoder.shards[0] {WHOLE} 0 to 0"),

@@ -22,7 +22,9 @@ def test_shards_join_back_to_the_vocabulary() -> None:
     parts, vocab = split_vocab(text)
     assert vocab == {"shards": VOCAB_SHARDS, "size": text.count(b"\n")}
     manifest = {"encoder": {"vocab": vocab}}
-    pairs = [pair for i in range(VOCAB_SHARDS) for pair in read_vocab_shard(orjson.loads(parts[vocab_shard(i)]), manifest, i)]
+    pairs = [
+        pair for i in range(VOCAB_SHARDS) for pair in read_vocab_shard(orjson.loads(parts[vocab_shard(i)]), manifest, i)
+    ]
     assert join_vocab(pairs, manifest) == text
     assert split_vocab(text)[0] == parts  # deterministic: the same names on every site
 

@@ -32,7 +32,9 @@ from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_MODEL, BundleError
 ENCODER_SHARD_ROWS = 32
 
 
-def split_encoder(arrays_meta: bytes, data: bytes, rows_per_shard: int = ENCODER_SHARD_ROWS) -> tuple[dict[str, bytes], list[int]]:
+def split_encoder(
+    arrays_meta: bytes, data: bytes, rows_per_shard: int = ENCODER_SHARD_ROWS
+) -> tuple[dict[str, bytes], list[int]]:
     """The fitted table (encoder.json + encoder.bin of encoder_file.py) -> the bundle's encoder
     parts by logical name, and the manifest's `encoder.shards`."""
     meta = orjson.loads(arrays_meta)
@@ -79,9 +81,7 @@ def read_encoder_shard(
     tokens = np.frombuffer(data, dtype="<u4", count=m).astype(np.int64)
     high = firsts[index + 1] if index + 1 < len(firsts) else None
     if m and (
-        tokens[0] < firsts[index]
-        or (high is not None and tokens[-1] >= high)
-        or bool(np.any(np.diff(tokens) <= 0))
+        tokens[0] < firsts[index] or (high is not None and tokens[-1] >= high) or bool(np.any(np.diff(tokens) <= 0))
     ):
         raise BundleError(f"{name} holds tokens out of order or outside its range (corrupted)")
     weights = np.frombuffer(data, dtype="<f4", count=m, offset=4 * m).astype(np.float64)

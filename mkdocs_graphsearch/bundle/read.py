@@ -10,7 +10,6 @@ import numpy as np
 import orjson
 
 from mkdocs_graphsearch.bundle.encoder_shards import encoder_arrays, read_encoder_shard
-from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
     ENCODER,
@@ -42,6 +41,7 @@ from mkdocs_graphsearch.bundle.schema import (
     check_texts,
     shard_range,
 )
+from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
 
 
 @dataclass

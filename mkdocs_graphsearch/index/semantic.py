@@ -93,7 +93,8 @@ class _Ticker:
 def semantic_files(
     corpus: Corpus, options: SemanticOptions, warn: Callable[[str], None] = print
 ) -> tuple[dict[str, bytes], dict[str, object]]:
-    """vectors.bin, the encoder parts (bundle/encoder_shards.py) and the vocab shards (vocab_shards.py), plus their manifest entries."""
+    """vectors.bin, the encoder parts (bundle/encoder_shards.py) and the vocab shards
+    (bundle/vocab_shards.py), plus their manifest entries."""
     embedder = options.embedder
     fingerprint = embedder.fingerprint
     texts = [passage_text(chunk) for chunk in corpus.chunks]
@@ -161,8 +162,7 @@ def semantic_files(
                 rows, scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS
             ),
         },
-        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards,
-                    "vocab": vocab},
+        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards, "vocab": vocab},
     }
     return files, manifest
 
