@@ -321,8 +321,10 @@ export function createService(post, options = {}) {
    */
   function wantEncoderShards(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
-    const load = (/** @type {number} */ index) => import("./encoder.js").then(({ loadEncoderShard, loadVocabShard }) =>
-      index < 0 ? loadVocabShard(bundle, -1 - index) : loadEncoderShard(bundle, fetchFile, index));
+    const load = async (/** @type {number} */ index) => {
+      const { loadEncoderShard, loadVocabShard } = await import("./encoder.js");
+      await (index < 0 ? loadVocabShard(bundle, -1 - index) : loadEncoderShard(bundle, fetchFile, index));
+    };
     return fetchEach(encoderShards, wanted, load, "encoder");
   }
 
