@@ -86,7 +86,7 @@ VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
 ENCODER_BIN = "encoder.bin"  # the build's (and its cache's) whole table: no bundle part
 ENCODER_MODEL = "encoder-model.bin"
-VOCAB = "vocab.txt"
+VOCAB = "vocab.txt"  # the vocabulary joined from its shards (bundle/read.py): no bundle part
 RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.

@@ -75,10 +75,6 @@ class Bundle:
     def n_chunks(self) -> int:
         return len(self.chunks["id"])
 
-    def file_path(self, part: str) -> Path:
-        """Where a part of this bundle is on disk (its content-hashed name in format 2)."""
-        return self.path / file_name(self.manifest, part)
-
 
 def locate(path: Path) -> Path:
     """A built site (with search/) or a bundle folder -> the bundle folder."""
