@@ -9,7 +9,9 @@ loading); `--rebuild-bundle` replaces it with one in today's format, for a delib
 `--relayout` rewrites the frozen bundle in today's layout with the same data, so the pinned
 answers still hold: it was made from format 1 (bundle-format-1/ keeps that manifest, the fixture
 every reader refuses) this way for format 3 (one text fragment per page), then again for term
-shards (of 1 KiB, so it has several and queries cross their boundaries).
+shards (of 1 KiB, so it has several and queries cross their boundaries), then for encoder
+shards (of ENGINE_ENCODER_ROWS rows, from its encoder.json + encoder.bin) and vocab shards (from its
+vocab.txt).
 Its manifest still lacks what format 1 lacked (tags, aliases, ...): each engine's fallbacks.
 """
 
@@ -20,8 +22,17 @@ from pathlib import Path
 
 import orjson
 
-from mkdocs_graphsearch.bundle.format import FORMAT_VERSION, MANIFEST, checksum, decode_varints, hashed_name
-from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
+from mkdocs_graphsearch.bundle.format import (
+    FORMAT_VERSION,
+    MANIFEST,
+    checksum,
+    decode_varints,
+    hashed_name,
+    postings_shard,
+)
+from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
+from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.index.builder import build_files
@@ -30,6 +41,8 @@ from mkdocs_graphsearch.index.semantic import SemanticOptions
 from mkdocs_graphsearch.parse.folder import parse_folder
 
 HERE = Path(__file__).resolve().parents[1] / "tests" / "vectors" / "engine"
+#: Rows per encoder shard of the frozen bundle: small, so a query's pieces span several shards.
+ENGINE_ENCODER_ROWS = 8
 QUERIES = [
     ("retry_policy", "keyword"), ("retry_policy", "hybrid"), ("what happens when a render fails", "hybrid"),
     ("what happens when a render fails", "vector"), ("instal", "keyword"), ("instal", "hybrid"),
@@ -75,12 +88,21 @@ def relayout(bundle_dir: Path) -> None:
     if "postings.bin" in parts:
         postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
     else:
-        bundle = load_bundle(bundle_dir)
-        keyword["terms"] = bundle.terms
-        starts = bundle.term_start.tolist()
-        pairs = list(zip(bundle.post_chunk.tolist(), bundle.post_impact.tolist(), strict=True))
-        postings = [pairs[start:end] for start, end in zip(starts, starts[1:], strict=False)]
+        keyword["terms"], postings = [], []
+        for index in range(len(manifest["term_shards"]["start"])):
+            terms, counts, chunks, impacts = read_shard(parts[postings_shard(index)], manifest, index)
+            pairs = iter(zip(chunks.tolist(), impacts.tolist(), strict=True))
+            keyword["terms"] += terms
+            postings += [[next(pairs) for _ in range(count)] for count in counts.tolist()]
     parts = {part: data for part, data in parts.items() if not part.startswith("postings.")}
+    if "encoder.bin" in parts:  # one table -> shards of a few rows (queries cross them)
+        encoder_parts, manifest["encoder"]["shards"] = split_encoder(
+            parts.pop("encoder.json"), parts.pop("encoder.bin"), ENGINE_ENCODER_ROWS
+        )
+        parts.update(encoder_parts)
+    if "vocab.txt" in parts:
+        vocab_parts, manifest["encoder"]["vocab"] = split_vocab(parts.pop("vocab.txt"))
+        parts.update(vocab_parts)
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION

@@ -44,7 +44,7 @@ FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
 QUERIES = [{"query": q, "mode": m} for q in WORDS for m in MODES]
 PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "vectors.bin", "encoder.json",
-         "encoder.bin", "vocab.txt")  # fmt: skip
+         "encoder.0.bin", "encoder-model.bin", "vocab.txt")  # fmt: skip
 EXAMPLES = int(os.environ.get("GRAPHSEARCH_INTEGRITY_EXAMPLES", "6"))
 
 
@@ -236,7 +236,46 @@ MALFORMED = {
     "a text missing": ("text.0.json", _edit("8", delete=True), "text.0.json: texts has 8 items, not 9"),
     "a text a number": ("text.0.json", _edit("0", 5), "text.0.json: texts[0] must be a string"),
     "encoder of another dim": ("encoder.json", _edit("pca_dim", 5), f"encoder.json: pca_dim {WHOLE}"),
-    "encoder tokens an object": ("encoder.json", _edit("tokens", {}), "encoder.json: tokens must be a list"),
+    "encoder rows a string": ("encoder.json", _edit("rows", "9"), f"encoder.json: rows {WHOLE} 0 to "),
+    "row scales short": ("encoder.json", _edit("row_scales", [1.0]), "encoder.json: row_scales has 1 items, not "),
+    "a row scale null": (
+        "encoder.json", _edit("row_scales/0", None), "encoder.json: row_scales[0] must be a finite number"
+    ),
+    "encoder shards a string": (M, _edit("encoder/shards", "0"), f"{M}: encoder.shards must be a list"),
+    "no encoder shard": (M, _edit("encoder/shards", []), f"{M}: encoder.shards must list at least one shard"),
+    "encoder shards not from 0": (M, _edit("encoder/shards/0", 3), f"{M}: encoder.shards[0] {WHOLE} 0 to 0"),
+    "encoder shards not rising": (M, _edit("encoder/shards/1", 0), f"{M}: encoder.shards[1] {WHOLE} 1 to "),
+    "an encoder shard unlisted": (M, _edit("files/encoder.0.bin", delete=True), f"{M}: files.encoder.0.bin is missing"),
+    "encoder model unlisted": (
+        M, _edit("files/encoder-model.bin", delete=True), f"{M}: files.encoder-model.bin is missing"
+    ),
+    "vocab missing": (M, _edit("encoder/vocab", delete=True), f"{M}: encoder.vocab must be an object"),
+    "no vocab shard": (M, _edit("encoder/vocab/shards", 0), f"{M}: encoder.vocab.shards {WHOLE} 1 to "),
+    "a vocab shard unlisted": (M, _edit("files/vocab.5.json", delete=True), f"{M}: files.vocab.5.json is missing"),
+    "a vocab shard a list": ("vocab.3.json", lambda shard: [], "vocab.3.json: the file must be an object"),
+    "vocab gaps short": ("vocab.3.json", _edit("gaps/0", delete=True), "vocab.3.json: gaps has "),
+    "vocab ids not rising": ("vocab.3.json", _edit("gaps/1", 0), "vocab.3.json: gaps[1] must give rising ids below "),
+    "a vocab entry in another shard": (
+        "vocab.3.json", _edit("tokens/1", "zzzz"), "vocab.3.json: tokens[1] belongs to another shard"
+    ),
+    "a vocab entry dropped": (
+        "vocab.3.json", lambda shard: {"tokens": shard["tokens"][:-1], "gaps": shard["gaps"][:-1]},
+        "the vocab shards do not hold ids 0 to ",
+    ),
+}  # fmt: skip
+
+#: Encoder parts with valid checksums and a writer's bug inside (bytes, not JSON): (part, change, message start).
+MALFORMED_BINARY = {
+    "an encoder shard cut": ("encoder.0.bin", lambda data: data[:-1], "encoder.0.bin has "),
+    "encoder shard tokens out of order": (
+        "encoder.1.bin", lambda data: data[4:8] + data[:4] + data[8:],
+        "encoder.1.bin holds tokens out of order or outside its range",
+    ),
+    "a token below its shard": (
+        "encoder.1.bin", lambda data: b"\0\0\0\0" + data[4:], "encoder.1.bin holds tokens out of order or outside"
+    ),
+    "an encoder shard emptied": ("encoder.2.bin", lambda data: b"", "the encoder shards hold "),
+    "encoder model short": ("encoder-model.bin", lambda data: data[:-4], "encoder-model.bin has "),
 }  # fmt: skip
 
 
@@ -246,6 +285,22 @@ def _malformed_copy(checked: Path, folder: Path, part: str, change) -> Path:  # 
     document = change(json.loads(source.read_bytes()))
     rewrite_bundle_file(folder, part, json.dumps(document, separators=(",", ":"), sort_keys=True).encode())
     return folder
+
+
+def test_malformed_encoder_parts_give_the_same_error_in_both_engines(checked: Path, tmp_path: Path, node: str) -> None:
+    cases = sorted(MALFORMED_BINARY)
+    folders = []
+    for i, case in enumerate(cases):
+        part, change, _ = MALFORMED_BINARY[case]
+        folder = tmp_path / str(i)
+        shutil.copytree(checked, folder)
+        rewrite_bundle_file(folder, part, change(bundle_part(folder, part).read_bytes()))
+        folders.append(folder)
+    js = js_outcomes(node, folders)
+    for case, folder, js_outcome in zip(cases, folders, js, strict=True):
+        python = python_outcome(folder)
+        assert python[0] == "error" and python[1].startswith(MALFORMED_BINARY[case][2]), (case, python)
+        assert js_outcome == python, case
 
 
 def test_malformed_bundles_give_the_same_error_in_both_engines(checked: Path, tmp_path: Path, node: str) -> None:

@@ -546,7 +546,7 @@ const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
 const MAX_CRC32 = 2 ** 32 - 1;
 /** The parts every bundle has, then the semantic part's (present with `vectors`). */
 const KEYWORD_PARTS = ["keyword.json", "graph.json", "terms.json"];
-const SEMANTIC_PARTS = ["vectors.bin", "encoder.json", "encoder.bin", "vocab.txt"]; // vectors.bin: or vectorParts
+const SEMANTIC_PARTS = ["vectors.bin", "encoder.json"]; // vectors.bin: or vectorParts; then checkEncoderParts'
 
 /** The vector files of a semantic bundle: vectors.bin, or centroids.bin then each cluster's
  * (vector-shards.js; a bad `clusters` gives no cluster files: its check then names it).
@@ -582,7 +582,7 @@ const OPTIONAL_WHOLE = { max_query_chars: 0 };
 const OPTIONAL_NUMBER = ["stem_weight", "stop_word_weight"];
 
 /** @param {string} file @param {string} where @param {string} problem @returns {never} */
-function fail(file, where, problem) {
+export function fail(file, where, problem) {
   throw new BundleError(`${file}: ${where} ${problem}`);
 }
 
@@ -592,10 +592,10 @@ function isObject(value) {
 }
 
 /** @param {any} parent @param {string} key */
-const own = (parent, key) => (Object.hasOwn(parent, key) ? parent[key] : undefined);
+export const own = (parent, key) => (Object.hasOwn(parent, key) ? parent[key] : undefined);
 
 /** @param {string} file @param {unknown} value @param {string} where @returns {Record<string, any>} */
-function object(file, value, where) {
+export function object(file, value, where) {
   if (!isObject(value)) fail(file, where, "must be an object");
   return value;
 }
@@ -630,7 +630,7 @@ function list(file, value, where, length = null) {
 
 /** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
  * @returns {string[]} */
-function strings(file, value, where, length = null) {
+export function strings(file, value, where, length = null) {
   const items = list(file, value, where, length);
   items.forEach((item, i) => string(file, item, `${where}[${i}]`));
   return items;
@@ -643,7 +643,7 @@ function listsOfStrings(file, value, where, length) {
 
 /** @param {string} file @param {unknown} value @param {string} where @param {number | null} length
  * @param {number} low @param {number} high @returns {number[]} */
-function wholes(file, value, where, length, low, high) {
+export function wholes(file, value, where, length, low, high) {
   const items = list(file, value, where, length);
   items.forEach((item, i) => whole(file, item, `${where}[${i}]`, low, high));
   return items;
@@ -666,7 +666,7 @@ function checkManifest(manifest) {
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
-  const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1)] : [];
+  const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
   for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...semanticParts]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
@@ -804,9 +804,29 @@ function checkGraph(data, manifest) {
 export function checkEncoder(data, manifest) {
   const e = "encoder.json";
   const meta = object(e, data, "the file");
-  wholes(e, own(meta, "tokens"), "tokens", null, 0, MAX_WHOLE);
   const dim = manifest.vectors.dim;
   whole(e, own(meta, "pca_dim"), "pca_dim", dim, dim);
   whole(e, own(meta, "dim"), "dim", 1);
+  whole(e, own(meta, "rows"), "rows");
+  list(e, own(meta, "row_scales"), "row_scales", dim).forEach((scale, i) => number(e, scale, `row_scales[${i}]`));
   return meta;
+}
+
+/** The manifest's `encoder.shards` (encoder-shards.js): each encoder shard's first token, 0
+ * first, then rising, and `encoder.vocab` {shards, size} (vocab-shards.js); the names of the
+ * encoder shards, encoder-model.bin, then the vocab shards.
+ * @param {Record<string, any>} manifest @returns {string[]} */
+function checkEncoderParts(manifest) {
+  const m = "manifest.json";
+  const encoder = object(m, own(manifest, "encoder"), "encoder");
+  const firsts = list(m, own(encoder, "shards"), "encoder.shards");
+  if (!firsts.length) fail(m, "encoder.shards", "must list at least one shard");
+  firsts.forEach((first, i) => whole(m, first, `encoder.shards[${i}]`, i ? firsts[i - 1] + 1 : 0, i ? MAX_WHOLE : 0));
+  const vocab = object(m, own(encoder, "vocab"), "encoder.vocab");
+  for (const key of ["shards", "size"]) whole(m, own(vocab, key), `encoder.vocab.${key}`, 1);
+  return [
+    ...firsts.map((_, i) => `encoder.${i}.bin`),
+    "encoder-model.bin",
+    ...Array.from({ length: vocab.shards }, (_, i) => `vocab.${i}.json`),
+  ];
 }

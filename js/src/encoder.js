@@ -1,75 +1,139 @@
 // @ts-check
-/** The static query encoder (spec, with the exact order of operations: engine/encoder.py). */
-import { BundleError, checkEncoder, inOrder, parseJson, readFile } from "./bundle.js";
+/** The static query encoder (spec, with the exact order of operations: engine/encoder.py).
+ * Its token rows come in shards fetched by token (encoder-shards.js): `queryVector` names the
+ * shards the query's pieces need that are not in; worker.js fetches them and asks again. */
+import { BundleError, checkEncoder, parseJson, readFile } from "./bundle.js";
+import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./encoder-shards.js";
 
 /** A format-1 manifest's encoder entry has no `max_query_pieces` (written since format 2,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
 const FORMAT_1_MAX_QUERY_PIECES = 64;
 
 /**
- * @typedef {{rowOf: Map<number, number>, rows: Float64Array, weights: Float64Array, k: number,
- *   maxPieces: number, wordpiece: import("./wordpiece.js").WordPiece}} StaticEncoder
+ * @typedef {{rows: Map<number, {weight: number, row: Float64Array}>, rowScales: Float64Array,
+ *   k: number, meta: any, shards: number[], shardLoaded: boolean[], shardFailed: boolean[],
+ *   maxPieces: number, wordpiece: import("./wordpiece.js").WordPiece,
+ *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
+ *   vocabShardsOf: (text: string) => number[]}} StaticEncoder
+ *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
+ *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); vocabShardsOf: the
+ *   vocab shards a text's words are looked up in (vocab-shards.js)
  */
 
-/** @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
+/** encoder.json and the vocab shards of the special tokens; no row yet, no other entry.
+ * @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
  * @returns {Promise<StaticEncoder>} */
 export async function loadEncoder(bundle, fetchFile) {
   const manifest = bundle.manifest;
-  const [metaBytes, data, vocabBytes] = await inOrder([
-    readFile(fetchFile, manifest, "encoder.json"),
-    readFile(fetchFile, manifest, "encoder.bin"),
-    readFile(fetchFile, manifest, "vocab.txt"),
-  ]);
+  const metaBytes = await readFile(fetchFile, manifest, "encoder.json");
   // Imported here, not at the top: WordPiece (and its Unicode tables) is only needed once the
   // semantic part is in, so it stays off the first keystroke's path.
-  const { createWordPiece } = await import("./wordpiece.js");
+  const [{ createWordPiece, normalize, preTokenize }, shardsOf] = await Promise.all([
+    import("./wordpiece.js"), import("./vocab-shards.js"),
+  ]);
   const meta = checkEncoder(parseJson("encoder.json", metaBytes), manifest);
-  const tokens = /** @type {number[]} */ (meta.tokens);
-  const k = meta.pca_dim, dim = meta.dim, n = tokens.length;
-  const expected = n * k + 4 * k + 4 * n + k * dim + 4 * k;
-  if (data.length !== expected) {
-    throw new BundleError(`encoder.bin has ${data.length} bytes, expected ${expected} (corrupted)`);
-  }
-  const view = new DataView(data.buffer, data.byteOffset, data.length);
-  let offset = 0;
-  /** @param {number} count */
-  const int8s = (count) => {
-    const out = new Int8Array(data.buffer, data.byteOffset + offset, count);
-    offset += count;
-    return out;
+  const shards = /** @type {number[]} */ (manifest.encoder.shards);
+  const n = manifest.encoder.vocab.shards;
+  /** @type {Map<string, number>} */
+  const ids = new Map();
+  const vocabLoaded = new Array(n).fill(false);
+  /** Read shard `index` and add its entries; its ids. @param {number} index */
+  const addVocab = async (index) => {
+    const name = shardsOf.vocabShard(index);
+    const pairs = shardsOf.readVocabShard(parseJson(name, await readFile(fetchFile, manifest, name)), manifest, index);
+    for (const [token, id] of pairs) ids.set(token, id);
+    vocabLoaded[index] = true;
+    return pairs.map(([, id]) => id);
   };
-  /** @param {number} count */
-  const float32s = (count) => {
-    const out = new Float64Array(count);
-    for (let i = 0; i < count; i++) out[i] = view.getFloat32(offset + 4 * i, true);
-    offset += 4 * count;
-    return out;
-  };
-  const rowsQ = int8s(n * k);
-  const rowScales = float32s(k);
-  const weights = float32s(n);
-  // The components that follow (pca_dim x dim) only serve the Python engine's full-model
-  // comparisons: passage vectors are stored already projected onto them.
-  const rows = new Float64Array(n * k);
-  for (let r = 0; r < n; r++) for (let d = 0; d < k; d++) rows[r * k + d] = rowsQ[r * k + d] * rowScales[d];
+  const special = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => shardsOf.keyShard(shardsOf.vocabKey(token), n)));
+  for (const index of [...special].sort((a, b) => a - b)) await addVocab(index);
   return {
-    rowOf: new Map(tokens.map((token, i) => [token, i])),
-    rows, weights, k,
+    rows: new Map(),
+    rowScales: Float64Array.from(/** @type {number[]} */ (meta.row_scales)),
+    k: meta.pca_dim,
+    meta,
+    shards,
+    shardLoaded: shards.map(() => false),
+    shardFailed: shards.map(() => false),
     maxPieces: manifest.encoder.max_query_pieces ?? FORMAT_1_MAX_QUERY_PIECES,
-    wordpiece: createWordPiece(new TextDecoder().decode(vocabBytes)),
+    wordpiece: createWordPiece(ids, true),
+    vocabLoaded,
+    vocabFailed: new Array(n).fill(false),
+    addVocab,
+    vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(word, n)),
   };
+}
+
+/** Fetch, check and add vocab shard `index` (a no-op once it is in); one that fails is marked
+ * failed (its words are tokenized without it) and throws.
+ * @param {import("./bundle.js").Bundle} bundle @param {number} index @returns {Promise<number[]>} its ids */
+export async function loadVocabShard(bundle, index) {
+  const encoder = /** @type {StaticEncoder} */ (bundle.encoder);
+  if (encoder.vocabLoaded[index]) return [];
+  try {
+    return await encoder.addVocab(index);
+  } catch (error) {
+    encoder.vocabFailed[index] = true;
+    throw error;
+  }
+}
+
+/**
+ * Every vocab shard (each id once over them), every encoder shard (encoder.json's row count),
+ * then encoder-model.bin (its size; never used here): node's loadBundle, as bundle/read.py.
+ * @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
+ */
+export async function loadAllEncoderParts(bundle, fetchFile) {
+  const encoder = /** @type {StaticEncoder} */ (bundle.encoder);
+  const { checkVocabCovered } = await import("./vocab-shards.js");
+  /** @type {number[]} */
+  const ids = [];
+  // every shard, those of the special tokens again: each id is counted
+  for (let index = 0; index < encoder.vocabLoaded.length; index++) ids.push(...await encoder.addVocab(index));
+  checkVocabCovered(ids, bundle.manifest.encoder.vocab.size);
+  let rows = 0;
+  for (let index = 0; index < encoder.shards.length; index++) rows += await loadEncoderShard(bundle, fetchFile, index);
+  const model = await readFile(fetchFile, bundle.manifest, "encoder-model.bin");
+  if (rows !== encoder.meta.rows) {
+    throw new BundleError(`the encoder shards hold ${rows} rows, encoder.json says ${encoder.meta.rows} (corrupted)`);
+  }
+  checkEncoderModel(model, encoder.meta);
+}
+
+/** Fetch, check and add encoder shard `index` (a no-op once it is in). One that fails is marked
+ * failed (queries go on without its rows: queryVector no longer wants it) and throws.
+ * @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
+ * @param {number} index @returns {Promise<number>} the rows it added */
+export async function loadEncoderShard(bundle, fetchFile, index) {
+  const encoder = /** @type {StaticEncoder} */ (bundle.encoder);
+  if (encoder.shardLoaded[index]) return 0;
+  const { k, rowScales } = encoder;
+  let entries;
+  try {
+    entries = readEncoderShard(await readFile(fetchFile, bundle.manifest, encoderShard(index)), k, encoder.shards, index);
+  } catch (error) {
+    encoder.shardFailed[index] = true;
+    throw error;
+  }
+  for (const { token, weight, row } of entries) {
+    const values = new Float64Array(k);
+    for (let d = 0; d < k; d++) values[d] = row[d] * rowScales[d];
+    encoder.rows.set(token, { weight, row: values });
+  }
+  encoder.shardLoaded[index] = true;
+  return entries.length;
 }
 
 /** @param {StaticEncoder} encoder @param {number[]} pieces @returns {number[] | null} */
 export function encodeQuery(encoder, pieces) {
-  const { k, rows, weights } = encoder;
+  const { k } = encoder;
   const acc = new Float64Array(k);
   let wsum = 0;
   for (const piece of pieces.slice(0, encoder.maxPieces)) {
-    const r = encoder.rowOf.get(piece);
-    if (r === undefined) continue;
-    const w = weights[r];
-    for (let d = 0; d < k; d++) acc[d] += w * rows[r * k + d];
+    const entry = encoder.rows.get(piece);
+    if (entry === undefined) continue;
+    const w = entry.weight;
+    for (let d = 0; d < k; d++) acc[d] += w * entry.row[d];
     wsum += w;
   }
   if (wsum === 0) return null;
@@ -81,9 +145,29 @@ export function encodeQuery(encoder, pieces) {
   return Array.from(acc, (value) => value / norm);
 }
 
-/** The unit query vector, or null when no query piece is known to the encoder.
- * @param {import("./bundle.js").Bundle} bundle @param {string} query @returns {number[] | null} */
-export function queryVector(bundle, query) {
-  if (!bundle.encoder) return null;
-  return encodeQuery(bundle.encoder, bundle.encoder.wordpiece.pieces(query));
+/** The unit query vector, or null when no query piece is known to the encoder, or when a piece's
+ * shard is not in: then its index is added to `wanted` (when given; a shard that failed is
+ * never wanted again: the answer goes out without its rows). Before that, the vocab shards the
+ * query's words need, as -1 - index (worker.js loads them and asks again). Without `wanted`
+ * (node, everything loaded), the pieces and rows that are in.
+ * @param {import("./bundle.js").Bundle} bundle @param {string} query
+ * @param {Set<number> | null} [wanted] @returns {number[] | null} */
+export function queryVector(bundle, query, wanted = null) {
+  const encoder = bundle.encoder;
+  if (!encoder) return null;
+  if (wanted) { // vocab shards as -1 - index: the words' pieces are known only once they are in
+    for (const index of encoder.vocabShardsOf(query)) {
+      if (!encoder.vocabLoaded[index] && !encoder.vocabFailed[index]) wanted.add(-1 - index);
+    }
+    if (wanted.size) return null;
+  }
+  const pieces = encoder.wordpiece.pieces(query).slice(0, encoder.maxPieces);
+  if (wanted) {
+    for (const piece of pieces) {
+      const index = encoderShardOf(encoder.shards, piece);
+      if (!encoder.shardLoaded[index] && !encoder.shardFailed[index]) wanted.add(index);
+    }
+    if (wanted.size) return null;
+  }
+  return encodeQuery(encoder, pieces);
 }

@@ -51,13 +51,16 @@ function dense(scores, size) {
 /**
  * @param {Bundle} bundle @param {string} query
  * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
- *           missing?: Set<number>, shards?: Set<number>, clusters?: Set<number>}} [options]
+ *           missing?: Set<number>, shards?: Set<number>, clusters?: Set<number>,
+ *           encoderShards?: Set<number>}} [options]
  *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws);
  *   missing: collects the chunks whose texts a shown snippet needs but are not loaded (their
  *   snippets are "" until worker.js loads those fragments and asks again);
  *   shards: collects the term shards (and keyword.js DICTIONARY) the query needs that are not
  *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again);
  *   clusters: the same for the vector clusters the query probes (vector-shards.js)
+ *   encoderShards: the same for the query encoder's shards (encoder.js queryVector); without
+ *   it, pieces whose shard is not in count as unknown
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
@@ -83,7 +86,9 @@ export function search(bundle, query, options = {}) {
   /** @type {Float64Array | null} */
   let cos = null;
   if (mode !== "keyword" && bundle.vectors) {
-    const vector = queryVector(bundle, completedQuery(bundle, searched, keyword));
+    const vector = queryVector(bundle, completedQuery(bundle, searched, keyword), options.encoderShards ?? null);
+    // Encoder shards missing: worker.js loads them and asks again (encoder.js).
+    if (options.encoderShards?.size) return output(query, mode, [], chosen);
     if (vector !== null) {
       const { values, scales, dim } = bundle.vectors;
       cos = bundle.vectors.clusters // clustered: the probed clusters' chunks only

@@ -177,9 +177,12 @@ export function preTokenize(text) {
  * Build a WordPiece tokenizer over a vocabulary.
  * @param {string[] | Map<string, number> | string} vocab vocab.txt lines (line number = id), a
  *   token -> id map, or the whole vocab.txt text
+ * @param {boolean} [growing] the map gets entries later (vocab-shards.js: the shards a word needs
+ *   are added before it is tokenized): every match length is tried, not only up to the longest
+ *   entry in the map now (the same pieces: no entry is longer than the longest)
  * @returns {WordPiece}
  */
-export function createWordPiece(vocab) {
+export function createWordPiece(vocab, growing = false) {
   /** @type {Map<string, number>} */
   let ids;
   if (vocab instanceof Map) ids = vocab;
@@ -200,8 +203,8 @@ export function createWordPiece(vocab) {
   const unkId = need("[UNK]");
   const unkToken = "[UNK]";
   // Longest entry in code points (continuation entries counted without "##"): no match is longer.
-  let maxLen = 1;
-  for (const token of ids.keys()) {
+  let maxLen = growing ? MAX_INPUT_CHARS_PER_WORD : 1;
+  if (!growing) for (const token of ids.keys()) {
     const body = token.startsWith(CONTINUATION) ? token.slice(CONTINUATION.length) : token;
     let n = 0;
     for (const _ of body) n++;

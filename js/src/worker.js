@@ -150,6 +150,9 @@ export async function loadBundle(fetchFile) {
       await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
     }
+    if (part.name === "semantic" && bundle.encoder) {
+      await import("./encoder.js").then(({ loadAllEncoderParts }) => loadAllEncoderParts(bundle, fetchFile));
+    }
   }
   return /** @type {Bundle} */ (context.bundle);
 }
@@ -241,6 +244,9 @@ export function createService(post, options = {}) {
   const shards = new Map();
   /** Vector clusters by index: loading, loaded or failed. @type {Map<number, "loading" | "loaded" | "failed">} */
   const clusterStates = new Map();
+  /** Query encoder shards by index: loading, loaded or failed.
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const encoderShards = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -262,10 +268,11 @@ export function createService(post, options = {}) {
     const wanted = new Set();
     /** @type {Set<number>} */
     const clusters = new Set();
+    const encoderWanted = new Set();
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
-                                               clusters });
+                                               clusters, encoderShards: encoderWanted });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
@@ -273,6 +280,7 @@ export function createService(post, options = {}) {
     }
     if (wantShards(bundle, wanted)) return; // answered when they are in
     if (wantClusters(bundle, clusters)) return; // the same for the vector clusters probed
+    if (wantEncoderShards(bundle, encoderWanted)) return;
     post({
       type: "results",
       channel: message.channel,
@@ -331,6 +339,19 @@ export function createService(post, options = {}) {
     const load = (/** @type {number} */ index) =>
       import("./vector-shards.js").then(({ loadCluster }) => loadCluster(bundle, fetchFile, index));
     return fetchEach(clusterStates, wanted, load, "vectors");
+  }
+
+  /**
+   * Fetch these query encoder shards (encoder.js; vocab shard i as -1 - i), each once, then answer again.
+   * @param {Bundle} bundle @param {Set<number>} wanted
+   */
+  function wantEncoderShards(bundle, wanted) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    const load = async (/** @type {number} */ index) => {
+      const { loadEncoderShard, loadVocabShard } = await import("./encoder.js");
+      await (index < 0 ? loadVocabShard(bundle, -1 - index) : loadEncoderShard(bundle, fetchFile, index));
+    };
+    return fetchEach(encoderShards, wanted, load, "encoder");
   }
 
   /**

@@ -107,7 +107,7 @@ test("parts are read under the file names the manifest gives", async () => {
   assert.ok(renamed.vectors && renamed.encoder);
   const { query, mode, expected } = cases[0];
   assertClose(expected, search(renamed, query, { mode, explain: true }));
-  assert.ok(asked.includes("keyword.0123abcd.json") && asked.includes("vocab.0123abcd.txt"));
+  assert.ok(asked.includes("keyword.0123abcd.json") && asked.includes("vocab.0.0123abcd.json"));
   assert.ok(!asked.includes("keyword.json"), "a part was fetched by its logical name");
 });
 

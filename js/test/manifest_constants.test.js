@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { encodeQuery, loadEncoder } from "../src/encoder.js";
+import { encodeQuery, loadAllEncoderParts, loadEncoder } from "../src/encoder.js";
 import { cosines, queryLevels } from "../src/vector.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
@@ -23,12 +23,20 @@ test("a manifest without them falls back to the built-in values", async () => {
   assert.equal(queryLevels(frozen), 32767);
 });
 
+/** The encoder with every shard in. @param {any} manifest */
+async function wholeEncoder(manifest) {
+  const bundle = /** @type {any} */ ({ manifest });
+  bundle.encoder = await loadEncoder(bundle, fetchFile);
+  await loadAllEncoderParts(bundle, fetchFile);
+  return bundle.encoder;
+}
+
 test("the runtime reads them from the manifest", async () => {
-  const full = await loadEncoder(/** @type {any} */ ({ manifest: manifest() }), fetchFile);
+  const full = await wholeEncoder(manifest());
   const limited = manifest();
   limited.encoder.max_query_pieces = 2;
   limited.vectors.query_levels = 3;
-  const short = await loadEncoder(/** @type {any} */ ({ manifest: limited }), fetchFile);
+  const short = await wholeEncoder(limited);
   assert.equal(short.maxPieces, 2);
   const pieces = full.wordpiece.pieces(QUERY);
   const vector = /** @type {number[]} */ (encodeQuery(full, pieces));

@@ -22,9 +22,12 @@
                     (a big site has instead centroids.bin -- semantic part -- and one
                     vectors.<i>.bin per cluster, fetched when a query probes it, described by
                     the manifest's vectors.clusters: bundle/vector_shards.py)
-    encoder.json    the static query encoder's token list and shapes            -- semantic part
-    encoder.bin     its int8 token rows, float32 scales and weights, components -- semantic part
-    vocab.txt       the WordPiece vocabulary the query encoder tokenizes with    -- semantic part
+    encoder.json    the static query encoder's shapes and row scales           -- semantic part
+    encoder.<i>.bin  encoder shard i: the token rows and weights of a token range (manifest
+                    `encoder.shards`: bundle/encoder_shards.py)      -- the query's pieces' shards
+    encoder-model.bin  the PCA components (`--query-encoder model` only) -- never by the browser
+    vocab.<i>.json  vocabulary shard i: the WordPiece entries whose key hashes to i (manifest
+                    `encoder.vocab`: bundle/vocab_shards.py)         -- the query's words' shards
     related.json    optional (bundle/related.py): per page, its related pages     -- never by the browser
 Terms are sorted by code point and numbered 0..T-1 in that order (stems and the engines use these
 numbers); shard i holds terms term_shards.start[i] .. term_shards.start[i + 1] - 1 (the last: to
@@ -84,8 +87,9 @@ TERMS = "terms.json"
 GRAPH = "graph.json"
 VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
-ENCODER_BIN = "encoder.bin"
-VOCAB = "vocab.txt"
+ENCODER_BIN = "encoder.bin"  # the build's (and its cache's) whole table: no bundle part
+ENCODER_MODEL = "encoder-model.bin"
+VOCAB = "vocab.txt"  # the vocabulary joined from its shards (bundle/read.py): no bundle part
 RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
@@ -103,6 +107,16 @@ TERM_SHARD_BYTES = 32 * 1024
 def postings_shard(index: int) -> str:
     """The logical name of term shard `index`: `postings.0.bin`, `postings.1.bin`, ..."""
     return f"postings.{index}.bin"
+
+
+def encoder_shard(index: int) -> str:
+    """The logical name of encoder shard `index`: `encoder.0.bin`, ... (bundle/encoder_shards.py)."""
+    return f"encoder.{index}.bin"
+
+
+def vocab_shard(index: int) -> str:
+    """The logical name of vocabulary shard `index`: `vocab.0.json`, ... (bundle/vocab_shards.py)."""
+    return f"vocab.{index}.json"
 
 
 def text_fragment(index: int) -> str:

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import orjson
 
-from mkdocs_graphsearch.bundle.encoder_file import check_encoder_size
+from mkdocs_graphsearch.bundle.encoder_shards import encoder_arrays, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
     ENCODER,
-    ENCODER_BIN,
+    ENCODER_MODEL,
     FORMAT_VERSION,
     GRAPH,
     KEYWORD,
@@ -25,10 +25,12 @@ from mkdocs_graphsearch.bundle.format import (
     BundleError,
     checksum,
     decode_varints,
+    encoder_shard,
     file_name,
     postings_shard,
     text_fragment,
     verify_manifest,
+    vocab_shard,
 )
 from mkdocs_graphsearch.bundle.schema import (
     check_dictionary,
@@ -40,6 +42,7 @@ from mkdocs_graphsearch.bundle.schema import (
     shard_range,
 )
 from mkdocs_graphsearch.bundle.vector_shards import CENTROIDS, Clusters, read_centroids, read_cluster, vector_shard
+from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
 
 
 @dataclass
@@ -63,6 +66,7 @@ class Bundle:
     vector_scales: np.ndarray | None = None
     clusters: Clusters | None = None  # a clustered bundle's (vector_shards.py); vectors hold every row
     encoder: Any = None  # the query encoder, loaded on first use by engine/encoder.py
+    encoder_arrays: Any = None  # its table, read and checked at load (bundle/encoder_shards.py)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -72,10 +76,6 @@ class Bundle:
     @property
     def n_chunks(self) -> int:
         return len(self.chunks["id"])
-
-    def file_path(self, part: str) -> Path:
-        """Where a part of this bundle is on disk (its content-hashed name in format 2)."""
-        return self.path / file_name(self.manifest, part)
 
 
 def locate(path: Path) -> Path:
@@ -196,10 +196,23 @@ def load_bundle(path: Path) -> Bundle:
             files[VECTORS] = read_file(folder, manifest, VECTORS)
             dim = manifest["vectors"]["dim"]
             bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
-        for name in (ENCODER, ENCODER_BIN, VOCAB):
-            files[name] = read_file(folder, manifest, name)
+        # encoder.json, every vocab shard and encoder shard (the JS runtime fetches only the
+        # query's), then the model part (never fetched by the browser).
+        files[ENCODER] = read_file(folder, manifest, ENCODER)
         meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
-        check_encoder_size(meta, files[ENCODER_BIN])
+        pairs: list[tuple[str, int]] = []
+        for index in range(manifest["encoder"]["vocab"]["shards"]):
+            name = vocab_shard(index)
+            files[name] = read_file(folder, manifest, name)
+            pairs += read_vocab_shard(parse_json(name, files[name]), manifest, index)
+        files[VOCAB] = join_vocab(pairs, manifest)  # vocab.txt as it was built: no file of the bundle
+        firsts = manifest["encoder"]["shards"]
+        for index in range(len(firsts)):  # each checked as it is read, as JS does
+            name = encoder_shard(index)
+            files[name] = read_file(folder, manifest, name)
+            read_encoder_shard(files[name], meta, firsts, index)
+        files[ENCODER_MODEL] = read_file(folder, manifest, ENCODER_MODEL)
+        bundle.encoder_arrays = encoder_arrays(files, manifest, meta)
     return bundle
 
 

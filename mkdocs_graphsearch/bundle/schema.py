@@ -20,18 +20,19 @@ from typing import Any, NoReturn
 
 from mkdocs_graphsearch.bundle.format import (
     ENCODER,
-    ENCODER_BIN,
+    ENCODER_MODEL,
     GRAPH,
     KEYWORD,
     MANIFEST,
     MAX_VARINT,
     TERMS,
     VECTORS,
-    VOCAB,
     BundleError,
+    encoder_shard,
     file_name,
     postings_shard,
     text_fragment,
+    vocab_shard,
 )
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.bundle.vector_shards import semantic_vector_parts
@@ -39,7 +40,7 @@ from mkdocs_graphsearch.bundle.vector_shards import semantic_vector_parts
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
 #: order both engines read them.
 KEYWORD_PARTS = (KEYWORD, GRAPH, TERMS)
-SEMANTIC_PARTS = (VECTORS, ENCODER, ENCODER_BIN, VOCAB)  # VECTORS: or the clustered files
+SEMANTIC_PARTS = (VECTORS, ENCODER)  # then the encoder shards, ENCODER_MODEL, the vocab shards
 MAX_CRC32 = 2**32 - 1
 
 #: Search settings by kind: whole numbers with their least value, and finite numbers.
@@ -148,7 +149,7 @@ def check_manifest(data: Any) -> dict[str, Any]:
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
     vector_parts = semantic_vector_parts(manifest) if semantic else ()
-    semantic_parts = vector_parts + SEMANTIC_PARTS[1:] if semantic else ()
+    semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
     for part in KEYWORD_PARTS + shards + fragments + semantic_parts:
         entry = files.get(part)
         if entry is None:
@@ -199,6 +200,27 @@ def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tupl
         low, high = (posted[i - 1], counts["postings"]) if i else (0, 0)
         posted[i] = _whole(MANIFEST, posted[i], f"term_shards.postings[{i}]", low, high)
     return tuple(postings_shard(i) for i in range(len(first)))
+
+
+def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """`encoder.shards`: each encoder shard's first token, 0 first, then rising;
+    `encoder.vocab`: {shards, size} (bundle/vocab_shards.py). The names of the encoder shards,
+    encoder-model.bin, then the vocab shards."""
+    encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
+    firsts = _list(MANIFEST, encoder.get("shards"), "encoder.shards")
+    if not firsts:
+        _fail(MANIFEST, "encoder.shards", "must list at least one shard")
+    for i in range(len(firsts)):
+        low, high = (firsts[i - 1] + 1, MAX_VARINT) if i else (0, 0)
+        firsts[i] = _whole(MANIFEST, firsts[i], f"encoder.shards[{i}]", low, high)
+    vocab = _object(MANIFEST, encoder.get("vocab"), "encoder.vocab")
+    for key in ("shards", "size"):
+        vocab[key] = _whole(MANIFEST, vocab.get(key), f"encoder.vocab.{key}", 1)
+    return (
+        *(encoder_shard(i) for i in range(len(firsts))),
+        ENCODER_MODEL,
+        *(vocab_shard(i) for i in range(vocab["shards"])),
+    )
 
 
 def shard_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
@@ -305,10 +327,14 @@ def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
-    """encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows."""
+    """encoder.json: shapes, row count and row scales (bundle/encoder_shards.py); its pca_dim is
+    the dimension of vectors.bin's rows."""
     meta = _object(ENCODER, data, "the file")
-    _wholes(ENCODER, meta.get("tokens"), "tokens", None, 0, MAX_VARINT)
     dim = manifest["vectors"]["dim"]
     meta["pca_dim"] = _whole(ENCODER, meta.get("pca_dim"), "pca_dim", dim, dim)
     meta["dim"] = _whole(ENCODER, meta.get("dim"), "dim", 1)
+    meta["rows"] = _whole(ENCODER, meta.get("rows"), "rows")
+    scales = _list(ENCODER, meta.get("row_scales"), "row_scales", dim)
+    for i, scale in enumerate(scales):
+        _number(ENCODER, scale, f"row_scales[{i}]")
     return meta

@@ -1,6 +1,6 @@
 """The static query encoder at query time (mirrored by js/src/encoder.js; fitted by index/encoder.py).
 
-encoder.bin's layout: bundle/encoder_file.py.
+The bundle's encoder parts: bundle/encoder_shards.py (read and checked by bundle/read.py).
 
 Query vector (pca_dim numbers, in the space vectors.bin is stored in), with float64
 operations in exactly this order, so both engines agree bit for bit:
@@ -17,15 +17,18 @@ The components are used only to project a full model query vector (`project_quer
 
 from __future__ import annotations
 
+import hashlib
 import math
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from mkdocs_graphsearch.bundle.encoder_file import decode_encoder
-from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VOCAB
+from mkdocs_graphsearch.atomic import write_atomic
+from mkdocs_graphsearch.bundle.encoder_file import EncoderArrays
+from mkdocs_graphsearch.bundle.format import VOCAB
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
@@ -45,15 +48,24 @@ class StaticEncoder:
 
 
 def load_encoder(bundle: Bundle) -> StaticEncoder:
-    arrays = decode_encoder(bundle.files[ENCODER], bundle.files[ENCODER_BIN])
+    arrays: EncoderArrays = bundle.encoder_arrays
     return StaticEncoder(
         row_of={token: i for i, token in enumerate(arrays.tokens)},
         rows=arrays.rows,
         weights=arrays.weights,
         components=arrays.components,
-        vocab_path=bundle.file_path(VOCAB),
+        vocab_path=_vocab_file(bundle.files[VOCAB]),
         max_pieces=bundle.manifest["encoder"].get("max_query_pieces", FORMAT_1_MAX_QUERY_PIECES),
     )
+
+
+def _vocab_file(text: bytes) -> Path:
+    """The bundle's vocabulary (joined from its shards by bundle/read.py) as a vocab.txt file for
+    `tokenizers`: one temporary file per content, shared by every bundle with that vocabulary."""
+    path = Path(tempfile.gettempdir()) / f"graphsearch-vocab-{hashlib.sha256(text).hexdigest()[:16]}.txt"
+    if not (path.is_file() and path.read_bytes() == text):
+        write_atomic(path, text)
+    return path
 
 
 @lru_cache(maxsize=4)

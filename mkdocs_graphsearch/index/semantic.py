@@ -28,7 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from mkdocs_graphsearch.atomic import write_atomic
-from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_BIN, VECTORS, VOCAB
+from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
+from mkdocs_graphsearch.bundle.format import VECTORS
+from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
@@ -96,7 +98,8 @@ class _Ticker:
 def semantic_files(
     corpus: Corpus, options: SemanticOptions, warn: Callable[[str], None] = print
 ) -> tuple[dict[str, bytes], dict[str, object]]:
-    """vectors.bin, encoder.json, encoder.bin and vocab.txt, plus their manifest entries."""
+    """vectors.bin, the encoder parts (bundle/encoder_shards.py) and the vocab shards
+    (bundle/vocab_shards.py), plus their manifest entries."""
     embedder = options.embedder
     fingerprint = embedder.fingerprint
     texts = [passage_text(chunk) for chunk in corpus.chunks]
@@ -146,11 +149,12 @@ def semantic_files(
     quantized = quantize_vectors(projected)
     rows = np.frombuffer(quantized, dtype=np.int8, count=projected.size).reshape(projected.shape)
     scales = np.frombuffer(quantized, dtype="<f4", offset=projected.size).astype(np.float64)
+    encoder_parts, encoder_shards = split_encoder(*encoder_files)
+    vocab_parts, vocab = split_vocab(embedder.wordpiece.vocab_text())
     files = {
         VECTORS: quantized,
-        VOCAB: embedder.wordpiece.vocab_text(),
-        ENCODER: encoder_files[0],
-        ENCODER_BIN: encoder_files[1],
+        **vocab_parts,
+        **encoder_parts,
     }
     manifest: dict[str, object] = {
         "vectors": {
@@ -163,7 +167,7 @@ def semantic_files(
                 rows, scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS
             ),
         },
-        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES},
+        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards, "vocab": vocab},
     }
     clustered = clustered_layout(rows, scales, options.vector_clusters, options.vector_probe)
     if clustered is not None:  # a query reads a few clusters' vectors (bundle/vector_shards.py)

@@ -1,0 +1,47 @@
+// @ts-check
+/**
+ * The query encoder's token rows in shards fetched by token (layout and checks:
+ * bundle/encoder_shards.py). encoder.<i>.bin holds the rows of tokens encoder.shards[i] ..
+ * encoder.shards[i + 1] - 1: uint32 LE tokens (m) | float32 LE weights (m) | int8 rows (m x k).
+ * encoder-model.bin (the PCA components) is only read by node's loadBundle, to check it.
+ */
+import { BundleError, lastAtOrBefore } from "./bundle.js";
+
+/** @param {number} index */
+export const encoderShard = (index) => `encoder.${index}.bin`;
+
+/** The shard that would hold `token`. @param {number[]} firsts @param {number} token */
+export const encoderShardOf = (firsts, token) => lastAtOrBefore(firsts, token);
+
+/**
+ * Shard `index` -> its rows, checked like read_encoder_shard (same messages).
+ * @param {Uint8Array} data @param {number} k @param {number[]} firsts @param {number} index
+ * @returns {{token: number, weight: number, row: Int8Array}[]}
+ */
+export function readEncoderShard(data, k, firsts, index) {
+  const name = encoderShard(index);
+  if (data.length % (8 + k)) {
+    throw new BundleError(`${name} has ${data.length} bytes, not whole rows of ${8 + k} (corrupted)`);
+  }
+  const m = data.length / (8 + k);
+  const view = new DataView(data.buffer, data.byteOffset, data.length);
+  const tokens = Array.from({ length: m }, (_, i) => view.getUint32(4 * i, true));
+  const high = index + 1 < firsts.length ? firsts[index + 1] : Infinity;
+  if (m && (tokens[0] < firsts[index] || tokens[m - 1] >= high || tokens.some((t, i) => i > 0 && t <= tokens[i - 1]))) {
+    throw new BundleError(`${name} holds tokens out of order or outside its range (corrupted)`);
+  }
+  return tokens.map((token, i) => ({
+    token,
+    weight: view.getFloat32(4 * m + 4 * i, true),
+    row: new Int8Array(data.buffer, data.byteOffset + 8 * m + k * i, k),
+  }));
+}
+
+/** encoder-model.bin's size (pca_dim x dim int8, pca_dim float32). @param {Uint8Array} data
+ * @param {{pca_dim: number, dim: number}} meta */
+export function checkEncoderModel(data, meta) {
+  const expected = meta.pca_dim * meta.dim + 4 * meta.pca_dim;
+  if (data.length !== expected) {
+    throw new BundleError(`encoder-model.bin has ${data.length} bytes, expected ${expected} (corrupted)`);
+  }
+}

@@ -1,0 +1,87 @@
+// @ts-check
+// The query encoder's rows are in shards by token (bundle/encoder_shards.py): the search service
+// fetches only the shards of the query's word pieces, answers exactly as with every shard loaded,
+// and goes on without a shard that fails (a warning). encoder-model.bin is never fetched.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { encoderShardOf } from "../src/encoder-shards.js";
+import { keyShard, vocabKey } from "../src/vocab-shards.js";
+import { search } from "../src/engine.js";
+import { completedQuery, keywordScores } from "../src/keyword.js";
+import { createService, loadBundle } from "../src/worker.js";
+
+const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
+/** @param {string} name */
+const fetchFile = (name) => readFile(new URL(name, BUNDLE));
+const QUERIES = ["what happens when a render fails", "RetryPolicy.delay_for", "upgrade", "banana smoothie recipe"];
+
+/**
+ * Run one hybrid query through the service until its complete answer.
+ * @param {string} query @param {(name: string) => boolean} [fails] file names whose fetch fails
+ */
+async function serve(query, fails = () => false) {
+  /** @type {string[]} */
+  const fetched = [];
+  /** @type {any[]} */
+  const answers = [];
+  /** @type {string[]} */
+  let warnings = [];
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => {
+    if (message.type === "status") warnings = message.warnings;
+    if (message.type !== "results") return;
+    answers.push(message);
+    if (message.complete && message.mode === "hybrid") finish();
+  }, { fetcher: () => (name) => {
+    fetched.push(name);
+    return fails(name) ? Promise.reject(new Error(`no ${name}`)) : fetchFile(name);
+  } });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  service.handle({ type: "query", channel: "box", id: 1, query, mode: "hybrid", limit: 10 });
+  await finished;
+  return { fetched, last: answers[answers.length - 1], warnings };
+}
+
+/** The logical encoder shards a query's pieces fall in (as engine.js encodes it).
+ * @param {any} full @param {string} query */
+function shardsOf(full, query) {
+  const text = completedQuery(full, query, keywordScores(full, query));
+  const pieces = full.encoder.wordpiece.pieces(text).slice(0, full.encoder.maxPieces);
+  return new Set(pieces.map((/** @type {number} */ piece) => encoderShardOf(full.encoder.shards, piece)));
+}
+
+/** @param {any} full @param {Set<number>} indexes */
+const namesOf = (full, indexes) => new Set([...indexes].map((i) => full.manifest.files[`encoder.${i}.bin`].name));
+
+test("a hybrid query fetches only its pieces' encoder shards and answers as with all of them", async () => {
+  const full = await loadBundle(fetchFile);
+  for (const query of QUERIES) {
+    const { fetched, last } = await serve(query);
+    const wanted = shardsOf(full, query);
+    assert.deepEqual(new Set(fetched.filter((name) => /^encoder\.\d+\.[0-9a-f]+\.bin$/.test(name))), namesOf(full, wanted), query);
+    assert.ok(wanted.size < full.encoder.shards.length, `${query}: every shard was fetched`);
+    const words = new Set(full.encoder.vocabShardsOf(completedQuery(full, query, keywordScores(full, query))));
+    const special = ["[CLS]", "[SEP]", "[UNK]"].map((token) => keyShard(vocabKey(token), full.manifest.encoder.vocab.shards));
+    const vocab = new Set([...words, ...special].map((i) => full.manifest.files[`vocab.${i}.json`].name));
+    assert.deepEqual(new Set(fetched.filter((name) => name.startsWith("vocab."))), vocab, query);
+    assert.ok(!fetched.some((name) => name.startsWith("encoder-model.")), "the browser fetched encoder-model.bin");
+    assert.deepEqual(last.results, search(full, query, { mode: "hybrid", limit: 10 }).results, query);
+  }
+});
+
+test("an encoder shard that fails is a warning: the answer goes out without its rows", async () => {
+  const full = await loadBundle(fetchFile);
+  const query = QUERIES[0];
+  const wanted = [...shardsOf(full, query)].sort((a, b) => a - b);
+  assert.ok(wanted.length >= 2, "the query should span several shards");
+  const lost = full.manifest.files[`encoder.${wanted[0]}.bin`].name;
+  const { last, warnings } = await serve(query, (name) => name === lost);
+  assert.ok(warnings.some((warning) => warning.startsWith("encoder: ")), warnings.join("; "));
+  // Expected: the full bundle with that shard's rows taken out.
+  const first = full.encoder.shards[wanted[0]], next = full.encoder.shards[wanted[0] + 1] ?? Infinity;
+  for (const token of [...full.encoder.rows.keys()]) if (token >= first && token < next) full.encoder.rows.delete(token);
+  assert.deepEqual(last.results, search(full, query, { mode: "hybrid", limit: 10 }).results);
+  assert.equal(last.complete, true);
+});

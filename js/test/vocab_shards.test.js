@@ -1,0 +1,43 @@
+// @ts-check
+// The vocabulary in shards (bundle/vocab_shards.py): a text tokenized with only the shards its
+// words need gives exactly the ids of the whole vocabulary (tests/vectors/wordpiece.json, made
+// by `tokenizers`), and only those shards (plus the special tokens') are fetched.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { loadManifest } from "../src/bundle.js";
+import { loadEncoder, loadVocabShard } from "../src/encoder.js";
+import { createWordPiece } from "../src/wordpiece.js";
+
+const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
+const vectors = JSON.parse(readFileSync(new URL("../../tests/vectors/wordpiece.json", import.meta.url), "utf8"));
+const full = createWordPiece(readFileSync(new URL("../../mkdocs_graphsearch/text/vocab.txt", import.meta.url), "utf8"));
+// Pieces longer than any entry of the special tokens' shards (which are in first).
+const LONG = ["internationalization responsibilities", "Kubernetes administrators' troubleshooting"];
+const cases = [...vectors.cases, ...LONG.map((text) => ({ text, max_tokens: null, ids: full.encode(text) }))];
+
+test("a text's own vocab shards give the ids of the whole vocabulary, and only they are fetched", async () => {
+  const manifest = await loadManifest((name) => readFile(new URL(name, BUNDLE)));
+  const nameOf = new Map(Object.entries(manifest.files).map(([part, entry]) => [/** @type {any} */ (entry).name, part]));
+  const failures = [];
+  let fewer = 0;
+  for (const c of cases) {
+    /** @type {Set<string>} */
+    const fetched = new Set();
+    /** @param {string} name */
+    const fetchFile = (name) => { fetched.add(/** @type {string} */ (nameOf.get(name))); return readFile(new URL(name, BUNDLE)); };
+    const bundle = /** @type {any} */ ({ manifest, encoder: null });
+    bundle.encoder = await loadEncoder(bundle, fetchFile);
+    const special = new Set([...fetched].filter((part) => part.startsWith("vocab.")));
+    const wanted = new Set(bundle.encoder.vocabShardsOf(c.text));
+    for (const index of wanted) await loadVocabShard(bundle, index);
+    const got = bundle.encoder.wordpiece.encode(c.text, c.max_tokens);
+    if (JSON.stringify(got) !== JSON.stringify(c.ids)) failures.push({ text: c.text, got, want: c.ids });
+    const expected = new Set([...special, ...[...wanted].map((i) => `vocab.${i}.json`)]);
+    assert.deepEqual(new Set([...fetched].filter((part) => part.startsWith("vocab."))), expected, c.text);
+    if (expected.size < manifest.encoder.vocab.shards) fewer++;
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(fewer > cases.length / 2, `only ${fewer} texts fetched fewer than every shard`);
+});

@@ -1,0 +1,126 @@
+"""The query encoder as the bundle stores it: token rows in shards the browser fetches by token
+(mirrored by js/src/encoder-shards.js).
+
+The build fits one table (bundle/encoder_file.py: encoder.json + encoder.bin, the form the
+encoder cache keeps); `split_encoder` lays it out as
+
+    encoder.json        {"dim", "pca_dim", "rows": the table's row count, "row_scales": pca_dim
+                        float32 values as JSON numbers}                 -- semantic part
+    encoder.<i>.bin     shard i: its m rows in token order: uint32 LE tokens (m) | float32 LE
+                        weights (m) | int8 rows (m x pca_dim)          -- the query's pieces' shards
+    encoder-model.bin   int8 components (pca_dim x dim) | float32 LE component scales (pca_dim):
+                        only `--query-encoder model` projection reads it -- never by the browser
+
+and the manifest's `encoder.shards` lists each shard's first token number (shard 0: 0): token t
+is in the last shard whose first is <= t, and a shard holds only tokens below the next one's
+first. A shard closes at ENCODER_SHARD_ROWS rows (about 4.3 KiB raw at pca_dim 128; int8 rows
+barely compress): a query of a few pieces fetches a few shards, not 3,000 rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import orjson
+
+from mkdocs_graphsearch.bundle.encoder_file import EncoderArrays
+from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_MODEL, BundleError, encoder_shard
+
+#: Rows per encoder shard (measured on mkdocs-docs: docs/format3-status.md).
+ENCODER_SHARD_ROWS = 32
+
+
+def split_encoder(
+    arrays_meta: bytes, data: bytes, rows_per_shard: int = ENCODER_SHARD_ROWS
+) -> tuple[dict[str, bytes], list[int]]:
+    """The fitted table (encoder.json + encoder.bin of encoder_file.py) -> the bundle's encoder
+    parts by logical name, and the manifest's `encoder.shards`."""
+    meta = orjson.loads(arrays_meta)
+    tokens, k, dim = meta["tokens"], meta["pca_dim"], meta["dim"]
+    n = len(tokens)
+    rows = np.frombuffer(data, dtype=np.int8, count=n * k).reshape(n, k)
+    row_scales = np.frombuffer(data, dtype="<f4", count=k, offset=n * k)
+    weights = np.frombuffer(data, dtype="<f4", count=n, offset=n * k + 4 * k)
+    model = data[n * k + 4 * k + 4 * n :]
+    order = np.argsort(np.asarray(tokens, dtype=np.int64), kind="stable")
+    parts = {
+        ENCODER: orjson.dumps(
+            {"dim": dim, "pca_dim": k, "rows": n, "row_scales": [float(s) for s in row_scales]},
+            option=orjson.OPT_SORT_KEYS,
+        ),
+        ENCODER_MODEL: bytes(model),
+    }
+    firsts: list[int] = []
+    for index, start in enumerate(range(0, max(n, 1), rows_per_shard)):
+        picked = order[start : start + rows_per_shard]
+        firsts.append(0 if index == 0 else int(tokens[picked[0]]))
+        parts[encoder_shard(index)] = (
+            np.asarray([tokens[i] for i in picked], dtype="<u4").tobytes()
+            + weights[picked].astype("<f4").tobytes()
+            + rows[picked].tobytes()
+        )
+    return parts, firsts
+
+
+def shard_of(firsts: list[int], token: int) -> int:
+    """The shard that would hold `token`: the last whose first token is <= it."""
+    return int(np.searchsorted(np.asarray(firsts), token, side="right")) - 1
+
+
+def read_encoder_shard(
+    data: bytes, meta: dict[str, Any], firsts: list[int], index: int
+) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Shard `index` -> (its tokens, their float32 weights, their int8 rows), checked: whole
+    rows, tokens rising and inside the shard's range (same messages as js/src/encoder-shards.js)."""
+    name, k = encoder_shard(index), meta["pca_dim"]
+    if len(data) % (8 + k):
+        raise BundleError(f"{name} has {len(data)} bytes, not whole rows of {8 + k} (corrupted)")
+    m = len(data) // (8 + k)
+    tokens = np.frombuffer(data, dtype="<u4", count=m).astype(np.int64)
+    high = firsts[index + 1] if index + 1 < len(firsts) else None
+    if m and (
+        tokens[0] < firsts[index] or (high is not None and tokens[-1] >= high) or bool(np.any(np.diff(tokens) <= 0))
+    ):
+        raise BundleError(f"{name} holds tokens out of order or outside its range (corrupted)")
+    weights = np.frombuffer(data, dtype="<f4", count=m, offset=4 * m).astype(np.float64)
+    rows = np.frombuffer(data, dtype=np.int8, count=m * k, offset=8 * m).reshape(m, k)
+    return tokens.tolist(), weights, rows
+
+
+def check_encoder_model(data: bytes, meta: dict[str, Any]) -> None:
+    k, dim = meta["pca_dim"], meta["dim"]
+    if len(data) != k * dim + 4 * k:
+        raise BundleError(f"{ENCODER_MODEL} has {len(data)} bytes, expected {k * dim + 4 * k} (corrupted)")
+
+
+def join_encoder(meta: dict[str, Any], shards: list[bytes], model: bytes, firsts: list[int]) -> EncoderArrays:
+    """Every shard and the model part -> the whole table (checked), as decode_encoder gives it."""
+    tokens: list[int] = []
+    weights, rows = [], []
+    for index, data in enumerate(shards):
+        shard_tokens, shard_weights, shard_rows = read_encoder_shard(data, meta, firsts, index)
+        tokens += shard_tokens
+        weights.append(shard_weights)
+        rows.append(shard_rows)
+    if len(tokens) != meta["rows"]:
+        raise BundleError(f"the encoder shards hold {len(tokens)} rows, {ENCODER} says {meta['rows']} (corrupted)")
+    check_encoder_model(model, meta)
+    k, dim = meta["pca_dim"], meta["dim"]
+    row_scales = np.asarray(meta["row_scales"], dtype=np.float64)
+    components = np.frombuffer(model, dtype=np.int8, count=k * dim).reshape(k, dim).astype(np.float64)
+    component_scales = np.frombuffer(model, dtype="<f4", offset=k * dim).astype(np.float64)
+    return EncoderArrays(
+        tokens=tokens,
+        rows=np.concatenate(rows).astype(np.float64) * row_scales[None, :] if rows else np.zeros((0, k)),
+        weights=np.concatenate(weights) if weights else np.zeros(0),
+        components=components * component_scales[:, None],
+    )
+
+
+def encoder_arrays(files: Mapping[str, bytes], manifest: dict[str, Any], meta: dict[str, Any]) -> EncoderArrays:
+    """A loaded bundle's parts (by logical name) -> the table."""
+    firsts = manifest["encoder"]["shards"]
+    shards = [files[encoder_shard(i)] for i in range(len(firsts))]
+    return join_encoder(meta, shards, files[ENCODER_MODEL], firsts)
