@@ -8,10 +8,17 @@ Public API (the MkDocs plugin is `mkdocs_graphsearch.plugin.GraphSearchPlugin`, 
     search(bundle, query, mode=...)     the reference engine (same answers as the browser)
 """
 
-from mkdocs_graphsearch.bundle.read import load_bundle
-from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.parse.markdown import parse_page
-from mkdocs_graphsearch.text.tokenize import tokenize
+import os
+
+# numpy's OpenBLAS runs a spinning thread per core: on a busy or small machine the encoder fit's
+# 384 x 384 products then take 3-20x longer (mkdocs-docs refit, load ~8 on 2 cores: 6.4 s ->
+# 2.6 s with one thread, the same bytes). Set before numpy loads; a value of the user's wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from mkdocs_graphsearch.bundle.read import load_bundle  # noqa: E402
+from mkdocs_graphsearch.engine.search import search  # noqa: E402
+from mkdocs_graphsearch.parse.markdown import parse_page  # noqa: E402
+from mkdocs_graphsearch.text.tokenize import tokenize  # noqa: E402
 
 __all__ = ["__version__", "load_bundle", "parse_page", "search", "tokenize"]
 

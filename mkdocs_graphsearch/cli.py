@@ -110,7 +110,7 @@ def _semantic_options(cache_dir: Path | None) -> SemanticOptions | None:
     from mkdocs_graphsearch.index.semantic import SemanticOptions
 
     try:
-        embedder = Embedder()
+        embedder = Embedder(lazy=True)  # not started when every passage is cached
     except ModelUnavailable as error:
         _warn(f"semantic search is off, the embedding model cannot load ({error}); keyword search only")
         return None

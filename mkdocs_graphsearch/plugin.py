@@ -21,6 +21,7 @@ from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki
 from mkdocs_graphsearch.related_block import PLACEHOLDER, show_related
 from mkdocs_graphsearch.site import SiteIndex, check_bundle_dir, search_settings, semantic_options
 from mkdocs_graphsearch.site_pages import SitePages
+from mkdocs_graphsearch.source_facts import facts_file
 from mkdocs_graphsearch.theme_compat import patch_theme_page
 
 log = get_plugin_logger(__name__)
@@ -46,12 +47,14 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         self.doc_files = {f.src_uri: f for f in files.documentation_pages()}
         # Wiki links may point at these as markdown links may: MkDocs reports them (INFO).
         self.excluded = [f.src_uri for f in files.documentation_pages(inclusion=InclusionLevel.is_excluded)]
+        state_path = state_file(cache_dir, Path(config.site_dir)) if cache_dir else None
         self.pages = SitePages(
             order=[name for name, f in self.doc_files.items() if not f.inclusion.is_excluded()],
             urls={name: f.url for name, f in self.doc_files.items()},
             chunk_depth=self.config.chunk_depth,
-            state_path=state_file(cache_dir, Path(config.site_dir)) if cache_dir else None,
+            state_path=state_path,
             warn=log.warning,
+            facts_path=facts_file(state_path) if state_path else None,
         )
         return nav
 

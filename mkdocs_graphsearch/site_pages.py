@@ -4,7 +4,8 @@ In the plugin the truth is what MkDocs rendered: a page's chunks come from its r
 (`parse.rendered`), so includes, mkdocstrings objects, macros and generated pages are searchable
 under the ids readers land on. Its source still gives what only the source knows: front matter
 (tags, search boost/exclude) and source-level warnings (bad fences, bad front matter, invalid
-UTF-8). A page MkDocs did not render in this build (`--dirty`) comes from the last build's saved
+UTF-8); those facts are kept per page (source_facts.py), so an unchanged page's source is not
+parsed again. A page MkDocs did not render in this build (`--dirty`) comes from the last build's saved
 state when its source is unchanged, else from the markdown front-end: never missing.
 """
 
@@ -18,6 +19,7 @@ from mkdocs_graphsearch.page_state import SavedPage, load_pages, save_pages, sou
 from mkdocs_graphsearch.parse.markdown import parse_page
 from mkdocs_graphsearch.parse.model import Page, PageWarning
 from mkdocs_graphsearch.parse.rendered import parse_rendered_page
+from mkdocs_graphsearch.source_facts import SourceFacts, facts_key, load_facts, pages_digest, save_facts
 
 
 @dataclass
@@ -40,21 +42,32 @@ class SitePages:
     chunk_depth: int
     state_path: Path | None  # where the last build's pages are kept (None: no cache dir)
     warn: Callable[[str], None] = print  # the state is a cache: failing to save it is a warning
+    facts_path: Path | None = None  # where the last build's source facts are kept (source_facts.py)
     sources: dict[str, _Source] = field(default_factory=dict)
     rendered: dict[str, Page] = field(default_factory=dict)
     pages_by_url: dict[str, str] = field(init=False)
+    facts: dict[str, SourceFacts] = field(init=False)
 
     def __post_init__(self) -> None:
         self.pages_by_url = {url: path for path, url in self.urls.items()}
+        self.facts = load_facts(self.facts_path, self.warn) if self.facts_path else {}
+        self._pages_sha256 = pages_digest(self.urls.keys())
 
     def read_source(self, path: str, source: bytes) -> list[PageWarning]:
         """Read a page's source; returns its source-level warnings. Broken markdown links are
         left to MkDocs (it reports them, and its `validation:` settings govern them), broken wiki
         links to the wiki-link rewrite (one warning each)."""
-        facts = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
-        self.sources[path] = _Source(source_digest(source), facts.tags, facts.boost, facts.exclude)
-        link_lines = {link.line for link in facts.broken_links}
-        return [w for w in facts.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
+        digest = source_digest(source)
+        key = facts_key(digest, path, self._pages_sha256, self.chunk_depth)
+        known = self.facts.get(path)
+        if known is None or known.key != key:
+            page = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
+            link_lines = {link.line for link in page.broken_links}
+            kept = [w for w in page.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
+            known = SourceFacts(key, page.tags, page.boost, page.exclude, [(w.line, w.message) for w in kept])
+            self.facts[path] = known
+        self.sources[path] = _Source(digest, known.tags, known.boost, known.exclude)
+        return [PageWarning(path, line, message) for line, message in known.warnings]
 
     def add_rendered(self, path: str, html: str, front_title: object) -> None:
         """Chunk what MkDocs rendered for a page whose source was read. The title follows the
@@ -96,4 +109,9 @@ class SitePages:
                 save_pages(self.state_path, self.chunk_depth, keep)
             except OSError as error:  # a full disk, say: the site and its bundle are still built
                 self.warn(f"cannot save the page state {self.state_path} ({error}); the next build reparses")
+        if self.facts_path is not None:
+            try:  # pages of the site only (a --dirty build keeps those it did not read)
+                save_facts(self.facts_path, {path: self.facts[path] for path in self.order if path in self.facts})
+            except OSError as error:
+                self.warn(f"cannot save the page facts cache {self.facts_path} ({error}); the next build reparses")
         return pages

@@ -159,6 +159,11 @@ def test_cached_rebuild_gives_the_same_bytes(tmp_path: Path) -> None:
     warm = build_files(parse_folder(docs), semantic=options)
     assert warm == cold
     assert progress == [], "a cached rebuild embedded something"
+    lazy = Embedder(lazy=True)
+    assert build_files(parse_folder(docs), semantic=SemanticOptions(lazy, tmp_path / "cache")) == cold
+    assert lazy._session is None, "a cached rebuild started the model (~0.6 s)"
+    lazy.embed_query("started on first use")
+    assert lazy._session is not None and lazy.dim == 384
 
 
 def test_serve_reuses_the_last_encoder_and_embeds_only_changed_chunks(tmp_path: Path) -> None:

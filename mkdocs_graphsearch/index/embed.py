@@ -194,21 +194,53 @@ class Embedder:
     """Embeds passages and queries with one ONNX model on the CPU."""
 
     def __init__(
-        self, spec: ModelSpec | None = None, *, threads: int | None = None, batch_tokens: int = DEFAULT_BATCH_TOKENS
+        self,
+        spec: ModelSpec | None = None,
+        *,
+        threads: int | None = None,
+        batch_tokens: int = DEFAULT_BATCH_TOKENS,
+        lazy: bool = False,
     ) -> None:
-        """Load the model; `threads`: onnxruntime intra-op threads (default: the usable cores);
-        `batch_tokens`: padded tokens per model call (1: every input alone)."""
+        """Load the vocabulary and the model; `threads`: onnxruntime intra-op threads (default:
+        the usable cores); `batch_tokens`: padded tokens per model call (1: every input alone);
+        `lazy`: start onnxruntime (~0.6 s) only when the model first runs or `dim` is asked for,
+        so a build whose passages are all cached never starts it (the model file is still read
+        and checked: its sha256 is in the fingerprint)."""
         self.spec = spec if spec is not None else ModelSpec()
         self.threads = threads or _cpu_count()
         self.batch_tokens = max(1, batch_tokens)
         try:
-            import onnxruntime as ort
-        except ImportError as e:  # pragma: no cover - a dependency
-            raise ModelUnavailable(f"onnxruntime is not installed: {e}") from e
-        try:
             self.wordpiece = WordPiece(self.spec.vocab)
         except Exception as e:
             raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
+        self.spec.fingerprint  # noqa: B018 - reads and checks the model file: ModelUnavailable now
+        self._session: onnxruntime.InferenceSession | None = None
+        self._dim = 0
+        if not lazy:
+            self._load()
+
+    @property
+    def session(self) -> onnxruntime.InferenceSession:
+        """The onnxruntime session, started on first use."""
+        if self._session is None:
+            self._load()
+        assert self._session is not None
+        return self._session
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension (384 for MiniLM-L6); starts the model if need be."""
+        if self._session is None:
+            self._load()
+        return self._dim
+
+    def _load(self) -> None:
+        """Start the model and check it fits this embedder; `ModelUnavailable` if not."""
+        try:
+            import onnxruntime as ort
+        except ImportError as e:  # pragma: no cover - a dependency
+            raise ModelUnavailable(f"onnxruntime is not installed: {e}") from e
+
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
@@ -219,14 +251,14 @@ class Embedder:
         # (measured on 2 cores: 26-45 vs 48-77 chunks/s).
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            self.session: onnxruntime.InferenceSession = ort.InferenceSession(
+            session = ort.InferenceSession(
                 self.spec.model_bytes(), sess_options=opts, providers=["CPUExecutionProvider"]
             )
         except ModelUnavailable:
             raise
         except Exception as e:
             raise ModelUnavailable(f"onnxruntime cannot load {self.spec.model_name}: {e}") from e
-        self._inputs = {i.name for i in self.session.get_inputs()}
+        self._inputs = {i.name for i in session.get_inputs()}
         if "input_ids" not in self._inputs:
             raise ModelUnavailable(f"the model has no input_ids input (inputs: {sorted(self._inputs)})")
         unknown = self._inputs - {"input_ids", "attention_mask", "token_type_ids"}
@@ -234,14 +266,18 @@ class Embedder:
             raise ModelUnavailable(f"the model wants inputs this embedder can't give: {sorted(unknown)}")
         if "attention_mask" not in self._inputs:
             self.batch_tokens = 1  # padding could not be masked out
-        out = self.session.get_outputs()[0]
+        out = session.get_outputs()[0]
         self._output = out.name
-        self._check_vocabulary()
-        dim = out.shape[-1]
-        if not isinstance(dim, int):  # a symbolic dimension: run the model once to see it
-            dim = int(self._run([self.wordpiece.cls_id, self.wordpiece.sep_id]).shape[-1])
-        #: Vector dimension (384 for MiniLM-L6).
-        self.dim: int = dim
+        self._session = session  # the checks below run it
+        try:
+            self._check_vocabulary()
+            dim = out.shape[-1]
+            if not isinstance(dim, int):  # a symbolic dimension: run the model once to see it
+                dim = int(self._run([self.wordpiece.cls_id, self.wordpiece.sep_id]).shape[-1])
+        except BaseException:
+            self._session = None
+            raise
+        self._dim = dim
 
     def _check_vocabulary(self) -> None:
         """`ModelUnavailable` unless the vocabulary belongs to the model.

@@ -33,6 +33,9 @@ Case is read from the table's general category (Lu, Lt upper; Ll lower).
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from mkdocs_graphsearch.text import unicode_table as _table
 from mkdocs_graphsearch.text.unicode_table import lower, normalize
 
@@ -118,6 +121,14 @@ def _compound_tokens(chars: list[str], classes: list[int], offset: int) -> list[
     return [span for span in spans if span[0]]
 
 
+@lru_cache(maxsize=1 << 16)
+def _compound(compound: str) -> tuple[Span, ...]:
+    """`_compound_tokens` of a compound at offset 0: a site repeats its compounds (the same
+    names and words), so indexing a site splits each once (a third of build_keyword_index)."""
+    chars = list(compound)
+    return tuple(_compound_tokens(chars, _char_classes(chars), 0))
+
+
 def _keep(token: str, whole_compound: bool) -> str:
     if len(token) > MAX_TOKEN_LENGTH:
         return ""
@@ -144,37 +155,30 @@ def tokenize_words(text: str) -> list[tuple[str, bool]]:
 
 def token_spans(text: str) -> list[Span]:
     """The tokens of `tokenize`, each with where it is and what it is (rule 8)."""
-    chars = list(normalize(text))
-    classes = _char_classes(chars)
+    normal = normalize(text)
     tokens: list[Span] = []
-    i, n = 0, len(chars)
-    while i < n:
-        cls = classes[i]
-        if cls == _CJK:
-            j = i
-            while j < n and classes[j] == _CJK:
-                j += 1
-            tokens.extend(_cjk_tokens(chars[i:j], i))
-            i = j
-        elif cls in (_LETTER, _NUMBER):
-            j = i + 1
-            while j < n:
-                c = classes[j]
-                if c in (_LETTER, _NUMBER, _MARK):
-                    j += 1
-                elif c == _CONNECTOR:
-                    # A connector joins only when a letter or number follows the connector run.
-                    k = j
-                    while k < n and classes[k] == _CONNECTOR:
-                        k += 1
-                    if k < n and classes[k] in (_LETTER, _NUMBER):
-                        j = k
-                    else:
-                        break
-                else:
-                    break
-            tokens.extend(_compound_tokens(chars[i:j], classes[i:j], i))
-            i = j
+    # One class digit per code point, then runs by regular expression (rule 2): a CJK run, or a
+    # compound (a letter or number, then letters, numbers and marks, connector runs joining only
+    # when a letter or number follows them); anything else separates.
+    for run in _RUNS.finditer(normal.translate(_CLASS_DIGITS)):
+        i, j = run.span()
+        if run.lastindex == 1:
+            tokens.extend(_cjk_tokens(list(normal[i:j]), i))
         else:
-            i += 1  # separators, and marks with no letter or number before them
+            tokens.extend((token, start + i, end + i, kind) for token, start, end, kind in _compound(normal[i:j]))
     return tokens
+
+
+class _ClassDigits(dict[int, str]):
+    """str.translate table: code point -> its tokenizer class as one digit, filled as met."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        digit = str(_CONNECTOR if ch in CONNECTORS else _CLASS_OF[_table.unicode_table().classes[code]])
+        self[code] = digit
+        return digit
+
+
+_CLASS_DIGITS = _ClassDigits()
+_WORD_RUN = f"[{_LETTER}{_NUMBER}][{_LETTER}{_NUMBER}{_MARK}]*"
+_RUNS = re.compile(f"({_CJK}+)|({_WORD_RUN}(?:{_CONNECTOR}+{_WORD_RUN})*)")
