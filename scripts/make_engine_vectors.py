@@ -16,12 +16,21 @@ Its manifest still lacks what format 1 lacked (tags, aliases, ...): each engine'
 from __future__ import annotations
 
 import sys
+from itertools import accumulate
 from pathlib import Path
 
 import orjson
 
-from mkdocs_graphsearch.bundle.format import FORMAT_VERSION, MANIFEST, checksum, decode_varints, hashed_name
-from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.format import (
+    FORMAT_VERSION,
+    MANIFEST,
+    checksum,
+    decode_varints,
+    hashed_name,
+    postings_shard,
+)
+from mkdocs_graphsearch.bundle.display import display_part
+from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.index.builder import build_files
@@ -75,12 +84,18 @@ def relayout(bundle_dir: Path) -> None:
     if "postings.bin" in parts:
         postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
     else:
-        bundle = load_bundle(bundle_dir)
-        keyword["terms"] = bundle.terms
-        starts = bundle.term_start.tolist()
-        pairs = list(zip(bundle.post_chunk.tolist(), bundle.post_impact.tolist(), strict=True))
+        # The shards themselves (not load_bundle: the layout read may be older than the reader's).
+        shards = [read_shard(parts[postings_shard(i)], manifest, i) for i in range(len(manifest["term_shards"]["start"]))]
+        keyword["terms"] = [term for shard in shards for term in shard[0]]
+        counts = [int(count) for shard in shards for count in shard[1]]
+        starts = [0, *accumulate(counts)]
+        chunks = [int(chunk) for shard in shards for chunk in shard[2]]
+        pairs = list(zip(chunks, [int(impact) for shard in shards for impact in shard[3]], strict=True))
         postings = [pairs[start:end] for start, end in zip(starts, starts[1:], strict=False)]
     parts = {part: data for part, data in parts.items() if not part.startswith("postings.")}
+    if "id" in keyword["chunks"]:  # display columns still in keyword.json: into display fragments
+        keyword, displays = display_part(keyword, manifest["text_starts"])
+        parts.update(displays)
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION

@@ -46,7 +46,7 @@ export class BundleError extends Error {
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
  *            anchor: string[], title: string[], language: string[], defines?: string[][]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
- *   texts: (string | undefined)[], textStarts: number[], nChunks: number, impactScale: number,
+ *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]} | null,
  *   vectors: {values: Int8Array, scales: Float64Array, dim: number} | null,
  *   encoder: any
@@ -55,7 +55,9 @@ export class BundleError extends Error {
  *   part (null until then: no expansion); `texts` has a hole
  *   for each chunk whose fragment is not loaded yet; `terms`, `termLengths`, `termCounts` hold
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
- *   termStart / postChunk / postImpact the postings of the shards loaded)
+ *   termStart / postChunk / postImpact the postings of the shards loaded; the display columns
+ *   (chunks' id, anchor, title, level, parent; pages' url, title) hold those of the display
+ *   fragments loaded (`displayLoaded`: DISPLAY_LOADED, DISPLAY_FAILED or 0))
  */
 
 const CRC_TABLE = (() => {
@@ -298,8 +300,10 @@ export async function loadKeywordBundle(fetchFile) {
     termShards: manifest.term_shards,
     shardLoaded: new Uint8Array(manifest.term_shards.start.length),
     dictionary: false,
-    pages: keyword.pages,
-    chunks: keyword.chunks,
+    // Display columns (bundle/display.py) with a hole per chunk or page until its fragment is in.
+    pages: { ...keyword.pages, ...Object.fromEntries(DISPLAY_PAGES.map((key) => [key, new Array(manifest.counts.pages)])) },
+    chunks: { ...keyword.chunks, ...Object.fromEntries(DISPLAY_CHUNKS.map((key) => [key, new Array(nChunks)])) },
+    displayLoaded: new Uint8Array(manifest.text_starts.length),
     termStart: new Float64Array(nTerms + 1),
     postChunk: new Int32Array(nPostings),
     postImpact: new Float64Array(nPostings),
@@ -458,6 +462,60 @@ export async function loadTexts(bundle, fetchFile, index) {
   texts.forEach((text, i) => { bundle.texts[start + i] = text; });
   return bundle;
 }
+
+/** The logical name of display fragment `index` (spec: bundle/format.py display_fragment). @param {number} index */
+export const displayFragment = (index) => `display.${index}.json`;
+
+/** The pages whose display columns fragment `index` holds (spec: bundle/display.py page_range).
+ * @param {Bundle} bundle @param {number} index @returns {[number, number]} start, end (exclusive) */
+function pageRange(bundle, index) {
+  const starts = bundle.textStarts, pages = bundle.chunks.page;
+  return [index ? pages[starts[index]] : 0,
+    index + 1 < starts.length ? pages[starts[index + 1]] : bundle.manifest.counts.pages];
+}
+
+/** The display fragment's columns, checked (spec: bundle/schema.py check_display).
+ * @param {unknown} data @param {Bundle} bundle @param {number} index @returns {any} */
+function checkDisplay(data, bundle, index) {
+  const name = displayFragment(index);
+  const [start, end] = textRange(bundle.manifest, index);
+  const [first, last] = pageRange(bundle, index);
+  const fragment = object(name, data, "the file");
+  const pages = object(name, own(fragment, "pages"), "pages");
+  for (const key of ["url", "title"]) strings(name, own(pages, key), `pages.${key}`, last - first);
+  const chunks = object(name, own(fragment, "chunks"), "chunks");
+  for (const key of ["id", "anchor", "title"]) strings(name, own(chunks, key), `chunks.${key}`, end - start);
+  wholes(name, own(chunks, "level"), "chunks.level", end - start, 0, MAX_WHOLE);
+  const parents = list(name, own(chunks, "parent"), "chunks.parent", end - start);
+  parents.forEach((parent, i) => { // -1: a page's top chunk
+    if (parent !== -1) whole(name, parent, `chunks.parent[${i}]`, 0, bundle.nChunks - 1);
+  });
+  return fragment;
+}
+
+/** Display columns: chunks' and pages' (bundle/display.py), filled in as fragments load. */
+const DISPLAY_CHUNKS = ["anchor", "id", "level", "parent", "title"];
+const DISPLAY_PAGES = ["title", "url"];
+
+/**
+ * Load display fragment `index` into the bundle's chunk and page columns (`displayLoaded`).
+ * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
+ */
+export async function loadDisplay(bundle, fetchFile, index) {
+  const name = displayFragment(index);
+  const fragment = checkDisplay(parseJson(name, await readFile(fetchFile, bundle.manifest, name)), bundle, index);
+  const [start] = textRange(bundle.manifest, index);
+  const [first] = pageRange(bundle, index);
+  const chunks = /** @type {any} */ (bundle.chunks), pages = /** @type {any} */ (bundle.pages);
+  for (const key of DISPLAY_CHUNKS) fragment.chunks[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });
+  for (const key of DISPLAY_PAGES) fragment.pages[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { pages[key][first + i] = value; });
+  bundle.displayLoaded[index] = DISPLAY_LOADED;
+  return bundle;
+}
+
+/** `displayLoaded` states: a fragment not loaded is 0. */
+export const DISPLAY_LOADED = 1;
+export const DISPLAY_FAILED = 2;
 
 /**
  * Read the passage vectors (vectors.bin), or null when the bundle has no semantic part. The
@@ -665,7 +723,8 @@ function checkManifest(manifest) {
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
-  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...(semantic ? SEMANTIC_PARTS : [])]) {
+  const displays = starts.map((_, i) => displayFragment(i));
+  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...(semantic ? SEMANTIC_PARTS : [])]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
     object(m, entry, `files.${part}`);
@@ -757,15 +816,17 @@ function checkKeyword(data, manifest) {
     fail("manifest.json", "search.stem_weight", "is missing (keyword.json has stems)");
   }
   const pages = object(k, own(keyword, "pages"), "pages");
-  for (const key of ["path", "url", "title"]) strings(k, own(pages, key), `pages.${key}`, nPages);
+  strings(k, own(pages, "path"), "pages.path", nPages);
   if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
   const chunks = object(k, own(keyword, "chunks"), "chunks");
-  for (const key of ["id", "kind", "anchor", "title", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
-  wholes(k, own(chunks, "page"), "chunks.page", nChunks, 0, nPages - 1);
-  wholes(k, own(chunks, "level"), "chunks.level", nChunks, 0, MAX_WHOLE);
-  const parents = list(k, own(chunks, "parent"), "chunks.parent", nChunks);
-  parents.forEach((parent, i) => { // -1: a page's top chunk
-    if (parent !== -1) whole(k, parent, `chunks.parent[${i}]`, 0, nChunks - 1);
+  for (const key of ["kind", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
+  const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
+  let previous = 0; // never decreasing, so a page's chunks are together (bundle/display.py)
+  chunkPages.forEach((page, i) => { previous = whole(k, page, `chunks.page[${i}]`, previous, nPages - 1); });
+  manifest.text_starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
+    if (i && chunkPages[start] === chunkPages[start - 1]) {
+      fail(k, `chunks.page[${start}]`, `must start a page (text fragment ${i} starts there)`);
+    }
   });
   // optional: each chunk's definition terms (fuse.js)
   if (Object.hasOwn(chunks, "defines")) listsOfStrings(k, chunks.defines, "chunks.defines", nChunks);

@@ -50,16 +50,18 @@ function dense(scores, size) {
 /**
  * @param {Bundle} bundle @param {string} query
  * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
- *           missing?: Set<number>, shards?: Set<number>}} [options]
+ *           missing?: Set<number>, shards?: Set<number>, displays?: Set<number>}} [options]
  *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws);
  *   missing: collects the chunks whose texts a shown snippet needs but are not loaded (their
  *   snippets are "" until worker.js loads those fragments and asks again);
  *   shards: collects the term shards (and keyword.js DICTIONARY) the query needs that are not
- *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again)
+ *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again);
+ *   displays: collects the display fragments the pages shown need that are not loaded: when it
+ *   is not empty no page is listed (worker.js loads them and asks again)
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
-  const display = { explain: Boolean(options.explain), missing: options.missing };
+  const display = { explain: Boolean(options.explain), missing: options.missing, displays: options.displays };
   const settings = bundle.settings;
   const limit = options.limit ?? settings.default_limit;
   const parsed = parseQuery(boundedQuery(bundle, query));
@@ -153,7 +155,8 @@ export function search(bundle, query, options = {}) {
     const origin = origins.get(chunk);
     if (origin) {
       via.push("graph");
-      info.graph = { from: bundle.chunks.id[origin.seed], edge: origin.edge, depth: origin.depth };
+      // `from` is the seed's chunk: results.js names it by id (its display fragment may not be in yet)
+      info.graph = { from: origin.seed, edge: origin.edge, depth: origin.depth };
     }
     info.via = via;
     details.set(chunk, info);

@@ -30,11 +30,13 @@
  */
 import {
   BundleError,
+  DISPLAY_FAILED,
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
   httpFetcher,
   inOrder,
   loadDictionary,
+  loadDisplay,
   loadGraph,
   loadKeywordBundle,
   loadManifest,
@@ -139,6 +141,7 @@ export async function loadBundle(fetchFile) {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);
       await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
+      for (let index = 0; index < bundle.textStarts.length; index++) await loadDisplay(bundle, fetchFile, index);
     }
   }
   return /** @type {Bundle} */ (context.bundle);
@@ -229,6 +232,9 @@ export function createService(post, options = {}) {
   /** Term shards by index (keyword.js DICTIONARY: the dictionary): loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const shards = new Map();
+  /** Display fragments by index: loading, loaded or failed.
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const displays = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -248,15 +254,19 @@ export function createService(post, options = {}) {
     const missing = new Set();
     /** @type {Set<number>} */
     const wanted = new Set();
+    /** @type {Set<number>} */
+    const shown = new Set();
     let output;
     try {
-      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted });
+      output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
+                                               displays: shown });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
     if (wantShards(bundle, wanted)) return; // answered when they are in
+    if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     post({
       type: "results",
       channel: message.channel,
@@ -303,6 +313,20 @@ export function createService(post, options = {}) {
     const load = (/** @type {number} */ index) =>
       index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
     return fetchEach(shards, wanted, load, "terms");
+  }
+
+  /**
+   * Fetch these display fragments (titles, anchors, urls of the pages shown), each once, then
+   * answer again; one that fails is a warning and its pages are left out (results.js).
+   * @param {Bundle} bundle @param {Set<number>} indexes
+   */
+  function wantDisplays(bundle, indexes) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    const load = (/** @type {number} */ index) => loadDisplay(bundle, fetchFile, index).catch((error) => {
+      bundle.displayLoaded[index] = DISPLAY_FAILED;
+      throw error;
+    });
+    return fetchEach(displays, indexes, load, "display");
   }
 
   /**

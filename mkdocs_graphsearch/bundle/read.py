@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from mkdocs_graphsearch.bundle.display import merge_display
 from mkdocs_graphsearch.bundle.encoder_file import check_encoder_size
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
@@ -25,6 +26,7 @@ from mkdocs_graphsearch.bundle.format import (
     BundleError,
     checksum,
     decode_varints,
+    display_fragment,
     file_name,
     postings_shard,
     text_fragment,
@@ -32,6 +34,7 @@ from mkdocs_graphsearch.bundle.format import (
 )
 from mkdocs_graphsearch.bundle.schema import (
     check_dictionary,
+    check_display,
     check_encoder,
     check_graph,
     check_keyword,
@@ -169,6 +172,11 @@ def load_bundle(path: Path) -> Bundle:
         name = text_fragment(index)
         files[name] = read_file(folder, manifest, name)
         texts += check_texts(parse_json(name, files[name]), manifest, index)
+    for index in range(len(manifest["text_starts"])):  # display columns: those of the results shown
+        name = display_fragment(index)
+        files[name] = read_file(folder, manifest, name)
+        fragment = check_display(parse_json(name, files[name]), manifest, keyword["chunks"]["page"], index)
+        merge_display(keyword, fragment)
     # The graph after the texts: the JS runtime's graph part follows its keyword part.
     files[GRAPH] = read_file(folder, manifest, GRAPH)
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)

@@ -29,10 +29,12 @@ from mkdocs_graphsearch.bundle.format import (
     VECTORS,
     VOCAB,
     BundleError,
+    display_fragment,
     file_name,
     postings_shard,
     text_fragment,
 )
+from mkdocs_graphsearch.bundle.display import page_range
 from mkdocs_graphsearch.bundle.settings import MODES
 
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
@@ -135,7 +137,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
-    for part in KEYWORD_PARTS + shards + fragments + (SEMANTIC_PARTS if semantic else ()):
+    displays = tuple(display_fragment(i) for i in range(len(starts)))
+    for part in KEYWORD_PARTS + shards + fragments + displays + (SEMANTIC_PARTS if semantic else ()):
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -230,18 +233,19 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     if stems and "stem_weight" not in manifest["search"]:
         _fail(MANIFEST, "search.stem_weight", "is missing (keyword.json has stems)")
     pages = _object(KEYWORD, keyword.get("pages"), "pages")
-    for key in ("path", "url", "title"):
-        _strings(KEYWORD, pages.get(key), f"pages.{key}", n_pages)
+    _strings(KEYWORD, pages.get("path"), "pages.path", n_pages)
     if "tags" in pages:  # optional: each page's front matter tags
         _lists_of_strings(KEYWORD, pages["tags"], "pages.tags", n_pages)
     chunks = _object(KEYWORD, keyword.get("chunks"), "chunks")
-    for key in ("id", "kind", "anchor", "title", "language"):
+    for key in ("kind", "language"):
         _strings(KEYWORD, chunks.get(key), f"chunks.{key}", n_chunks)
-    _wholes(KEYWORD, chunks.get("page"), "chunks.page", n_chunks, 0, n_pages - 1)
-    _wholes(KEYWORD, chunks.get("level"), "chunks.level", n_chunks, 0, MAX_VARINT)
-    parents = _list(KEYWORD, chunks.get("parent"), "chunks.parent", n_chunks)
-    for i, parent in enumerate(parents):  # -1: a page's top chunk
-        parents[i] = -1 if parent == -1 else _whole(KEYWORD, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    chunk_pages = _list(KEYWORD, chunks.get("page"), "chunks.page", n_chunks)
+    previous = 0  # never decreasing, so a page's chunks are together (bundle/display.py)
+    for i, page in enumerate(chunk_pages):
+        chunk_pages[i] = previous = _whole(KEYWORD, page, f"chunks.page[{i}]", previous, n_pages - 1)
+    for i, start in enumerate(manifest["text_starts"][1:], 1):  # a fragment starts a page
+        if chunk_pages[start] == chunk_pages[start - 1]:
+            _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page (text fragment {i} starts there)")
     if "defines" in chunks:  # optional: each chunk's definition terms (engine/fuse.py)
         _lists_of_strings(KEYWORD, chunks["defines"], "chunks.defines", n_chunks)
     return keyword
@@ -286,6 +290,26 @@ def text_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
 def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
     start, end = text_range(manifest, index)
     return _strings(text_fragment(index), texts, "texts", end - start)
+
+
+def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int) -> dict[str, Any]:
+    """display.<index>.json (bundle/display.py): the display columns of its chunks and pages."""
+    name = display_fragment(index)
+    start, end = text_range(manifest, index)
+    first, last = page_range(chunk_pages, manifest["text_starts"], manifest["counts"]["pages"], index)
+    fragment = _object(name, data, "the file")
+    pages = _object(name, fragment.get("pages"), "pages")
+    for key in ("url", "title"):
+        _strings(name, pages.get(key), f"pages.{key}", last - first)
+    chunks = _object(name, fragment.get("chunks"), "chunks")
+    for key in ("id", "anchor", "title"):
+        _strings(name, chunks.get(key), f"chunks.{key}", end - start)
+    _wholes(name, chunks.get("level"), "chunks.level", end - start, 0, MAX_VARINT)
+    parents = _list(name, chunks.get("parent"), "chunks.parent", end - start)
+    n_chunks = manifest["counts"]["chunks"]
+    for i, parent in enumerate(parents):  # -1: a page's top chunk
+        parents[i] = -1 if parent == -1 else _whole(name, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    return fragment
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
