@@ -21,6 +21,7 @@ from pathlib import Path
 
 import orjson
 
+from mkdocs_graphsearch.bundle.display import display_part
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     MANIFEST,
@@ -29,7 +30,6 @@ from mkdocs_graphsearch.bundle.format import (
     hashed_name,
     postings_shard,
 )
-from mkdocs_graphsearch.bundle.display import display_part
 from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
@@ -85,7 +85,8 @@ def relayout(bundle_dir: Path) -> None:
         postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
     else:
         # The shards themselves (not load_bundle: the layout read may be older than the reader's).
-        shards = [read_shard(parts[postings_shard(i)], manifest, i) for i in range(len(manifest["term_shards"]["start"]))]
+        indexes = range(len(manifest["term_shards"]["start"]))
+        shards = [read_shard(parts[postings_shard(i)], manifest, i) for i in indexes]
         keyword["terms"] = [term for shard in shards for term in shard[0]]
         counts = [int(count) for shard in shards for count in shard[1]]
         starts = [0, *accumulate(counts)]

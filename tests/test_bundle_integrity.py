@@ -221,8 +221,12 @@ MALFORMED = {
     "a title null": ("display.0.json", _edit("pages/title/0", None), "display.0.json: pages.title[0] must be a string"),
     "display.0.json unlisted": (M, _edit("files/display.0.json", delete=True), f"{M}: files.display.0.json is missing"),
     "display chunks a list": ("display.0.json", _edit("chunks", []), "display.0.json: chunks must be an object"),
-    "display urls short": ("display.0.json", _edit("pages/url/2", delete=True), "display.0.json: pages.url has 2 items, not 3"),
-    "a level a string": ("display.0.json", _edit("chunks/level/0", "1"), f"display.0.json: chunks.level[0] {WHOLE} 0 to "),
+    "display urls short": (
+        "display.0.json", _edit("pages/url/2", delete=True), "display.0.json: pages.url has 2 items, not 3"
+    ),
+    "a level a string": (
+        "display.0.json", _edit("chunks/level/0", "1"), f"display.0.json: chunks.level[0] {WHOLE} 0 to "
+    ),
     # the term count is the bundle's: only the message's start is pinned
     "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to "),
     "tags a string": ("keyword.json", _edit("pages/tags", "home"), "keyword.json: pages.tags must be a list"),
@@ -235,7 +239,9 @@ MALFORMED = {
     "a column short": (
         "display.0.json", _edit("chunks/anchor/0", delete=True), "display.0.json: chunks.anchor has 8 items, not 9"
     ),
-    "a kind missing": ("keyword.json", _edit("chunks/kind/0", delete=True), "keyword.json: chunks.kind has 8 items, not 9"),
+    "a kind missing": (
+        "keyword.json", _edit("chunks/kind/0", delete=True), "keyword.json: chunks.kind has 8 items, not 9"
+    ),
     "an edge to nowhere": ("graph.json", _edit("targets/0", 99), f"graph.json: targets[0] {WHOLE} 0 to 8"),
     "offsets decreasing": ("graph.json", _edit("offsets/2", 1), f"graph.json: offsets[2] {WHOLE} 2 to 17"),
     "an edge type unknown": ("graph.json", _edit("types/0", 7), f"graph.json: types[0] {WHOLE} 0 to 3"),

@@ -5,7 +5,8 @@
                     file name (v2), bytes and CRC-32                             -- fetched first
     keyword.json    stems (stem -> its prose terms' indexes, optional: index/bm25.py), pages
                     and chunks (columnar, what ranking and filters read: pages.path, chunks.kind,
-                    language, page; optional pages.tags and chunks.defines: index/documents.py)                                          -- first keystroke
+                    language, page; optional pages.tags and chunks.defines: index/documents.py)
+                                                                                 -- first keystroke
     postings.<i>.bin  term shard i: the compact JSON list of its terms (UTF-8, no newline), a
                     newline byte, then varints: its T per-term posting counts, then its P
                     chunk-index deltas (restarting at each term), then its P quantized impacts

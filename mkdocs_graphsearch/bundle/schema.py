@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, NoReturn
 
+from mkdocs_graphsearch.bundle.display import page_range
 from mkdocs_graphsearch.bundle.format import (
     ENCODER,
     ENCODER_BIN,
@@ -34,7 +35,6 @@ from mkdocs_graphsearch.bundle.format import (
     postings_shard,
     text_fragment,
 )
-from mkdocs_graphsearch.bundle.display import page_range
 from mkdocs_graphsearch.bundle.settings import MODES
 
 #: The parts every bundle has, then those of the semantic part (present with `vectors`), in the
