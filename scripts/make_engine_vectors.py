@@ -30,6 +30,7 @@ from mkdocs_graphsearch.bundle.format import (
     hashed_name,
     postings_shard,
 )
+from mkdocs_graphsearch.bundle.graph_shards import graph_part
 from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
@@ -97,6 +98,8 @@ def relayout(bundle_dir: Path) -> None:
     if "id" in keyword["chunks"]:  # display columns still in keyword.json: into display fragments
         keyword, displays = display_part(keyword, manifest["text_starts"])
         parts.update(displays)
+    if "offsets" in orjson.loads(parts["graph.json"]):  # one graph.json: into graph shards
+        parts.update(graph_part(orjson.loads(parts["graph.json"]), manifest["text_starts"]))
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION

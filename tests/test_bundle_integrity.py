@@ -43,8 +43,8 @@ from mkdocs_graphsearch.engine.search import search
 FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
 QUERIES = [{"query": q, "mode": m} for q in WORDS for m in MODES]
-PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "vectors.bin", "encoder.json",
-         "encoder.bin", "vocab.txt")  # fmt: skip
+PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "display.0.json", "graph.0.json",
+         "vectors.bin", "encoder.json", "encoder.bin", "vocab.txt")  # fmt: skip
 EXAMPLES = int(os.environ.get("GRAPHSEARCH_INTEGRITY_EXAMPLES", "6"))
 
 
@@ -242,9 +242,13 @@ MALFORMED = {
     "a kind missing": (
         "keyword.json", _edit("chunks/kind/0", delete=True), "keyword.json: chunks.kind has 8 items, not 9"
     ),
-    "an edge to nowhere": ("graph.json", _edit("targets/0", 99), f"graph.json: targets[0] {WHOLE} 0 to 8"),
-    "offsets decreasing": ("graph.json", _edit("offsets/2", 1), f"graph.json: offsets[2] {WHOLE} 2 to 17"),
-    "an edge type unknown": ("graph.json", _edit("types/0", 7), f"graph.json: types[0] {WHOLE} 0 to 3"),
+    "an edge to nowhere": ("graph.0.json", _edit("targets/0", 99), f"graph.0.json: targets[0] {WHOLE} 0 to 8"),
+    "offsets decreasing": ("graph.0.json", _edit("offsets/2", 1), f"graph.0.json: offsets[2] {WHOLE} 2 to 17"),
+    "graph offsets short": ("graph.0.json", _edit("offsets/9", delete=True), "graph.0.json: offsets has 9 items, not 10"),
+    "graph offsets past": ("graph.0.json", _edit("targets/16", delete=True), "graph.0.json: offsets["),
+    "graph.0.json unlisted": (M, _edit("files/graph.0.json", delete=True), f"{M}: files.graph.0.json is missing"),
+    "edge types missing": ("graph.json", _edit("edge_types", delete=True), "graph.json: edge_types must be a list"),
+    "an edge type unknown": ("graph.0.json", _edit("types/0", 7), f"graph.0.json: types[0] {WHOLE} 0 to 3"),
     "a text missing": ("text.0.json", _edit("8", delete=True), "text.0.json: texts has 8 items, not 9"),
     "a text a number": ("text.0.json", _edit("0", 5), "text.0.json: texts[0] must be a string"),
     "encoder of another dim": ("encoder.json", _edit("pca_dim", 5), f"encoder.json: pca_dim {WHOLE}"),

@@ -47,12 +47,13 @@ export class BundleError extends Error {
  *            anchor: string[], title: string[], language: string[], defines?: string[][]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, nChunks: number, impactScale: number,
- *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]} | null,
+ *   graph: {edge_types: string[], edges: ({targets: number[], types: number[]} | undefined)[]} | null,
  *   vectors: {values: Int8Array, scales: Float64Array, dim: number} | null,
  *   encoder: any
  * }} Bundle
  *   (`vectors` and `encoder` are set together by worker.js's semantic part, `graph` by its graph
- *   part (null until then: no expansion); `texts` has a hole
+ *   part (null until then: no expansion; `graph.edges` has a hole for each chunk whose graph
+ *   shard is not loaded: loadGraphShard); `texts` has a hole
  *   for each chunk whose fragment is not loaded yet; `terms`, `termLengths`, `termCounts` hold
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
  *   termStart / postChunk / postImpact the postings of the shards loaded; the display columns
@@ -324,7 +325,37 @@ export async function loadKeywordBundle(fetchFile) {
  */
 export async function loadGraph(bundle, fetchFile) {
   const bytes = await readFile(fetchFile, bundle.manifest, "graph.json");
-  bundle.graph = checkGraph(parseJson("graph.json", bytes), bundle.manifest);
+  const { edge_types } = checkGraph(parseJson("graph.json", bytes), bundle.manifest);
+  bundle.graph = { edge_types, edges: new Array(bundle.nChunks) };
+}
+
+/** The logical name of graph shard `index` (spec: bundle/format.py graph_shard). @param {number} index */
+export const graphShard = (index) => `graph.${index}.json`;
+
+/** No edges: the rows of a graph shard that failed to load (expand.js then goes on without them). */
+const NO_EDGES = { targets: [], types: [] };
+
+/**
+ * Load graph shard `index` (the edges from the chunks text fragment `index` covers) into
+ * `bundle.graph.edges`; when it fails, its chunks get no edges and the error is thrown.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
+ */
+export async function loadGraphShard(bundle, fetchFile, index) {
+  const graph = /** @type {NonNullable<Bundle["graph"]>} */ (bundle.graph);
+  const [start, end] = textRange(bundle.manifest, index);
+  try {
+    const name = graphShard(index);
+    const shard = checkGraphShard(parseJson(name, await readFile(fetchFile, bundle.manifest, name)),
+      bundle.manifest, graph.edge_types.length, index);
+    for (let chunk = start; chunk < end; chunk++) {
+      const [from, to] = [shard.offsets[chunk - start], shard.offsets[chunk - start + 1]];
+      graph.edges[chunk] = { targets: shard.targets.slice(from, to), types: shard.types.slice(from, to) };
+    }
+  } catch (error) {
+    for (let chunk = start; chunk < end; chunk++) graph.edges[chunk] = NO_EDGES;
+    throw error;
+  }
+  return bundle;
 }
 
 /** The logical name of term shard `index` (spec: bundle/format.py postings_shard). @param {number} index */
@@ -724,7 +755,8 @@ function checkManifest(manifest) {
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
   const displays = starts.map((_, i) => displayFragment(i));
-  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...(semantic ? SEMANTIC_PARTS : [])]) {
+  const graphs = starts.map((_, i) => graphShard(i));
+  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...(semantic ? SEMANTIC_PARTS : [])]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
     object(m, entry, `files.${part}`);
@@ -837,7 +869,6 @@ function checkKeyword(data, manifest) {
  * @param {unknown} data @param {any} manifest @returns {any} */
 function checkGraph(data, manifest) {
   const g = "graph.json";
-  const nChunks = manifest.counts.chunks;
   const graph = object(g, data, "the file");
   const edgeTypes = strings(g, own(graph, "edge_types"), "edge_types");
   edgeTypes.forEach((edge, i) => {
@@ -845,16 +876,27 @@ function checkGraph(data, manifest) {
       fail(g, `edge_types[${i}]`, `(${edge}) has no decay in manifest.json's search.graph_decay`);
     }
   });
-  const offsets = list(g, own(graph, "offsets"), "offsets", nChunks + 1);
-  const targets = list(g, own(graph, "targets"), "targets");
+  return graph;
+}
+
+/** graph.<index>.json: CSR edges from its chunks to existing chunks (spec: bundle/schema.py
+ * check_graph_shard). @param {unknown} data @param {any} manifest @param {number} nTypes
+ * @param {number} index @returns {any} */
+function checkGraphShard(data, manifest, nTypes, index) {
+  const g = graphShard(index);
+  const nChunks = manifest.counts.chunks;
+  const [start, end] = textRange(manifest, index);
+  const shard = object(g, data, "the file");
+  const offsets = list(g, own(shard, "offsets"), "offsets", end - start + 1);
+  const targets = list(g, own(shard, "targets"), "targets");
   let previous = 0; // offsets[0] is 0, then they never decrease
   offsets.forEach((offset, i) => {
     previous = whole(g, offset, `offsets[${i}]`, previous, i ? targets.length : 0);
   });
   if (previous !== targets.length) fail(g, "offsets", `must end at the number of targets (${targets.length})`);
   wholes(g, targets, "targets", null, 0, nChunks - 1);
-  wholes(g, own(graph, "types"), "types", targets.length, 0, edgeTypes.length - 1);
-  return graph;
+  wholes(g, own(shard, "types"), "types", targets.length, 0, nTypes - 1);
+  return shard;
 }
 
 /** encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows.

@@ -38,6 +38,7 @@ import {
   loadDictionary,
   loadDisplay,
   loadGraph,
+  loadGraphShard,
   loadKeywordBundle,
   loadManifest,
   loadShard,
@@ -134,9 +135,12 @@ export async function loadBundle(fetchFile) {
   /** @type {LoadContext} */
   const context = { fetchFile, bundle: null };
   for (const part of PARTS) {
-    if (part.name === "graph") await loadGraph(/** @type {Bundle} */ (context.bundle), fetchFile);
-    else await part.load(context);
+    if (part.name !== "graph") await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
+    if (part.name === "graph") {
+      await loadGraph(bundle, fetchFile);
+      for (let index = 0; index < bundle.textStarts.length; index++) await loadGraphShard(bundle, fetchFile, index);
+    }
     if (part.name === "keyword") {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);
       await loadDictionary(bundle, fetchFile);
@@ -235,6 +239,9 @@ export function createService(post, options = {}) {
   /** Display fragments by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const displays = new Map();
+  /** Graph shards by index: loading, loaded or failed.
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const graphShards = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -256,16 +263,19 @@ export function createService(post, options = {}) {
     const wanted = new Set();
     /** @type {Set<number>} */
     const shown = new Set();
+    /** @type {Set<number>} */
+    const graphs = new Set();
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
-                                               displays: shown });
+                                               displays: shown, graphs });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
     if (wantShards(bundle, wanted)) return; // answered when they are in
+    if (wantGraphs(bundle, graphs)) return; // the edges from the expansion's seeds: likewise
     if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     post({
       type: "results",
@@ -313,6 +323,16 @@ export function createService(post, options = {}) {
     const load = (/** @type {number} */ index) =>
       index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
     return fetchEach(shards, wanted, load, "terms");
+  }
+
+  /**
+   * Fetch these graph shards (the edges the expansion needs), each once, then answer again; one
+   * that fails is a warning and its chunks expand nowhere (bundle.js loadGraphShard).
+   * @param {Bundle} bundle @param {Set<number>} indexes
+   */
+  function wantGraphs(bundle, indexes) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    return fetchEach(graphShards, indexes, (index) => loadGraphShard(bundle, fetchFile, index), "graph");
   }
 
   /**

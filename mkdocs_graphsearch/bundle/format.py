@@ -14,7 +14,9 @@
     terms.json      {"terms": every term, "postings": each one's posting count}: the term
                     dictionary typo (fuzzy) matching scans -- only for a token with no exact,
                     prefix or stem match
-    graph.json      typed chunk -> chunk edges in CSR form (index/graph.py)      -- first keystroke
+    graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers
+    graph.<i>.json  the typed edges from the chunks text.<i>.json covers, CSR form (bundle/
+                    graph_shards.py)              -- the shards of the chunks an answer expands
     display.<i>.json  the display columns (chunk ids, anchors, titles, levels, parents; page
                     urls and titles: bundle/display.py) of the chunks text.<i>.json covers and
                     their pages                         -- the fragments of the results shown
@@ -109,6 +111,11 @@ def postings_shard(index: int) -> str:
 def text_fragment(index: int) -> str:
     """The logical name of text fragment `index`: `text.0.json`, `text.1.json`, ..."""
     return f"text.{index}.json"
+
+
+def graph_shard(index: int) -> str:
+    """The logical name of graph shard `index` (bundle/graph_shards.py): `graph.0.json`, ..."""
+    return f"graph.{index}.json"
 
 
 def display_fragment(index: int) -> str:

@@ -28,15 +28,18 @@ from mkdocs_graphsearch.bundle.format import (
     decode_varints,
     display_fragment,
     file_name,
+    graph_shard,
     postings_shard,
     text_fragment,
     verify_manifest,
 )
+from mkdocs_graphsearch.bundle.graph_shards import merge_graph_shard
 from mkdocs_graphsearch.bundle.schema import (
     check_dictionary,
     check_display,
     check_encoder,
     check_graph,
+    check_graph_shard,
     check_keyword,
     check_manifest,
     check_texts,
@@ -180,6 +183,12 @@ def load_bundle(path: Path) -> Bundle:
     # The graph after the texts: the JS runtime's graph part follows its keyword part.
     files[GRAPH] = read_file(folder, manifest, GRAPH)
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
+    graph.update(offsets=[0], targets=[], types=[])  # every shard's edges (JS: the seeds' only)
+    for index in range(len(manifest["text_starts"])):
+        name = graph_shard(index)
+        files[name] = read_file(folder, manifest, name)
+        shard = check_graph_shard(parse_json(name, files[name]), manifest, len(graph["edge_types"]), index)
+        merge_graph_shard(graph, shard)
     bundle = Bundle(
         path=folder,
         manifest=manifest,

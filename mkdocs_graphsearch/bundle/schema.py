@@ -32,6 +32,7 @@ from mkdocs_graphsearch.bundle.format import (
     BundleError,
     display_fragment,
     file_name,
+    graph_shard,
     postings_shard,
     text_fragment,
 )
@@ -138,7 +139,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
     displays = tuple(display_fragment(i) for i in range(len(starts)))
-    for part in KEYWORD_PARTS + shards + fragments + displays + (SEMANTIC_PARTS if semantic else ()):
+    graphs = tuple(graph_shard(i) for i in range(len(starts)))
+    for part in KEYWORD_PARTS + shards + fragments + displays + graphs + (SEMANTIC_PARTS if semantic else ()):
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -252,24 +254,32 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
-    """graph.json: CSR edges between existing chunks, each edge type with its decay."""
-    n_chunks = manifest["counts"]["chunks"]
+    """graph.json: the edge types, each with its decay (the edges: check_graph_shard)."""
     graph = _object(GRAPH, data, "the file")
     edge_types = _strings(GRAPH, graph.get("edge_types"), "edge_types")
     decay = manifest["search"]["graph_decay"]
     for i, edge in enumerate(edge_types):
         if edge not in decay:
             _fail(GRAPH, f"edge_types[{i}]", f"({edge}) has no decay in {MANIFEST}'s search.graph_decay")
-    offsets = _list(GRAPH, graph.get("offsets"), "offsets", n_chunks + 1)
-    targets = _list(GRAPH, graph.get("targets"), "targets")
+    return graph
+
+
+def check_graph_shard(data: Any, manifest: dict[str, Any], n_types: int, index: int) -> dict[str, Any]:
+    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks."""
+    name = graph_shard(index)
+    n_chunks = manifest["counts"]["chunks"]
+    start, end = text_range(manifest, index)
+    shard = _object(name, data, "the file")
+    offsets = _list(name, shard.get("offsets"), "offsets", end - start + 1)
+    targets = _list(name, shard.get("targets"), "targets")
     previous = 0  # offsets[0] is 0, then they never decrease
     for i, offset in enumerate(offsets):
-        offsets[i] = previous = _whole(GRAPH, offset, f"offsets[{i}]", previous, len(targets) if i else 0)
+        offsets[i] = previous = _whole(name, offset, f"offsets[{i}]", previous, len(targets) if i else 0)
     if previous != len(targets):
-        _fail(GRAPH, "offsets", f"must end at the number of targets ({len(targets)})")
-    _wholes(GRAPH, targets, "targets", None, 0, n_chunks - 1)
-    _wholes(GRAPH, graph.get("types"), "types", len(targets), 0, len(edge_types) - 1)
-    return graph
+        _fail(name, "offsets", f"must end at the number of targets ({len(targets)})")
+    _wholes(name, targets, "targets", None, 0, n_chunks - 1)
+    _wholes(name, shard.get("types"), "types", len(targets), 0, n_types - 1)
+    return shard
 
 
 def check_dictionary(data: Any, manifest: dict[str, Any]) -> tuple[list[str], list[int]]:

@@ -17,7 +17,6 @@ from mkdocs_graphsearch.atomic import remove_stale_temporaries, write_atomic
 from mkdocs_graphsearch.bundle.display import display_part
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
-    GRAPH,
     IMPACT_SCALE,
     KEYWORD,
     MANIFEST,
@@ -33,6 +32,7 @@ from mkdocs_graphsearch.bundle.format import (
     seal_manifest,
     text_fragment,
 )
+from mkdocs_graphsearch.bundle.graph_shards import graph_part
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
@@ -152,7 +152,7 @@ def build_bundle(
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
-        GRAPH: dumps(graph),
+        **graph_part(graph, text_starts),
         **fragments,
         **displays,
         **(extra_files or {}),
