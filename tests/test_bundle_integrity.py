@@ -244,7 +244,9 @@ MALFORMED = {
     ),
     "an edge to nowhere": ("graph.0.json", _edit("targets/0", 99), f"graph.0.json: targets[0] {WHOLE} 0 to 8"),
     "offsets decreasing": ("graph.0.json", _edit("offsets/2", 1), f"graph.0.json: offsets[2] {WHOLE} 2 to 17"),
-    "graph offsets short": ("graph.0.json", _edit("offsets/9", delete=True), "graph.0.json: offsets has 9 items, not 10"),
+    "graph offsets short": (
+        "graph.0.json", _edit("offsets/9", delete=True), "graph.0.json: offsets has 9 items, not 10"
+    ),
     "graph offsets past": ("graph.0.json", _edit("targets/16", delete=True), "graph.0.json: offsets["),
     "graph.0.json unlisted": (M, _edit("files/graph.0.json", delete=True), f"{M}: files.graph.0.json is missing"),
     "edge types missing": ("graph.json", _edit("edge_types", delete=True), "graph.json: edge_types must be a list"),
