@@ -24,7 +24,11 @@
  * can update the list in place (a new part of the bundle = one more entry in PARTS). Term
  * shards are no part: a query whose terms are in shards not loaded yet is not answered until
  * they are (fetched then, only those, with the term dictionary for a token that may be a typo;
- * one that fails is a warning, and the answer goes out without it). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
+ * one that fails is a warning, and the answer goes out without it). Display columns (titles,
+ * anchors, urls: display fragments) and graph edges (graph shards) are no parts either: an answer
+ * waits for the display fragments of the pages it shows and the graph shards of the chunks it
+ * expands from, fetched then, only those (one that fails is a warning: its pages are left out, or
+ * its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed).
  */
