@@ -175,11 +175,7 @@ def load_bundle(path: Path) -> Bundle:
         name = text_fragment(index)
         files[name] = read_file(folder, manifest, name)
         texts += check_texts(parse_json(name, files[name]), manifest, index)
-    for index in range(len(manifest["text_starts"])):  # display columns: those of the results shown
-        name = display_fragment(index)
-        files[name] = read_file(folder, manifest, name)
-        fragment = check_display(parse_json(name, files[name]), manifest, keyword["chunks"]["page"], index)
-        merge_display(keyword, fragment)
+    read_display(folder, manifest, keyword, files)
     # The graph after the texts: the JS runtime's graph part follows its keyword part.
     files[GRAPH] = read_file(folder, manifest, GRAPH)
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
@@ -213,6 +209,24 @@ def load_bundle(path: Path) -> Bundle:
         meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
         check_encoder_size(meta, files[ENCODER_BIN])
     return bundle
+
+
+def read_display(folder: Path, manifest: dict[str, Any], keyword: dict[str, Any], files: dict[str, bytes]) -> None:
+    """Every display fragment (the JS runtime fetches those of the results shown), checked, into
+    keyword.json's (checked) columns; each file's bytes into `files`."""
+    for index in range(len(manifest["text_starts"])):
+        name = display_fragment(index)
+        files[name] = read_file(folder, manifest, name)
+        fragment = check_display(parse_json(name, files[name]), manifest, keyword["chunks"]["page"], index)
+        merge_display(keyword, fragment)
+
+
+def read_pages(folder: Path, manifest: dict[str, Any]) -> dict[str, list[Any]]:
+    """keyword.json's pages with their display columns (title, url): for readers of pages only."""
+    keyword = check_keyword(parse_json(KEYWORD, read_file(folder, manifest, KEYWORD)), manifest)
+    read_display(folder, manifest, keyword, {})
+    pages: dict[str, list[Any]] = keyword["pages"]
+    return pages
 
 
 def read_shard(
