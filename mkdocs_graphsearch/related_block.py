@@ -21,8 +21,8 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from mkdocs_graphsearch.atomic import write_atomic
-from mkdocs_graphsearch.bundle.format import KEYWORD, RELATED, BundleError
-from mkdocs_graphsearch.bundle.read import parse_json, read_file, read_manifest
+from mkdocs_graphsearch.bundle.format import RELATED, BundleError
+from mkdocs_graphsearch.bundle.read import read_file, read_manifest, read_pages
 from mkdocs_graphsearch.bundle.related import parse_related
 
 START = "<!-- graphsearch:related -->"
@@ -79,7 +79,7 @@ def write_related(
     """Render each built page's related pages into its HTML; returns how many files changed."""
     try:
         manifest = read_manifest(bundle_dir)
-        pages = parse_json(KEYWORD, read_file(bundle_dir, manifest, KEYWORD))["pages"]
+        pages = read_pages(bundle_dir, manifest)
         rows = parse_related(read_file(bundle_dir, manifest, RELATED), len(pages["path"]))
     except (BundleError, KeyError, TypeError) as error:
         warn(f"related pages not shown: the bundle in {bundle_dir} has none readable ({error})")

@@ -18,10 +18,12 @@ Its manifest still lacks what format 1 lacked (tags, aliases, ...): each engine'
 from __future__ import annotations
 
 import sys
+from itertools import accumulate
 from pathlib import Path
 
 import orjson
 
+from mkdocs_graphsearch.bundle.display import display_part
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
@@ -31,6 +33,7 @@ from mkdocs_graphsearch.bundle.format import (
     hashed_name,
     postings_shard,
 )
+from mkdocs_graphsearch.bundle.graph_shards import graph_part
 from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
@@ -88,12 +91,15 @@ def relayout(bundle_dir: Path) -> None:
     if "postings.bin" in parts:
         postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
     else:
-        keyword["terms"], postings = [], []
-        for index in range(len(manifest["term_shards"]["start"])):
-            terms, counts, chunks, impacts = read_shard(parts[postings_shard(index)], manifest, index)
-            pairs = iter(zip(chunks.tolist(), impacts.tolist(), strict=True))
-            keyword["terms"] += terms
-            postings += [[next(pairs) for _ in range(count)] for count in counts.tolist()]
+        # The shards themselves (not load_bundle: the layout read may be older than the reader's).
+        indexes = range(len(manifest["term_shards"]["start"]))
+        shards = [read_shard(parts[postings_shard(i)], manifest, i) for i in indexes]
+        keyword["terms"] = [term for shard in shards for term in shard[0]]
+        counts = [int(count) for shard in shards for count in shard[1]]
+        starts = [0, *accumulate(counts)]
+        chunks = [int(chunk) for shard in shards for chunk in shard[2]]
+        pairs = list(zip(chunks, [int(impact) for shard in shards for impact in shard[3]], strict=True))
+        postings = [pairs[start:end] for start, end in zip(starts, starts[1:], strict=False)]
     parts = {part: data for part, data in parts.items() if not part.startswith("postings.")}
     if "encoder.bin" in parts:  # one table -> shards of a few rows (queries cross them)
         encoder_parts, manifest["encoder"]["shards"] = split_encoder(
@@ -103,6 +109,11 @@ def relayout(bundle_dir: Path) -> None:
     if "vocab.txt" in parts:
         vocab_parts, manifest["encoder"]["vocab"] = split_vocab(parts.pop("vocab.txt"))
         parts.update(vocab_parts)
+    if "id" in keyword["chunks"]:  # display columns still in keyword.json: into display fragments
+        keyword, displays = display_part(keyword, manifest["text_starts"])
+        parts.update(displays)
+    if "offsets" in orjson.loads(parts["graph.json"]):  # one graph.json: into graph shards
+        parts.update(graph_part(orjson.loads(parts["graph.json"]), manifest["text_starts"]))
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION

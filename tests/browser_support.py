@@ -21,6 +21,8 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import EXAMPLE_SITE, bundle_part, rewrite_bundle_file
+from mkdocs_graphsearch.bundle.display import page_range
+from mkdocs_graphsearch.bundle.format import MANIFEST, display_fragment
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -146,10 +148,17 @@ class Sites:
         build_site(config, out)
         bundle = out / "search"
         keyword = json.loads(bundle_part(bundle, "keyword.json").read_text(encoding="utf-8"))
-        urls = keyword["pages"]["url"]
-        urls[keyword["pages"]["path"].index("evil.md")] = "javascript:alert(1)//"
-        urls[keyword["pages"]["path"].index("index.md")] = "//evil.example/"
-        rewrite_bundle_file(bundle, "keyword.json", json.dumps(keyword).encode())
+        starts = json.loads((bundle / MANIFEST).read_text(encoding="utf-8"))["text_starts"]
+        paths, chunk_pages = keyword["pages"]["path"], keyword["chunks"]["page"]
+        evil = {paths.index("evil.md"): "javascript:alert(1)//", paths.index("index.md"): "//evil.example/"}
+        for index in range(len(starts)):  # page urls are in the display fragments (bundle/display.py)
+            first, last = page_range(chunk_pages, starts, len(paths), index)
+            part = display_fragment(index)
+            fragment = json.loads(bundle_part(bundle, part).read_text(encoding="utf-8"))
+            for page, url in evil.items():
+                if first <= page < last:
+                    fragment["pages"]["url"][page - first] = url
+            rewrite_bundle_file(bundle, part, json.dumps(fragment).encode())
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -43,8 +43,8 @@ from mkdocs_graphsearch.engine.search import search
 FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
 QUERIES = [{"query": q, "mode": m} for q in WORDS for m in MODES]
-PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "vectors.bin", "encoder.json",
-         "encoder.0.bin", "encoder-model.bin", "vocab.txt")  # fmt: skip
+PARTS = ("keyword.json", "postings.0.bin", "terms.json", "graph.json", "text.0.json", "display.0.json", "graph.0.json",
+         "vectors.bin", "encoder.json", "encoder.0.bin", "encoder-model.bin", "vocab.txt")  # fmt: skip
 EXAMPLES = int(os.environ.get("GRAPHSEARCH_INTEGRITY_EXAMPLES", "6"))
 
 
@@ -216,8 +216,17 @@ MALFORMED = {
     "term shards short": (M, _edit("term_shards/start", []), f"{M}: term_shards.start has 0 items, not 1"),
     "term shard postings off": (M, _edit("term_shards/postings/0", 3), f"{M}: term_shards.postings[0] {WHOLE} 0 to 0"),
     "a chunk on no page": ("keyword.json", _edit("chunks/page/2", 3), f"keyword.json: chunks.page[2] {WHOLE} 0 to 2"),
-    "a parent -2": ("keyword.json", _edit("chunks/parent/1", -2), f"keyword.json: chunks.parent[1] {WHOLE} 0 to 8"),
-    "a title null": ("keyword.json", _edit("pages/title/0", None), "keyword.json: pages.title[0] must be a string"),
+    "pages going back": ("keyword.json", _edit("chunks/page/5", 0), f"keyword.json: chunks.page[5] {WHOLE} 1 to 2"),
+    "a parent -2": ("display.0.json", _edit("chunks/parent/1", -2), f"display.0.json: chunks.parent[1] {WHOLE} 0 to 8"),
+    "a title null": ("display.0.json", _edit("pages/title/0", None), "display.0.json: pages.title[0] must be a string"),
+    "display.0.json unlisted": (M, _edit("files/display.0.json", delete=True), f"{M}: files.display.0.json is missing"),
+    "display chunks a list": ("display.0.json", _edit("chunks", []), "display.0.json: chunks must be an object"),
+    "display urls short": (
+        "display.0.json", _edit("pages/url/2", delete=True), "display.0.json: pages.url has 2 items, not 3"
+    ),
+    "a level a string": (
+        "display.0.json", _edit("chunks/level/0", "1"), f"display.0.json: chunks.level[0] {WHOLE} 0 to "
+    ),
     # the term count is the bundle's: only the message's start is pinned
     "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to "),
     "tags a string": ("keyword.json", _edit("pages/tags", "home"), "keyword.json: pages.tags must be a list"),
@@ -228,11 +237,20 @@ MALFORMED = {
         "keyword.json", _edit("chunks/defines/2/1", ["x"]), "keyword.json: chunks.defines[2][1] must be a string"
     ),
     "a column short": (
-        "keyword.json", _edit("chunks/anchor/0", delete=True), "keyword.json: chunks.anchor has 8 items, not 9"
+        "display.0.json", _edit("chunks/anchor/0", delete=True), "display.0.json: chunks.anchor has 8 items, not 9"
     ),
-    "an edge to nowhere": ("graph.json", _edit("targets/0", 99), f"graph.json: targets[0] {WHOLE} 0 to 8"),
-    "offsets decreasing": ("graph.json", _edit("offsets/2", 1), f"graph.json: offsets[2] {WHOLE} 2 to 17"),
-    "an edge type unknown": ("graph.json", _edit("types/0", 7), f"graph.json: types[0] {WHOLE} 0 to 3"),
+    "a kind missing": (
+        "keyword.json", _edit("chunks/kind/0", delete=True), "keyword.json: chunks.kind has 8 items, not 9"
+    ),
+    "an edge to nowhere": ("graph.0.json", _edit("targets/0", 99), f"graph.0.json: targets[0] {WHOLE} 0 to 8"),
+    "offsets decreasing": ("graph.0.json", _edit("offsets/2", 1), f"graph.0.json: offsets[2] {WHOLE} 2 to 17"),
+    "graph offsets short": (
+        "graph.0.json", _edit("offsets/9", delete=True), "graph.0.json: offsets has 9 items, not 10"
+    ),
+    "graph offsets past": ("graph.0.json", _edit("targets/16", delete=True), "graph.0.json: offsets["),
+    "graph.0.json unlisted": (M, _edit("files/graph.0.json", delete=True), f"{M}: files.graph.0.json is missing"),
+    "edge types missing": ("graph.json", _edit("edge_types", delete=True), "graph.json: edge_types must be a list"),
+    "an edge type unknown": ("graph.0.json", _edit("types/0", 7), f"graph.0.json: types[0] {WHOLE} 0 to 3"),
     "a text missing": ("text.0.json", _edit("8", delete=True), "text.0.json: texts has 8 items, not 9"),
     "a text a number": ("text.0.json", _edit("0", 5), "text.0.json: texts[0] must be a string"),
     "encoder of another dim": ("encoder.json", _edit("pca_dim", 5), f"encoder.json: pca_dim {WHOLE}"),

@@ -46,16 +46,19 @@ export class BundleError extends Error {
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
  *            anchor: string[], title: string[], language: string[], defines?: string[][]},
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
- *   texts: (string | undefined)[], textStarts: number[], nChunks: number, impactScale: number,
- *   graph: {edge_types: string[], offsets: number[], targets: number[], types: number[]} | null,
+ *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, nChunks: number, impactScale: number,
+ *   graph: {edge_types: string[], edges: ({targets: number[], types: number[]} | undefined)[]} | null,
  *   vectors: import("./vector-shards.js").Vectors | null,
  *   encoder: any
  * }} Bundle
  *   (`vectors` and `encoder` are set together by worker.js's semantic part, `graph` by its graph
- *   part (null until then: no expansion); `texts` has a hole
+ *   part (null until then: no expansion; `graph.edges` has a hole for each chunk whose graph
+ *   shard is not loaded: loadGraphShard); `texts` has a hole
  *   for each chunk whose fragment is not loaded yet; `terms`, `termLengths`, `termCounts` hold
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
- *   termStart / postChunk / postImpact the postings of the shards loaded)
+ *   termStart / postChunk / postImpact the postings of the shards loaded; the display columns
+ *   (chunks' id, anchor, title, level, parent; pages' url, title) hold those of the display
+ *   fragments loaded (`displayLoaded`: DISPLAY_LOADED, DISPLAY_FAILED or 0))
  */
 
 const CRC_TABLE = (() => {
@@ -298,8 +301,10 @@ export async function loadKeywordBundle(fetchFile) {
     termShards: manifest.term_shards,
     shardLoaded: new Uint8Array(manifest.term_shards.start.length),
     dictionary: false,
-    pages: keyword.pages,
-    chunks: keyword.chunks,
+    // Display columns (bundle/display.py) with a hole per chunk or page until its fragment is in.
+    pages: { ...keyword.pages, ...Object.fromEntries(DISPLAY_PAGES.map((key) => [key, new Array(manifest.counts.pages)])) },
+    chunks: { ...keyword.chunks, ...Object.fromEntries(DISPLAY_CHUNKS.map((key) => [key, new Array(nChunks)])) },
+    displayLoaded: new Uint8Array(manifest.text_starts.length),
     termStart: new Float64Array(nTerms + 1),
     postChunk: new Int32Array(nPostings),
     postImpact: new Float64Array(nPostings),
@@ -320,7 +325,37 @@ export async function loadKeywordBundle(fetchFile) {
  */
 export async function loadGraph(bundle, fetchFile) {
   const bytes = await readFile(fetchFile, bundle.manifest, "graph.json");
-  bundle.graph = checkGraph(parseJson("graph.json", bytes), bundle.manifest);
+  const { edge_types } = checkGraph(parseJson("graph.json", bytes), bundle.manifest);
+  bundle.graph = { edge_types, edges: new Array(bundle.nChunks) };
+}
+
+/** The logical name of graph shard `index` (spec: bundle/format.py graph_shard). @param {number} index */
+export const graphShard = (index) => `graph.${index}.json`;
+
+/** No edges: the rows of a graph shard that failed to load (expand.js then goes on without them). */
+const NO_EDGES = { targets: [], types: [] };
+
+/**
+ * Load graph shard `index` (the edges from the chunks text fragment `index` covers) into
+ * `bundle.graph.edges`; when it fails, its chunks get no edges and the error is thrown.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
+ */
+export async function loadGraphShard(bundle, fetchFile, index) {
+  const graph = /** @type {NonNullable<Bundle["graph"]>} */ (bundle.graph);
+  const [start, end] = textRange(bundle.manifest, index);
+  try {
+    const name = graphShard(index);
+    const shard = checkGraphShard(parseJson(name, await readFile(fetchFile, bundle.manifest, name)),
+      bundle.manifest, graph.edge_types.length, index);
+    for (let chunk = start; chunk < end; chunk++) {
+      const [from, to] = [shard.offsets[chunk - start], shard.offsets[chunk - start + 1]];
+      graph.edges[chunk] = { targets: shard.targets.slice(from, to), types: shard.types.slice(from, to) };
+    }
+  } catch (error) {
+    for (let chunk = start; chunk < end; chunk++) graph.edges[chunk] = NO_EDGES;
+    throw error;
+  }
+  return bundle;
 }
 
 /** The logical name of term shard `index` (spec: bundle/format.py postings_shard). @param {number} index */
@@ -458,6 +493,60 @@ export async function loadTexts(bundle, fetchFile, index) {
   texts.forEach((text, i) => { bundle.texts[start + i] = text; });
   return bundle;
 }
+
+/** The logical name of display fragment `index` (spec: bundle/format.py display_fragment). @param {number} index */
+export const displayFragment = (index) => `display.${index}.json`;
+
+/** The pages whose display columns fragment `index` holds (spec: bundle/display.py page_range).
+ * @param {Bundle} bundle @param {number} index @returns {[number, number]} start, end (exclusive) */
+function pageRange(bundle, index) {
+  const starts = bundle.textStarts, pages = bundle.chunks.page;
+  return [index ? pages[starts[index]] : 0,
+    index + 1 < starts.length ? pages[starts[index + 1]] : bundle.manifest.counts.pages];
+}
+
+/** The display fragment's columns, checked (spec: bundle/schema.py check_display).
+ * @param {unknown} data @param {Bundle} bundle @param {number} index @returns {any} */
+function checkDisplay(data, bundle, index) {
+  const name = displayFragment(index);
+  const [start, end] = textRange(bundle.manifest, index);
+  const [first, last] = pageRange(bundle, index);
+  const fragment = object(name, data, "the file");
+  const pages = object(name, own(fragment, "pages"), "pages");
+  for (const key of ["url", "title"]) strings(name, own(pages, key), `pages.${key}`, last - first);
+  const chunks = object(name, own(fragment, "chunks"), "chunks");
+  for (const key of ["id", "anchor", "title"]) strings(name, own(chunks, key), `chunks.${key}`, end - start);
+  wholes(name, own(chunks, "level"), "chunks.level", end - start, 0, MAX_WHOLE);
+  const parents = list(name, own(chunks, "parent"), "chunks.parent", end - start);
+  parents.forEach((parent, i) => { // -1: a page's top chunk
+    if (parent !== -1) whole(name, parent, `chunks.parent[${i}]`, 0, bundle.nChunks - 1);
+  });
+  return fragment;
+}
+
+/** Display columns: chunks' and pages' (bundle/display.py), filled in as fragments load. */
+const DISPLAY_CHUNKS = ["anchor", "id", "level", "parent", "title"];
+const DISPLAY_PAGES = ["title", "url"];
+
+/**
+ * Load display fragment `index` into the bundle's chunk and page columns (`displayLoaded`).
+ * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
+ */
+export async function loadDisplay(bundle, fetchFile, index) {
+  const name = displayFragment(index);
+  const fragment = checkDisplay(parseJson(name, await readFile(fetchFile, bundle.manifest, name)), bundle, index);
+  const [start] = textRange(bundle.manifest, index);
+  const [first] = pageRange(bundle, index);
+  const chunks = /** @type {any} */ (bundle.chunks), pages = /** @type {any} */ (bundle.pages);
+  for (const key of DISPLAY_CHUNKS) fragment.chunks[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });
+  for (const key of DISPLAY_PAGES) fragment.pages[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { pages[key][first + i] = value; });
+  bundle.displayLoaded[index] = DISPLAY_LOADED;
+  return bundle;
+}
+
+/** `displayLoaded` states: a fragment not loaded is 0. */
+export const DISPLAY_LOADED = 1;
+export const DISPLAY_FAILED = 2;
 
 /** Seconds a bundle fetch may go without receiving anything (its response, or the next bytes of
  * its body) before it is given up and tried once more; a page may set another with the runtime
@@ -667,7 +756,9 @@ function checkManifest(manifest) {
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
   const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
-  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...semanticParts]) {
+  const displays = starts.map((_, i) => displayFragment(i));
+  const graphs = starts.map((_, i) => graphShard(i));
+  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]) {
     const entry = own(files, part);
     if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
     object(m, entry, `files.${part}`);
@@ -760,15 +851,17 @@ function checkKeyword(data, manifest) {
     fail("manifest.json", "search.stem_weight", "is missing (keyword.json has stems)");
   }
   const pages = object(k, own(keyword, "pages"), "pages");
-  for (const key of ["path", "url", "title"]) strings(k, own(pages, key), `pages.${key}`, nPages);
+  strings(k, own(pages, "path"), "pages.path", nPages);
   if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
   const chunks = object(k, own(keyword, "chunks"), "chunks");
-  for (const key of ["id", "kind", "anchor", "title", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
-  wholes(k, own(chunks, "page"), "chunks.page", nChunks, 0, nPages - 1);
-  wholes(k, own(chunks, "level"), "chunks.level", nChunks, 0, MAX_WHOLE);
-  const parents = list(k, own(chunks, "parent"), "chunks.parent", nChunks);
-  parents.forEach((parent, i) => { // -1: a page's top chunk
-    if (parent !== -1) whole(k, parent, `chunks.parent[${i}]`, 0, nChunks - 1);
+  for (const key of ["kind", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
+  const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
+  let previous = 0; // never decreasing, so a page's chunks are together (bundle/display.py)
+  chunkPages.forEach((page, i) => { previous = whole(k, page, `chunks.page[${i}]`, previous, nPages - 1); });
+  manifest.text_starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
+    if (i && chunkPages[start] === chunkPages[start - 1]) {
+      fail(k, `chunks.page[${start}]`, `must start a page (text fragment ${i} starts there)`);
+    }
   });
   // optional: each chunk's definition terms (fuse.js)
   if (Object.hasOwn(chunks, "defines")) listsOfStrings(k, chunks.defines, "chunks.defines", nChunks);
@@ -779,7 +872,6 @@ function checkKeyword(data, manifest) {
  * @param {unknown} data @param {any} manifest @returns {any} */
 function checkGraph(data, manifest) {
   const g = "graph.json";
-  const nChunks = manifest.counts.chunks;
   const graph = object(g, data, "the file");
   const edgeTypes = strings(g, own(graph, "edge_types"), "edge_types");
   edgeTypes.forEach((edge, i) => {
@@ -787,16 +879,27 @@ function checkGraph(data, manifest) {
       fail(g, `edge_types[${i}]`, `(${edge}) has no decay in manifest.json's search.graph_decay`);
     }
   });
-  const offsets = list(g, own(graph, "offsets"), "offsets", nChunks + 1);
-  const targets = list(g, own(graph, "targets"), "targets");
+  return graph;
+}
+
+/** graph.<index>.json: CSR edges from its chunks to existing chunks (spec: bundle/schema.py
+ * check_graph_shard). @param {unknown} data @param {any} manifest @param {number} nTypes
+ * @param {number} index @returns {any} */
+function checkGraphShard(data, manifest, nTypes, index) {
+  const g = graphShard(index);
+  const nChunks = manifest.counts.chunks;
+  const [start, end] = textRange(manifest, index);
+  const shard = object(g, data, "the file");
+  const offsets = list(g, own(shard, "offsets"), "offsets", end - start + 1);
+  const targets = list(g, own(shard, "targets"), "targets");
   let previous = 0; // offsets[0] is 0, then they never decrease
   offsets.forEach((offset, i) => {
     previous = whole(g, offset, `offsets[${i}]`, previous, i ? targets.length : 0);
   });
   if (previous !== targets.length) fail(g, "offsets", `must end at the number of targets (${targets.length})`);
   wholes(g, targets, "targets", null, 0, nChunks - 1);
-  wholes(g, own(graph, "types"), "types", targets.length, 0, edgeTypes.length - 1);
-  return graph;
+  wholes(g, own(shard, "types"), "types", targets.length, 0, nTypes - 1);
+  return shard;
 }
 
 /** encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows.

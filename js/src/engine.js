@@ -8,7 +8,7 @@ import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./vector-shards.js";
 import { definingChunks, exactCover, fuse, pathRoots } from "./fuse.js";
 import { expand } from "./expand.js";
-import { MODES } from "./bundle.js";
+import { MODES, fragmentOf } from "./bundle.js";
 import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
@@ -52,7 +52,7 @@ function dense(scores, size) {
  * @param {Bundle} bundle @param {string} query
  * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
  *           missing?: Set<number>, shards?: Set<number>, clusters?: Set<number>,
- *           encoderShards?: Set<number>}} [options]
+ *           encoderShards?: Set<number>, displays?: Set<number>, graphs?: Set<number>}} [options]
  *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws);
  *   missing: collects the chunks whose texts a shown snippet needs but are not loaded (their
  *   snippets are "" until worker.js loads those fragments and asks again);
@@ -60,11 +60,15 @@ function dense(scores, size) {
  *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again);
  *   clusters: the same for the vector clusters the query probes (vector-shards.js)
  *   encoderShards: the same for the query encoder's shards (encoder.js queryVector); without
- *   it, pieces whose shard is not in count as unknown
+ *   it, pieces whose shard is not in count as unknown;
+ *   displays: collects the display fragments the pages shown need that are not loaded: when it
+ *   is not empty no page is listed (worker.js loads them and asks again);
+ *   graphs: collects the graph shards (bundle.js loadGraphShard) the expansion needs that are
+ *   not loaded: when it is not empty no page is listed (worker.js loads them and asks again)
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
-  const display = { explain: Boolean(options.explain), missing: options.missing };
+  const display = { explain: Boolean(options.explain), missing: options.missing, displays: options.displays };
   const settings = bundle.settings;
   const limit = options.limit ?? settings.default_limit;
   const parsed = parseQuery(boundedQuery(bundle, query));
@@ -139,7 +143,16 @@ export function search(bundle, query, options = {}) {
     direct = new Set(fused.keys());
     const seeds = [...fused.keys()].sort((a, b) => /** @type {number} */ (fused.get(b)) - /** @type {number} */ (fused.get(a)) || a - b);
     // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
-    if (bundle.graph) origins = expand(fused, seeds, bundle.graph, settings, floor, allowed);
+    if (bundle.graph) {
+      /** @type {Set<number>} */
+      const unexpanded = new Set();
+      origins = expand(fused, seeds, bundle.graph, settings, floor, allowed, unexpanded);
+      // Graph shards missing: worker.js loads them and asks again (their edges may add results).
+      if (unexpanded.size) {
+        for (const chunk of unexpanded) options.graphs?.add(fragmentOf(bundle, chunk));
+        return output(query, mode, [], chosen);
+      }
+    }
     scores = dense(new Map([...fused].filter(([, s]) => s >= floor)), bundle.nChunks);
   }
   const ranked = rankChunks(scores);
@@ -163,7 +176,8 @@ export function search(bundle, query, options = {}) {
     const origin = origins.get(chunk);
     if (origin) {
       via.push("graph");
-      info.graph = { from: bundle.chunks.id[origin.seed], edge: origin.edge, depth: origin.depth };
+      // `from` is the seed's chunk: results.js names it by id (its display fragment may not be in yet)
+      info.graph = { from: origin.seed, edge: origin.edge, depth: origin.depth };
     }
     info.via = via;
     details.set(chunk, info);

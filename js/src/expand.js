@@ -5,14 +5,17 @@
 
 /**
  * Raise scores in place with expansions; returns where each raised score came from. With
- * filters, `allowed` says which chunks exist (an edge to another is not there).
+ * filters, `allowed` says which chunks exist (an edge to another is not there). The graph's
+ * edges come in shards (bundle.js loadGraphShard): a chunk to expand from whose edges are not
+ * loaded is added to `missing` (then the answer is incomplete: worker.js loads them, asks again).
  * @param {Map<number, number>} scores @param {number[]} ranked
- * @param {{edge_types: string[], offsets: number[], targets: number[], types: number[]}} graph
+ * @param {NonNullable<import("./bundle.js").Bundle["graph"]>} graph
  * @param {any} settings @param {number} minScore @param {Uint8Array | null} [allowed]
+ * @param {Set<number>} [missing]
  * @returns {Map<number, Origin>}
  */
-export function expand(scores, ranked, graph, settings, minScore, allowed = null) {
-  const { offsets, targets, types, edge_types: names } = graph;
+export function expand(scores, ranked, graph, settings, minScore, allowed = null, missing = new Set()) {
+  const { edges, edge_types: names } = graph;
   const decay = names.map((name) => settings.graph_decay[name]);
   /** @type {Map<number, Origin>} */
   const origins = new Map();
@@ -25,7 +28,13 @@ export function expand(scores, ranked, graph, settings, minScore, allowed = null
       /** @type {[number, number][]} */
       const following = [];
       for (const [node, score] of frontier) {
-        for (let e = offsets[node]; e < offsets[node + 1]; e++) {
+        const row = edges[node];
+        if (!row) {
+          missing.add(node);
+          continue;
+        }
+        const { targets, types } = row;
+        for (let e = 0; e < targets.length; e++) {
           const target = targets[e];
           if (allowed && !allowed[target]) continue;
           const value = score * decay[types[e]];

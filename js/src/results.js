@@ -2,6 +2,7 @@
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
 import { snippet, sourceText } from "./snippet.js";
 import { languageAliases, languageOf } from "./filters.js";
+import { DISPLAY_FAILED, DISPLAY_LOADED, fragmentOf } from "./bundle.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
@@ -23,9 +24,10 @@ export function pageScore(members, scores, settings) {
 }
 
 /**
- * @typedef {{explain: boolean, missing?: Set<number>}} Display
+ * @typedef {{explain: boolean, missing?: Set<number>, displays?: Set<number>}} Display
  *   explain: add each section's score parts; missing: collects the chunks whose texts a snippet
- *   needs but are not loaded (engine.js search)
+ *   needs but are not loaded (engine.js search); displays: collects the display fragments
+ *   (bundle.js loadDisplay) the pages shown need but are not loaded: then no page is listed
  */
 
 /**
@@ -57,7 +59,26 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     return { onlyRelated: !direct.has(page), score: pageScore(ranking, scores, settings), page, members };
   });
   scored.sort((a, b) => Number(a.onlyRelated) - Number(b.onlyRelated) || b.score - a.score || a.page - b.page);
-  return scored.slice(0, limit).map(({ score, page, members }) => {
+  // Titles, anchors and urls are in display fragments: those of the pages shown (a page's chunks
+  // share one), and of the graph seeds explain names. One that failed to load drops its pages
+  // (worker.js warns); the Python engine has them all, so answers are the same.
+  const shown = scored.filter(({ members }) => bundle.displayLoaded[fragmentOf(bundle, members[0])] !== DISPLAY_FAILED).slice(0, limit);
+  const needed = new Set();
+  for (const { members } of shown) {
+    needed.add(fragmentOf(bundle, members[0]));
+    if (display.explain) {
+      for (const chunk of members) {
+        const seed = details.get(chunk).graph?.from;
+        if (seed !== undefined) needed.add(fragmentOf(bundle, seed));
+      }
+    }
+  }
+  const absent = [...needed].filter((index) => bundle.displayLoaded[index] !== DISPLAY_LOADED);
+  if (absent.length) {
+    for (const index of absent) display.displays?.add(index);
+    return [];
+  }
+  return shown.map(({ score, page, members }) => {
     const url = pages.url[page];
     const sections = [];
     const listed = new Set();
@@ -82,7 +103,9 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
       }
       const { via, ...parts } = details.get(chunk);
       section.via = via;
-      if (display.explain) section.explain = parts;
+      if (display.explain) {
+        section.explain = parts.graph ? { ...parts, graph: { ...parts.graph, from: chunks.id[parts.graph.from] } } : parts;
+      }
       sections.push(section);
     }
     return { page: pages.path[page], url, title: pages.title[page], score, sections };

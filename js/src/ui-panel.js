@@ -139,7 +139,9 @@ export class ResultsPanel {
     this.warning.hidden = !warning || state === "error";
     if (state === "error") this.say("error", message, "Search is unavailable: ");
     else if (!query) this.say("hint", this.options.inline ? "" : "Type to search the documentation.");
-    else if (state === "loading" && this.shownId === 0) this.say("loading", "Loading the search index…");
+    // Nothing shown yet: the index is loading, or (ready) the first answer waits for the parts
+    // its query needs (term shards, display fragments, graph shards: worker.js).
+    else if (this.shownId === 0) this.say("loading", "Loading the search index…");
   }
 
   /**

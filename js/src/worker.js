@@ -24,18 +24,25 @@
  * can update the list in place (a new part of the bundle = one more entry in PARTS). Term
  * shards are no part: a query whose terms are in shards not loaded yet is not answered until
  * they are (fetched then, only those, with the term dictionary for a token that may be a typo;
- * one that fails is a warning, and the answer goes out without it). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
+ * one that fails is a warning, and the answer goes out without it). Display columns (titles,
+ * anchors, urls: display fragments) and graph edges (graph shards) are no parts either: an answer
+ * waits for the display fragments of the pages it shows and the graph shards of the chunks it
+ * expands from, fetched then, only those (one that fails is a warning: its pages are left out, or
+ * its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed).
  */
 import {
   BundleError,
+  DISPLAY_FAILED,
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
   httpFetcher,
   inOrder,
   loadDictionary,
+  loadDisplay,
   loadGraph,
+  loadGraphShard,
   loadKeywordBundle,
   loadManifest,
   loadShard,
@@ -132,8 +139,7 @@ export async function loadBundle(fetchFile) {
   /** @type {LoadContext} */
   const context = { fetchFile, bundle: null };
   for (const part of PARTS) {
-    if (part.name === "graph") await loadGraph(/** @type {Bundle} */ (context.bundle), fetchFile);
-    else await part.load(context);
+    if (part.name !== "graph") await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
     const clusters = part.name === "semantic" ? bundle.vectors?.clusters : undefined;
     if (clusters) { // every cluster, then each chunk once (bundle/read.py read_clustered)
@@ -145,10 +151,15 @@ export async function loadBundle(fetchFile) {
         }
       }
     }
+    if (part.name === "graph") {
+      await loadGraph(bundle, fetchFile);
+      for (let index = 0; index < bundle.textStarts.length; index++) await loadGraphShard(bundle, fetchFile, index);
+    }
     if (part.name === "keyword") {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);
       await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
+      for (let index = 0; index < bundle.textStarts.length; index++) await loadDisplay(bundle, fetchFile, index);
     }
     if (part.name === "semantic" && bundle.encoder) {
       await import("./encoder.js").then(({ loadAllEncoderParts }) => loadAllEncoderParts(bundle, fetchFile));
@@ -247,6 +258,12 @@ export function createService(post, options = {}) {
   /** Query encoder shards by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const encoderShards = new Map();
+  /** Display fragments by index: loading, loaded or failed.
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const displays = new Map();
+  /** Graph shards by index: loading, loaded or failed.
+   * @type {Map<number, "loading" | "loaded" | "failed">} */
+  const graphShards = new Map();
   /** The engine's search, once engine.js is in (imported at init, beside the first part).
    * @type {typeof import("./engine.js").search | null} */
   let search = null;
@@ -269,18 +286,23 @@ export function createService(post, options = {}) {
     /** @type {Set<number>} */
     const clusters = new Set();
     const encoderWanted = new Set();
+    const shown = new Set();
+    /** @type {Set<number>} */
+    const graphs = new Set();
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
-                                               clusters, encoderShards: encoderWanted });
+                                               clusters, encoderShards: encoderWanted, displays: shown, graphs });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query: message.query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
     if (wantShards(bundle, wanted)) return; // answered when they are in
-    if (wantClusters(bundle, clusters)) return; // the same for the vector clusters probed
-    if (wantEncoderShards(bundle, encoderWanted)) return;
+    if (wantEncoderShards(bundle, encoderWanted)) return; // the query encoder's rows: likewise
+    if (wantClusters(bundle, clusters)) return; // the vector clusters probed: likewise
+    if (wantGraphs(bundle, graphs)) return; // the edges from the expansion's seeds: likewise
+    if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     post({
       type: "results",
       channel: message.channel,
@@ -352,6 +374,30 @@ export function createService(post, options = {}) {
       await (index < 0 ? loadVocabShard(bundle, -1 - index) : loadEncoderShard(bundle, fetchFile, index));
     };
     return fetchEach(encoderShards, wanted, load, "encoder");
+  }
+
+  /**
+   * Fetch these graph shards (the edges the expansion needs), each once, then answer again; one
+   * that fails is a warning and its chunks expand nowhere (bundle.js loadGraphShard).
+   * @param {Bundle} bundle @param {Set<number>} indexes
+   */
+  function wantGraphs(bundle, indexes) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    return fetchEach(graphShards, indexes, (index) => loadGraphShard(bundle, fetchFile, index), "graph");
+  }
+
+  /**
+   * Fetch these display fragments (titles, anchors, urls of the pages shown), each once, then
+   * answer again; one that fails is a warning and its pages are left out (results.js).
+   * @param {Bundle} bundle @param {Set<number>} indexes
+   */
+  function wantDisplays(bundle, indexes) {
+    const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
+    const load = (/** @type {number} */ index) => loadDisplay(bundle, fetchFile, index).catch((error) => {
+      bundle.displayLoaded[index] = DISPLAY_FAILED;
+      throw error;
+    });
+    return fetchEach(displays, indexes, load, "display");
   }
 
   /**

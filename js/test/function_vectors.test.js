@@ -128,7 +128,9 @@ for (const c of results.page_score) {
 }
 for (const c of results.group_by_page) {
   test(`group by page: ${c.name}`, () => {
-    const bundle = /** @type {any} */ ({ settings: c.settings, chunks: c.chunks, pages: c.pages, texts: c.texts });
+    // Every display column loaded: one fragment (bundle.js loadDisplay)
+    const bundle = /** @type {any} */ ({ settings: c.settings, chunks: c.chunks, pages: c.pages, texts: c.texts,
+                                        textStarts: [0], displayLoaded: Uint8Array.of(1) });
     const details = new Map(Object.entries(c.details).map(([chunk, info]) => [Number(chunk), info]));
     const marks = highlight(c.query, new Map(Object.entries(c.matched)), STOP_WORDS);
     const got = groupByPage(bundle, c.ranked, Float64Array.from(c.scores), marks, c.limit, details, { explain: c.explain });

@@ -4,8 +4,9 @@
                     each filter facet has, for UI chips: index/facets.py), and per part: its
                     file name (v2), bytes and CRC-32                             -- fetched first
     keyword.json    stems (stem -> its prose terms' indexes, optional: index/bm25.py), pages
-                    and chunks (columnar; optional columns pages.tags and chunks.defines:
-                    index/documents.py)                                          -- first keystroke
+                    and chunks (columnar, what ranking and filters read: pages.path, chunks.kind,
+                    language, page; optional pages.tags and chunks.defines: index/documents.py)
+                                                                                 -- first keystroke
     postings.<i>.bin  term shard i: the compact JSON list of its terms (UTF-8, no newline), a
                     newline byte, then varints: its T per-term posting counts, then its P
                     chunk-index deltas (restarting at each term), then its P quantized impacts
@@ -13,7 +14,12 @@
     terms.json      {"terms": every term, "postings": each one's posting count}: the term
                     dictionary typo (fuzzy) matching scans -- only for a token with no exact,
                     prefix or stem match
-    graph.json      typed chunk -> chunk edges in CSR form (index/graph.py)      -- first keystroke
+    graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers
+    graph.<i>.json  the typed edges from the chunks text.<i>.json covers, CSR form (bundle/
+                    graph_shards.py)              -- the shards of the chunks an answer expands
+    display.<i>.json  the display columns (chunk ids, anchors, titles, levels, parents; page
+                    urls and titles: bundle/display.py) of the chunks text.<i>.json covers and
+                    their pages                         -- the fragments of the results shown
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
                     fragments of the results shown, when they are shown
@@ -122,6 +128,16 @@ def vocab_shard(index: int) -> str:
 def text_fragment(index: int) -> str:
     """The logical name of text fragment `index`: `text.0.json`, `text.1.json`, ..."""
     return f"text.{index}.json"
+
+
+def graph_shard(index: int) -> str:
+    """The logical name of graph shard `index` (bundle/graph_shards.py): `graph.0.json`, ..."""
+    return f"graph.{index}.json"
+
+
+def display_fragment(index: int) -> str:
+    """The logical name of display fragment `index` (bundle/display.py): `display.0.json`, ..."""
+    return f"display.{index}.json"
 
 
 #: Hex digits of a part's SHA-256 in its file name (48 bits: no two builds' parts collide in practice).

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from mkdocs_graphsearch.bundle.display import merge_display
 from mkdocs_graphsearch.bundle.encoder_shards import encoder_arrays, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
@@ -25,17 +26,22 @@ from mkdocs_graphsearch.bundle.format import (
     BundleError,
     checksum,
     decode_varints,
+    display_fragment,
     encoder_shard,
     file_name,
+    graph_shard,
     postings_shard,
     text_fragment,
     verify_manifest,
     vocab_shard,
 )
+from mkdocs_graphsearch.bundle.graph_shards import merge_graph_shard
 from mkdocs_graphsearch.bundle.schema import (
     check_dictionary,
+    check_display,
     check_encoder,
     check_graph,
+    check_graph_shard,
     check_keyword,
     check_manifest,
     check_texts,
@@ -171,9 +177,16 @@ def load_bundle(path: Path) -> Bundle:
         name = text_fragment(index)
         files[name] = read_file(folder, manifest, name)
         texts += check_texts(parse_json(name, files[name]), manifest, index)
+    read_display(folder, manifest, keyword, files)
     # The graph after the texts: the JS runtime's graph part follows its keyword part.
     files[GRAPH] = read_file(folder, manifest, GRAPH)
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
+    graph.update(offsets=[0], targets=[], types=[])  # every shard's edges (JS: the seeds' only)
+    for index in range(len(manifest["text_starts"])):
+        name = graph_shard(index)
+        files[name] = read_file(folder, manifest, name)
+        shard = check_graph_shard(parse_json(name, files[name]), manifest, len(graph["edge_types"]), index)
+        merge_graph_shard(graph, shard)
     bundle = Bundle(
         path=folder,
         manifest=manifest,
@@ -214,6 +227,24 @@ def load_bundle(path: Path) -> Bundle:
         files[ENCODER_MODEL] = read_file(folder, manifest, ENCODER_MODEL)
         bundle.encoder_arrays = encoder_arrays(files, manifest, meta)
     return bundle
+
+
+def read_display(folder: Path, manifest: dict[str, Any], keyword: dict[str, Any], files: dict[str, bytes]) -> None:
+    """Every display fragment (the JS runtime fetches those of the results shown), checked, into
+    keyword.json's (checked) columns; each file's bytes into `files`."""
+    for index in range(len(manifest["text_starts"])):
+        name = display_fragment(index)
+        files[name] = read_file(folder, manifest, name)
+        fragment = check_display(parse_json(name, files[name]), manifest, keyword["chunks"]["page"], index)
+        merge_display(keyword, fragment)
+
+
+def read_pages(folder: Path, manifest: dict[str, Any]) -> dict[str, list[Any]]:
+    """keyword.json's pages with their display columns (title, url): for readers of pages only."""
+    keyword = check_keyword(parse_json(KEYWORD, read_file(folder, manifest, KEYWORD)), manifest)
+    read_display(folder, manifest, keyword, {})
+    pages: dict[str, list[Any]] = keyword["pages"]
+    return pages
 
 
 def read_shard(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, NoReturn
 
+from mkdocs_graphsearch.bundle.display import page_range
 from mkdocs_graphsearch.bundle.format import (
     ENCODER,
     ENCODER_MODEL,
@@ -28,8 +29,10 @@ from mkdocs_graphsearch.bundle.format import (
     TERMS,
     VECTORS,
     BundleError,
+    display_fragment,
     encoder_shard,
     file_name,
+    graph_shard,
     postings_shard,
     text_fragment,
     vocab_shard,
@@ -150,7 +153,9 @@ def check_manifest(data: Any) -> dict[str, Any]:
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
     vector_parts = semantic_vector_parts(manifest) if semantic else ()
     semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
-    for part in KEYWORD_PARTS + shards + fragments + semantic_parts:
+    displays = tuple(display_fragment(i) for i in range(len(starts)))
+    graphs = tuple(graph_shard(i) for i in range(len(starts)))
+    for part in KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts:
         entry = files.get(part)
         if entry is None:
             _fail(MANIFEST, f"files.{part}", "is missing")
@@ -268,42 +273,51 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     if stems and "stem_weight" not in manifest["search"]:
         _fail(MANIFEST, "search.stem_weight", "is missing (keyword.json has stems)")
     pages = _object(KEYWORD, keyword.get("pages"), "pages")
-    for key in ("path", "url", "title"):
-        _strings(KEYWORD, pages.get(key), f"pages.{key}", n_pages)
+    _strings(KEYWORD, pages.get("path"), "pages.path", n_pages)
     if "tags" in pages:  # optional: each page's front matter tags
         _lists_of_strings(KEYWORD, pages["tags"], "pages.tags", n_pages)
     chunks = _object(KEYWORD, keyword.get("chunks"), "chunks")
-    for key in ("id", "kind", "anchor", "title", "language"):
+    for key in ("kind", "language"):
         _strings(KEYWORD, chunks.get(key), f"chunks.{key}", n_chunks)
-    _wholes(KEYWORD, chunks.get("page"), "chunks.page", n_chunks, 0, n_pages - 1)
-    _wholes(KEYWORD, chunks.get("level"), "chunks.level", n_chunks, 0, MAX_VARINT)
-    parents = _list(KEYWORD, chunks.get("parent"), "chunks.parent", n_chunks)
-    for i, parent in enumerate(parents):  # -1: a page's top chunk
-        parents[i] = -1 if parent == -1 else _whole(KEYWORD, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    chunk_pages = _list(KEYWORD, chunks.get("page"), "chunks.page", n_chunks)
+    previous = 0  # never decreasing, so a page's chunks are together (bundle/display.py)
+    for i, page in enumerate(chunk_pages):
+        chunk_pages[i] = previous = _whole(KEYWORD, page, f"chunks.page[{i}]", previous, n_pages - 1)
+    for i, start in enumerate(manifest["text_starts"][1:], 1):  # a fragment starts a page
+        if chunk_pages[start] == chunk_pages[start - 1]:
+            _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page (text fragment {i} starts there)")
     if "defines" in chunks:  # optional: each chunk's definition terms (engine/fuse.py)
         _lists_of_strings(KEYWORD, chunks["defines"], "chunks.defines", n_chunks)
     return keyword
 
 
 def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
-    """graph.json: CSR edges between existing chunks, each edge type with its decay."""
-    n_chunks = manifest["counts"]["chunks"]
+    """graph.json: the edge types, each with its decay (the edges: check_graph_shard)."""
     graph = _object(GRAPH, data, "the file")
     edge_types = _strings(GRAPH, graph.get("edge_types"), "edge_types")
     decay = manifest["search"]["graph_decay"]
     for i, edge in enumerate(edge_types):
         if edge not in decay:
             _fail(GRAPH, f"edge_types[{i}]", f"({edge}) has no decay in {MANIFEST}'s search.graph_decay")
-    offsets = _list(GRAPH, graph.get("offsets"), "offsets", n_chunks + 1)
-    targets = _list(GRAPH, graph.get("targets"), "targets")
+    return graph
+
+
+def check_graph_shard(data: Any, manifest: dict[str, Any], n_types: int, index: int) -> dict[str, Any]:
+    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks."""
+    name = graph_shard(index)
+    n_chunks = manifest["counts"]["chunks"]
+    start, end = text_range(manifest, index)
+    shard = _object(name, data, "the file")
+    offsets = _list(name, shard.get("offsets"), "offsets", end - start + 1)
+    targets = _list(name, shard.get("targets"), "targets")
     previous = 0  # offsets[0] is 0, then they never decrease
     for i, offset in enumerate(offsets):
-        offsets[i] = previous = _whole(GRAPH, offset, f"offsets[{i}]", previous, len(targets) if i else 0)
+        offsets[i] = previous = _whole(name, offset, f"offsets[{i}]", previous, len(targets) if i else 0)
     if previous != len(targets):
-        _fail(GRAPH, "offsets", f"must end at the number of targets ({len(targets)})")
-    _wholes(GRAPH, targets, "targets", None, 0, n_chunks - 1)
-    _wholes(GRAPH, graph.get("types"), "types", len(targets), 0, len(edge_types) - 1)
-    return graph
+        _fail(name, "offsets", f"must end at the number of targets ({len(targets)})")
+    _wholes(name, targets, "targets", None, 0, n_chunks - 1)
+    _wholes(name, shard.get("types"), "types", len(targets), 0, n_types - 1)
+    return shard
 
 
 def check_dictionary(data: Any, manifest: dict[str, Any]) -> tuple[list[str], list[int]]:
@@ -324,6 +338,26 @@ def text_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
 def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
     start, end = text_range(manifest, index)
     return _strings(text_fragment(index), texts, "texts", end - start)
+
+
+def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int) -> dict[str, Any]:
+    """display.<index>.json (bundle/display.py): the display columns of its chunks and pages."""
+    name = display_fragment(index)
+    start, end = text_range(manifest, index)
+    first, last = page_range(chunk_pages, manifest["text_starts"], manifest["counts"]["pages"], index)
+    fragment = _object(name, data, "the file")
+    pages = _object(name, fragment.get("pages"), "pages")
+    for key in ("url", "title"):
+        _strings(name, pages.get(key), f"pages.{key}", last - first)
+    chunks = _object(name, fragment.get("chunks"), "chunks")
+    for key in ("id", "anchor", "title"):
+        _strings(name, chunks.get(key), f"chunks.{key}", end - start)
+    _wholes(name, chunks.get("level"), "chunks.level", end - start, 0, MAX_VARINT)
+    parents = _list(name, chunks.get("parent"), "chunks.parent", end - start)
+    n_chunks = manifest["counts"]["chunks"]
+    for i, parent in enumerate(parents):  # -1: a page's top chunk
+        parents[i] = -1 if parent == -1 else _whole(name, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    return fragment
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:

@@ -14,9 +14,9 @@ import orjson
 
 from mkdocs_graphsearch import __version__
 from mkdocs_graphsearch.atomic import remove_stale_temporaries, write_atomic
+from mkdocs_graphsearch.bundle.display import display_part
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
-    GRAPH,
     IMPACT_SCALE,
     KEYWORD,
     MANIFEST,
@@ -32,6 +32,7 @@ from mkdocs_graphsearch.bundle.format import (
     seal_manifest,
     text_fragment,
 )
+from mkdocs_graphsearch.bundle.graph_shards import graph_part
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
@@ -147,11 +148,13 @@ def build_bundle(
     `graph` graph.json's, `texts` each chunk's text.
     """
     fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
-    keyword_parts, term_shards = keyword_part(keyword, postings)
+    scoring, displays = display_part(keyword, text_starts)
+    keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
-        GRAPH: dumps(graph),
+        **graph_part(graph, text_starts),
         **fragments,
+        **displays,
         **(extra_files or {}),
     }
     counts = {

@@ -1,0 +1,91 @@
+// @ts-check
+// Display columns and graph edges come in fragments (bundle/display.py, bundle/graph_shards.py):
+// the search service fetches the display fragments of the pages it shows and the graph shards of
+// the chunks it expands from, only those, and answers exactly as the whole bundle does; one that
+// fails is a warning and the answer still goes out (worker.js wantDisplays, wantGraphs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { fragmentOf } from "../src/bundle.js";
+import { createService, loadBundle } from "../src/worker.js";
+import { search } from "../src/engine.js";
+
+const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
+/** @param {string} name */
+const fetchFile = (name) => readFile(new URL(name, BUNDLE));
+
+/**
+ * The service's final answer to one query, the files it fetched and its last status.
+ * @param {string} query @param {string} mode @param {(name: string) => boolean} [fails]
+ */
+async function ask(query, mode, fails = () => false) {
+  /** @type {string[]} */
+  const fetched = [];
+  /** @type {any} */
+  let status = null;
+  /** @type {any} */
+  let last = null;
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => {
+    if (message.type === "status") status = message;
+    if (message.type !== "results") return;
+    last = message;
+    if (message.complete) finish();
+  }, {
+    fetcher: () => async (name) => {
+      fetched.push(name);
+      if (fails(name)) throw new Error(`no ${name}`);
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  service.handle({ type: "query", channel: "box", id: 1, query, mode });
+  await finished;
+  return { last, fetched, status };
+}
+
+/** The file names of these parts. @param {any} full @param {string} kind @param {Iterable<number>} indexes */
+const names = (full, kind, indexes) => new Set([...indexes].map((i) => full.manifest.files[`${kind}.${i}.json`].name));
+/** @param {string[]} fetched @param {RegExp} pattern */
+const only = (fetched, pattern) => new Set(fetched.filter((name) => pattern.test(name)));
+
+test("an answer fetches the display fragments of the pages it shows, and answers as the whole bundle", async () => {
+  const full = await loadBundle(fetchFile);
+  const { last, fetched } = await ask("retry policy", "keyword");
+  assert.deepEqual(last.results, search(full, "retry policy", { mode: "keyword" }).results);
+  const pages = last.results.map((/** @type {any} */ r) => full.pages.path.indexOf(r.page));
+  const wanted = pages.map((/** @type {number} */ page) => fragmentOf(full, full.chunks.page.indexOf(page)));
+  assert.deepEqual(only(fetched, /^display\./), names(full, "display", wanted));
+  assert.ok(new Set(wanted).size < full.textStarts.length, "the query shows every fragment's pages");
+});
+
+test("a display fragment that fails: a warning, its pages left out, the others shown", async () => {
+  const full = await loadBundle(fetchFile);
+  const broken = full.manifest.files["display.0.json"].name;
+  const { last, status } = await ask("retry policy", "keyword", (name) => name === broken);
+  assert.ok(status.warnings.some((/** @type {string} */ w) => w.startsWith("display: ")), status.warnings.join());
+  const inFirst = (/** @type {any} */ r) => fragmentOf(full, full.chunks.page.indexOf(full.pages.path.indexOf(r.page))) === 0;
+  assert.ok(!last.results.some(inFirst));
+  const expected = search(full, "retry policy", { mode: "keyword" }).results.filter((/** @type {any} */ r) => !inFirst(r));
+  assert.deepEqual(last.results, expected);
+});
+
+test("a hybrid answer fetches the graph shards of its seeds only and expands as the whole bundle", async () => {
+  const full = await loadBundle(fetchFile);
+  const expected = search(full, "retry_policy", { mode: "hybrid" });
+  assert.ok(expected.results.some((/** @type {any} */ r) => r.sections.some((/** @type {any} */ s) => s.via.includes("graph"))));
+  const { last, fetched } = await ask("retry_policy", "hybrid");
+  assert.deepEqual(last.results, expected.results);
+  const graphs = only(fetched, /^graph\.\d+\./);
+  assert.ok(graphs.size >= 1 && graphs.size < full.textStarts.length, [...graphs].join());
+});
+
+test("a graph shard that fails: a warning, and the answer still goes out", async () => {
+  const full = await loadBundle(fetchFile);
+  const shards = Array.from(full.textStarts, (_, i) => full.manifest.files[`graph.${i}.json`].name);
+  const { last, status } = await ask("retry_policy", "hybrid", (name) => shards.includes(name));
+  assert.ok(status.warnings.some((/** @type {string} */ w) => w.startsWith("graph: ")), status.warnings.join());
+  assert.ok(last.results.length);
+  assert.ok(last.results.every((/** @type {any} */ r) => r.sections.every((/** @type {any} */ s) => !s.via.includes("graph"))));
+});

@@ -1,0 +1,64 @@
+"""Display fragments (`display.<i>.json`): the columns only a shown result needs, out of keyword.json.
+
+Scoring, filtering, grouping and tie-breaking read keyword.json's columns (pages.path and tags;
+chunks.kind, language, page, defines): ties break by chunk index, never by id. What a result
+shows (a chunk's id, anchor, title, level, parent; a page's url and title) is split into
+fragments over the same chunk ranges as the text fragments (the manifest's `text_starts`,
+page-aligned), so the first answer fetches the few fragments of the pages it shows, not every
+title of the site (k8s-docs: 187 of keyword.json's 271 KiB gzip were these columns).
+
+Fragment i holds {"chunks": {column: values of chunks text_starts[i] .. }, "pages": {column:
+values of pages page_starts[i] .. page_starts[i + 1] - 1 (the last: to the end)}}, where
+page_starts[0] = 0 and page_starts[i] = chunks.page[text_starts[i]]: chunks.page never decreases
+and a fragment starts a page (schema.py checks both), so a page's chunks and its own columns are
+in one fragment. js/src/bundle.js loadDisplay reads the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from mkdocs_graphsearch.bundle.format import display_fragment
+
+#: The display-only columns of keyword.json's chunks and pages (measured on k8s-docs, KiB gzip:
+#: id 82.8, title 49.4, anchor 41.5, parent 11.4, level 2.6; pages title 7.1, url 6.5).
+DISPLAY_CHUNKS = ("anchor", "id", "level", "parent", "title")
+DISPLAY_PAGES = ("title", "url")
+
+
+def page_range(chunk_pages: Sequence[int], text_starts: Sequence[int], n_pages: int, index: int) -> tuple[int, int]:
+    """The pages whose columns display fragment `index` holds: start, end (exclusive)."""
+    start = chunk_pages[text_starts[index]] if index else 0
+    end = chunk_pages[text_starts[index + 1]] if index + 1 < len(text_starts) else n_pages
+    return start, end
+
+
+def display_part(keyword: Mapping[str, Any], text_starts: Sequence[int]) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """keyword.json's document without its display columns, and the display fragments' bytes."""
+    chunks, pages = keyword["chunks"], keyword["pages"]
+    n_chunks, n_pages = len(chunks["page"]), len(pages["path"])
+    fragments = {}
+    for index, start in enumerate(text_starts):
+        end = text_starts[index + 1] if index + 1 < len(text_starts) else n_chunks
+        first, last = page_range(chunks["page"], text_starts, n_pages, index)
+        document = {
+            "chunks": {key: chunks[key][start:end] for key in DISPLAY_CHUNKS},
+            "pages": {key: pages[key][first:last] for key in DISPLAY_PAGES},
+        }
+        fragments[display_fragment(index)] = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    rest = {
+        **keyword,
+        "chunks": {key: value for key, value in chunks.items() if key not in DISPLAY_CHUNKS},
+        "pages": {key: value for key, value in pages.items() if key not in DISPLAY_PAGES},
+    }
+    return rest, fragments
+
+
+def merge_display(keyword: dict[str, Any], fragment: Mapping[str, Any]) -> None:
+    """Append a checked fragment's columns to keyword.json's (fragments in order)."""
+    for table, columns in (("chunks", DISPLAY_CHUNKS), ("pages", DISPLAY_PAGES)):
+        for key in columns:
+            keyword[table].setdefault(key, []).extend(fragment[table][key])

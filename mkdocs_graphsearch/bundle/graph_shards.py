@@ -1,0 +1,45 @@
+"""Graph shards (`graph.<i>.json`): the chunk graph's edges by chunk range, fetched for the
+expansion's seeds only.
+
+graph.json keeps the edge types ({"edge_types": [...]}); shard i holds the edges from the chunks
+text fragment i covers (the manifest's `text_starts`: page-aligned, so a section's edges to its
+page's other sections are in its own shard) in CSR form: {"offsets": n + 1 rising numbers from 0
+to its edge count, "targets": chunk numbers over the whole bundle, "types": indexes into
+edge_types}. js/src/expand.js asks for the shards of the chunks it expands from (the seeds, then
+each depth's frontier) and worker.js fetches only those (k8s-docs: graph.json was 85 KiB gzip,
+one shard is about 1.3 KiB). The readers here and in node merge them into one CSR graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from mkdocs_graphsearch.bundle.format import GRAPH, graph_shard
+
+
+def graph_part(graph: Mapping[str, Any], text_starts: Sequence[int]) -> dict[str, bytes]:
+    """graph.json (the edge types) and the graph shards' bytes."""
+    offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
+    n_chunks = len(offsets) - 1
+    parts = {GRAPH: orjson.dumps({"edge_types": list(graph["edge_types"])})}
+    for index, start in enumerate(text_starts):
+        end = text_starts[index + 1] if index + 1 < len(text_starts) else n_chunks
+        first, last = offsets[start], offsets[end]
+        shard = {
+            "offsets": [offset - first for offset in offsets[start : end + 1]],
+            "targets": list(targets[first:last]),
+            "types": list(types[first:last]),
+        }
+        parts[graph_shard(index)] = orjson.dumps(shard, option=orjson.OPT_SORT_KEYS)
+    return parts
+
+
+def merge_graph_shard(graph: dict[str, Any], shard: Mapping[str, Any]) -> None:
+    """Append a checked shard's edges to the CSR graph (shards in order; offsets starts [0])."""
+    base = graph["offsets"][-1]
+    graph["offsets"].extend(base + offset for offset in shard["offsets"][1:])
+    graph["targets"].extend(shard["targets"])
+    graph["types"].extend(shard["types"])
