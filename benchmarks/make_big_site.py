@@ -7,7 +7,7 @@
 Deterministic: the same arguments write the same files (every choice comes from `--seed`). The
 output is not committed (100,000 chunks of k8s-docs is ~100 MB of markdown).
 
-Copies: as many as it takes to reach `--chunks` chunks (chunks counted as the plugin does: the
+Copies: the whole number of copies nearest to `--chunks` chunks (chunks counted as the plugin does: the
 source's corpus). Copy i lives in `cNNN-WORD/`; in it, every folder is renamed `NAME-WORD` and every
 page `STEM-WORD.md` (a different word per copy, from a seeded list), except section index pages
 (`_index.md`, `index.md`, `README.md`) and pages with no title of their own (no front-matter `title:`
@@ -34,7 +34,6 @@ plugin's `cache_dir`), without running the model.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import re
@@ -142,7 +141,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder to write (must not exist, or be empty)")
     parser.add_argument("--source", type=Path, default=SOURCE)
-    parser.add_argument("--chunks", type=int, default=100_000, help="at least this many chunks")
+    parser.add_argument("--chunks", type=int, default=100_000, help="about this many chunks (whole copies)")
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--relink", type=float, default=0.25, help="share of links sent to another copy")
     parser.add_argument("--perturb-text", type=float, default=0.0, metavar="RATE",
@@ -152,7 +151,7 @@ def main() -> None:
     if args.out.exists() and any(args.out.iterdir()):
         sys.exit(f"make_big_site: {args.out} is not empty")
     per_copy = chunk_count(args.source)
-    copies = max(1, math.ceil(args.chunks / per_copy))
+    copies = max(1, round(args.chunks / per_copy))
     pages = write_site(args.source, args.out, copies, args.seed, args.relink, args.perturb_text)
     print(f"{args.out}: {copies} copies of {args.source.name} ({per_copy} chunks each), {pages} pages")
     if args.check_cache:
