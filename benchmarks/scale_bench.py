@@ -236,7 +236,8 @@ def main() -> None:
     parser.add_argument("--skip-build", action="store_true", help="reuse the sites of the last run in --work")
     parser.add_argument("--skip-browser", action="store_true", help="builds and sizes only")
     parser.add_argument("--contexts", type=int, default=10, help="fresh browser contexts per engine (cold runs)")
-    parser.add_argument("--queries", type=int, default=20, help="judged queries typed for the warm figures")
+    parser.add_argument("--queries", type=int, default=10,
+                        help="judged queries typed (and their prefixes run) for the warm figures")
     parser.add_argument("--warmup-queries", type=int, default=5)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
