@@ -49,8 +49,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SHARED = REPO.parent / "shared"
 #: judged queries per shared corpus; the first 10 are the cold queries (mkdocs-docs: browser_bench's)
-QUERY_FILES = {"mkdocs-docs": SHARED / "eval" / "mkdocs-docs.queries.jsonl",
-               "k8s-docs": REPO / "tests" / "eval" / "k8s-docs.queries.jsonl"}
+QUERY_FILES = {
+    "mkdocs-docs": SHARED / "eval" / "mkdocs-docs.queries.jsonl",
+    "k8s-docs": REPO / "tests" / "eval" / "k8s-docs.queries.jsonl",
+}
 THEME = {"name": "mkdocs", "highlightjs": False}
 KINDS = ("cold", "warm", "edit")
 
@@ -78,8 +80,10 @@ def run_builds(docs: Path, work: Path, www: Path, seed_cache: Path | None, edit:
     configs = work / "configs"
     configs.mkdir(parents=True, exist_ok=True)
     plugins = {"ours": [{"graphsearch": {"cache_dir": str(cache)}}], "mkdocs": ["search"], "pagefind": []}
-    config = {name: build_bench.write_config(configs / f"{name}.yml", docs.name, docs, www / name, p, THEME)
-              for name, p in plugins.items()}
+    config = {
+        name: build_bench.write_config(configs / f"{name}.yml", docs.name, docs, www / name, p, THEME)
+        for name, p in plugins.items()
+    }
     code = REPO
     pagefind = bb.pagefind_executable()
     runs: dict[str, dict] = {name: {} for name in plugins}
@@ -94,9 +98,14 @@ def run_builds(docs: Path, work: Path, www: Path, seed_cache: Path | None, edit:
             run = build_bench.timed_build(config[name], code)
             if name == "pagefind":
                 index = build_bench.timed_run([pagefind, "--site", str(www / name)], work)
-                run = {"wall_s": round(run["wall_s"] + index["wall_s"], 2), "mkdocs_s": run["wall_s"],
-                       "pagefind_s": index["wall_s"], "peak_rss_mib": max(run["peak_rss_mib"], index["peak_rss_mib"]),
-                       "load_before": run["load_before"], "load_after": index["load_after"]}
+                run = {
+                    "wall_s": round(run["wall_s"] + index["wall_s"], 2),
+                    "mkdocs_s": run["wall_s"],
+                    "pagefind_s": index["wall_s"],
+                    "peak_rss_mib": max(run["peak_rss_mib"], index["peak_rss_mib"]),
+                    "load_before": run["load_before"],
+                    "load_after": index["load_after"],
+                }
             runs[name][kind] = run
             bb.note(f"  {name} {kind}: {run}")
     return {"edited_page": page, "seed_cache": repo_path(seed_cache) if seed_cache else None, "runs": runs}
@@ -125,7 +134,7 @@ def run_browser(www: Path, queries: list[str], cold_queries: list[str], contexts
             for i in range(contexts):
                 query = cold_queries[i % len(cold_queries)]
                 bb.note(f"cold {i + 1}/{contexts}: {query!r}")
-                for engine in (bb.ENGINES if i % 2 == 0 else bb.ENGINES[::-1]):
+                for engine in bb.ENGINES if i % 2 == 0 else bb.ENGINES[::-1]:
                     try:
                         run = bench.cold(engine, query)
                     except Exception as error:  # noqa: BLE001 - a failed run is reported, not fatal
@@ -185,59 +194,99 @@ def markdown_table(report: dict) -> str:
         rows.append(("gzip KiB after 10 queries", [browser["session"][x]["total"]["gzip"] for x in e], "kib"))
         rows.append(("requests before the first result", [cold[x]["before_first"]["requests"] for x in e], "n"))
         for p in ("p50", "p95"):
-            rows.append((f"cold: navigation -> first result, {p} ms", [cold[x]["nav_to_first_ms"].get(p) for x in e], "ms"))
+            rows.append(
+                (f"cold: navigation -> first result, {p} ms", [cold[x]["nav_to_first_ms"].get(p) for x in e], "ms")
+            )
         for p in ("p50", "p95"):
             hyb = cold["ours"].get("nav_to_hybrid_ms", {}).get(p)
-            rows.append((f"cold: navigation -> first hybrid result, {p} ms (1)",
-                         [hyb, cold["mkdocs"]["nav_to_first_ms"].get(p), cold["pagefind"]["nav_to_first_ms"].get(p)], "ms"))
+            rows.append(
+                (
+                    f"cold: navigation -> first hybrid result, {p} ms (1)",
+                    [hyb, cold["mkdocs"]["nav_to_first_ms"].get(p), cold["pagefind"]["nav_to_first_ms"].get(p)],
+                    "ms",
+                )
+            )
         typing, api = browser["typing"], browser["api"]
         for p in ("p50", "p95"):
-            rows.append((f"warm: keystroke -> results in the DOM, {p} ms (2)",
-                         [typing["ours"]["summary"]["dom_ms"][p], typing["mkdocs"]["summary"]["dom_ms"][p], None], "ms"))
+            rows.append(
+                (
+                    f"warm: keystroke -> results in the DOM, {p} ms (2)",
+                    [typing["ours"]["summary"]["dom_ms"][p], typing["mkdocs"]["summary"]["dom_ms"][p], None],
+                    "ms",
+                )
+            )
         for p in ("p50", "p95"):
-            rows.append((f"warm: engine API per prefix, {p} ms (3)",
-                         [api["ours"]["summary"]["timed"][p], None, api["pagefind"]["summary"]["timed"][p]], "ms"))
+            rows.append(
+                (
+                    f"warm: engine API per prefix, {p} ms (3)",
+                    [api["ours"]["summary"]["timed"][p], None, api["pagefind"]["summary"]["timed"][p]],
+                    "ms",
+                )
+            )
     if builds:
         runs = builds["runs"]
         for kind in KINDS:
-            rows.append((f"build {kind}, s" + (" (4)" if kind == "cold" and builds["seed_cache"] else ""),
-                         [runs[x][kind]["wall_s"] for x in e], "s"))
+            rows.append(
+                (
+                    f"build {kind}, s" + (" (4)" if kind == "cold" and builds["seed_cache"] else ""),
+                    [runs[x][kind]["wall_s"] for x in e],
+                    "s",
+                )
+            )
         rows.append(("peak build memory, MiB", [max(r["peak_rss_mib"] for r in runs[x].values()) for x in e], "mib"))
     facts = report.get("site")
     if facts:
         rows.append(("search files on disk, KiB", [facts["disk"][x]["bytes"] for x in e], "kib"))
-    fmt = {"kib": kib, "ms": ms, "n": lambda v: "-" if v is None else f"{v:g}", "s": lambda v: f"{v:.1f}",
-           "mib": lambda v: f"{v:,.0f}"}
-    lines = ["| figure | ours | MkDocs search | Pagefind | ours / MkDocs | ours / Pagefind |", "|---|---:|---:|---:|---:|---:|"]
+    fmt = {
+        "kib": kib,
+        "ms": ms,
+        "n": lambda v: "-" if v is None else f"{v:g}",
+        "s": lambda v: f"{v:.1f}",
+        "mib": lambda v: f"{v:,.0f}",
+    }
+    lines = [
+        "| figure | ours | MkDocs search | Pagefind | ours / MkDocs | ours / Pagefind |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for label, values, unit in rows:
         cells = [fmt[unit](v) if v is not None else "-" for v in values]
-        lines.append(f"| {label} | {' | '.join(cells)} | {ratio(values[0], values[1])} | {ratio(values[0], values[2])} |")
+        lines.append(
+            f"| {label} | {' | '.join(cells)} | {ratio(values[0], values[1])} | {ratio(values[0], values[2])} |"
+        )
     notes = [
         "(1) files under search/ and assets/graphsearch/ (ours), search/ (MkDocs), pagefind/ (Pagefind) whose",
         "    response ended before the result was in the DOM, gzip -9 of each; median of the cold runs. Ours: hybrid",
         "    = the first answer that ran in hybrid mode; the peers have one kind (their first result, Pagefind's",
         "    search() + data() of 5).",
-        "(2) from the event the engine reacts to (ours: input; MkDocs: keyup); MkDocs clears the list under 3 characters.",
+        "(2) from the event the engine reacts to (ours: input; MkDocs: keyup); MkDocs clears the list under",
+        "    3 characters.",
         "(3) ours: a query posted to the search worker -> its answer; Pagefind: search() + data() of 5, second pass.",
     ]
     if builds and builds["seed_cache"]:
-        notes.append(f"(4) ours' cold build started from a copy of the embedding cache {builds['seed_cache']}: it embeds only "
-                     "passages missing from it.")
+        notes.append(
+            f"(4) ours' cold build started from a copy of the embedding cache {builds['seed_cache']}: it embeds only "
+            "passages missing from it."
+        )
     return "\n".join(lines + [""] + notes)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", required=True, help="mkdocs-docs, k8s-docs (../shared/corpora) or a folder")
-    parser.add_argument("--queries-file", type=Path, help="JSON lines with a `query` field (default: the corpus's judged set)")
-    parser.add_argument("--work", type=Path, help="docs copy, caches and built sites (default benchmarks/.cache/scale-bench/NAME)")
+    parser.add_argument(
+        "--queries-file", type=Path, help="JSON lines with a `query` field (default: the corpus's judged set)"
+    )
+    parser.add_argument(
+        "--work", type=Path, help="docs copy, caches and built sites (default benchmarks/.cache/scale-bench/NAME)"
+    )
     parser.add_argument("--seed-cache", type=Path, help="start ours' embedding cache from a copy of this folder")
     parser.add_argument("--edit", help="the page to edit (relative to the docs); default: the first")
     parser.add_argument("--skip-build", action="store_true", help="reuse the sites of the last run in --work")
     parser.add_argument("--skip-browser", action="store_true", help="builds and sizes only")
     parser.add_argument("--contexts", type=int, default=10, help="fresh browser contexts per engine (cold runs)")
-    parser.add_argument("--queries", type=int, default=10,
-                        help="judged queries typed (and their prefixes run) for the warm figures")
+    parser.add_argument(
+        "--queries", type=int, default=10, help="judged queries typed (and their prefixes run) for the warm figures"
+    )
     parser.add_argument("--warmup-queries", type=int, default=5)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -248,22 +297,35 @@ def main() -> None:
     name = source.name
     queries_file = args.queries_file or QUERY_FILES.get(name)
     if queries_file is None or not queries_file.exists():
-        die(f"no queries for {name}: give --queries-file (e.g. tests/eval/k8s-docs.queries.jsonl for a make_big_site.py site)")
-    queries = [json.loads(line)["query"] for line in queries_file.read_text(encoding="utf-8").splitlines() if line.strip()]
+        die(
+            f"no queries for {name}: give --queries-file "
+            "(e.g. tests/eval/k8s-docs.queries.jsonl for a make_big_site.py site)"
+        )
+    queries = [
+        json.loads(line)["query"] for line in queries_file.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     cold_queries = bb.COLD_QUERIES if name == "mkdocs-docs" else queries[:10]
     work = (args.work or HERE / ".cache" / "scale-bench" / name).resolve()
     www = work / "www"
     started = dt.datetime.now()
     t0 = time.perf_counter()
     load_start = os.getloadavg()
-    report: dict = {"corpus": repo_path(source), "queries_file": repo_path(queries_file), "cold_queries": cold_queries,
-                    "git": bb.git_state(), "cpus": len(os.sched_getaffinity(0)), "started": started.isoformat(timespec="seconds")}
+    report: dict = {
+        "corpus": repo_path(source),
+        "queries_file": repo_path(queries_file),
+        "cold_queries": cold_queries,
+        "git": bb.git_state(),
+        "cpus": len(os.sched_getaffinity(0)),
+        "started": started.isoformat(timespec="seconds"),
+    }
     if not args.skip_build:
         docs = work / "docs"
         if docs.exists():
             shutil.rmtree(docs)
         shutil.copytree(source, docs)
-        report["builds"] = run_builds(docs, work, www, args.seed_cache.resolve() if args.seed_cache else None, args.edit)
+        report["builds"] = run_builds(
+            docs, work, www, args.seed_cache.resolve() if args.seed_cache else None, args.edit
+        )
     elif not (www / "ours" / "search" / "manifest.json").exists():
         die(f"--skip-build: no sites built in {www} (run once without it)")
     report["site"] = site_facts(www)
@@ -274,9 +336,11 @@ def main() -> None:
     report["loadavg"] = [load_start, os.getloadavg()]
     report["wall_s"] = round(time.perf_counter() - t0, 1)
     counts = report["site"]["counts"] or {}
-    header = (f"scale_bench: {name}, {counts.get('chunks', '?')} chunks, {counts.get('pages', '?')} pages; "
-              f"commit {report['git']['commit']}; load {load_start[0]:.1f} -> {os.getloadavg()[0]:.1f} on "
-              f"{report['cpus']} CPUs; {report['wall_s']:.0f} s")
+    header = (
+        f"scale_bench: {name}, {counts.get('chunks', '?')} chunks, {counts.get('pages', '?')} pages; "
+        f"commit {report['git']['commit']}; load {load_start[0]:.1f} -> {os.getloadavg()[0]:.1f} on "
+        f"{report['cpus']} CPUs; {report['wall_s']:.0f} s"
+    )
     table = markdown_table(report)
     report["table"] = header + "\n" + table
     print(header)
