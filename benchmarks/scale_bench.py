@@ -328,6 +328,9 @@ def main() -> None:
         if docs.exists():
             shutil.rmtree(docs)
         shutil.copytree(source, docs)
+        if not any((docs / name).exists() for name in ("index.md", "README.md")):
+            # The browser runs open each site's home page (k8s-docs has only Hugo's `_index.md`).
+            (docs / "index.md").write_text(f"# {name}\n\nThe home page scale_bench added.\n", encoding="utf-8")
         report["builds"] = run_builds(
             docs,
             work,
