@@ -163,7 +163,7 @@ INSTRUMENT = r"""
       if (found) settle();
     });
     observer.observe(document, { subtree: true, childList: true, attributes: true,
-                                 attributeFilter: ["data-gs-complete"] });
+                                 attributeFilter: ["data-gs-complete", "data-gs-mode"] });
   }
   // Resolves when marks[name] exists.
   B.waitMark = (name, timeout) => new Promise((resolve) => {
@@ -407,13 +407,19 @@ def build_sites(www: Path, configs: Path, cache_dir: Path) -> dict:
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
     info["pagefind"] = {"wall_s": round(wall, 2), "version": version,
                         "indexed": {k: int(v) for v, k in re.findall(r"Indexed (\d+) (pages|words)", proc.stdout)}}
-    home = (www / "pagefind" / "index.html").read_text(encoding="utf-8")
+    write_pagefind_page(www / "pagefind", copied_from_search_site=True)
+    return info
+
+
+def write_pagefind_page(site: Path, copied_from_search_site: bool) -> None:
+    """The Pagefind page: the site's home page with PAGEFIND_SCRIPT (and without MkDocs' search
+    script, if the site was built with the `search` plugin)."""
+    home = (site / "index.html").read_text(encoding="utf-8")
     page, n = re.subn(r'\s*<script src="search/main\.js"></script>', "", home)
-    if n != 1:
+    if copied_from_search_site and n != 1:
         die("could not find MkDocs' search/main.js script tag in the built home page")
     page = page.replace("</body>", PAGEFIND_SCRIPT + "</body>", 1)
-    (www / "pagefind" / PAGEFIND_PAGE).write_text(page, encoding="utf-8")
-    return info
+    (site / PAGEFIND_PAGE).write_text(page, encoding="utf-8")
 
 
 def git_state() -> dict:
@@ -502,8 +508,9 @@ def learn_names(site: str, site_dir: Path) -> None:
     """Fill LOGICAL and RUNTIME_DIR for one of our built sites."""
     names = LOGICAL.setdefault(site, {})
     manifest = json.loads((site_dir / "search" / "manifest.json").read_text(encoding="utf-8"))
-    for part, entry in manifest["files"].items():
-        names[f"search/{entry.get('name', part)}"] = f"search/{part}"
+    for part, entry in manifest.get("files", {}).items():  # other layouts: paths stay as fetched
+        if isinstance(entry, dict):
+            names[f"search/{entry.get('name', part)}"] = f"search/{part}"
     for ui in site_dir.glob("assets/graphsearch/*/ui.js"):
         RUNTIME_DIR[site] = f"{ui.parent.relative_to(site_dir).as_posix()}/"
         for file in ui.parent.iterdir():
@@ -540,7 +547,9 @@ def totals(files: list[dict], before: float | None = None) -> dict:
 
 WATCH = {
     "ours": [["first", "dialog.gs-dialog .gs-option"], ["snippet", "dialog.gs-dialog .gs-snippet"],
-             ["complete", 'dialog.gs-dialog .gs-box[data-gs-complete="true"]'], ["ui", "dialog.gs-dialog"]],
+             ["complete", 'dialog.gs-dialog .gs-box[data-gs-complete="true"]'], ["ui", "dialog.gs-dialog"],
+             # the first answer that ran in hybrid mode (ui-box.js data-gs-mode), with an option shown
+             ["hybrid", 'dialog.gs-dialog .gs-box[data-gs-mode="hybrid"] .gs-option']],
     "mkdocs": [["first", "#mkdocs-search-results article"]],
     "pagefind": [],
 }
@@ -581,6 +590,7 @@ class Bench:
                 page.evaluate("t => __bench.waitMark('complete', t)", TIMEOUT_MS)
                 marks = page.evaluate("__bench.marks")
                 result = {"first": marks.get("first"), "start": marks.get("worker"), "marks": marks,
+                          "hybrid": marks.get("hybrid"),  # None: no hybrid answer (no vectors)
                           "results": page.locator("dialog.gs-dialog .gs-group").count()}
             elif engine == "mkdocs":
                 page.goto(self.url("mkdocs", query), wait_until="commit")  # the theme opens its modal for ?q=
@@ -600,6 +610,8 @@ class Bench:
             files = fetched(requests, engine, engine, self.base, self.sizes, time_origin)
             result["files"] = files
             result["before_first"] = totals(files, result["first"]) if result["first"] is not None else None
+            if result.get("hybrid") is not None:
+                result["before_hybrid"] = totals(files, result["hybrid"])
             needed = [f for f in files if f["path"] not in LATER_PARTS[engine]]
             result["needed_first"] = totals(needed, result["first"]) if result["first"] is not None else None
             result["errors"] = page.errors
@@ -739,6 +751,12 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
         "needed_first": {k: med([r["needed_first"][k] for r in ok]) for k in ("requests", "raw", "gzip")},
         "zero_result_runs": sum(1 for r in ok if not r["results"]),
     }
+    out["nav_to_first_ms"]["p95"] = pct([r["first"] for r in ok], 95)
+    hybrid = [r for r in ok if r.get("hybrid") is not None]
+    if hybrid:
+        out["hybrid_runs"] = len(hybrid)
+        out["nav_to_hybrid_ms"] = {"p50": med([r["hybrid"] for r in hybrid]), "p95": pct([r["hybrid"] for r in hybrid], 95)}
+        out["before_hybrid"] = {k: med([r["before_hybrid"][k] for r in hybrid]) for k in ("requests", "raw", "gzip")}
     m = lambda key: med([r["marks"].get(key) for r in ok])  # noqa: E731
     if engine == "ours":
         phases = []

@@ -64,22 +64,22 @@ def timed_build(config: Path, code: Path) -> dict:
     """One `mkdocs build` in its own process, importing the plugin from `code`: wall seconds,
     peak RSS (MiB), load before/after."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")])))
+    # cwd: `python -m` puts the working folder first on sys.path
+    return timed_run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], config.parent, env)
+
+
+def timed_run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict:
+    """One process: wall seconds, its peak RSS (MiB), load before/after; stops the script if it fails."""
     load = os.getloadavg()[0]
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        cwd=config.parent,  # `python -m` puts the working folder first on sys.path
-        env=env,
-    )
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd, env=env)
     assert proc.stderr is not None
     stderr = proc.stderr.read()  # read before reaping: a full pipe would block the build
     _, status, usage = os.wait4(proc.pid, 0)  # this child's own rusage
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        die(f"mkdocs build -f {config} failed:\n{stderr.decode(errors='replace')[-3000:]}")
+        die(f"{' '.join(argv)} failed:\n{stderr.decode(errors='replace')[-3000:]}")
     return {
         "wall_s": round(wall, 2),
         "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),  # Linux: KiB
@@ -88,9 +88,9 @@ def timed_build(config: Path, code: Path) -> dict:
     }
 
 
-def write_config(path: Path, name: str, docs: Path, site: Path, plugins: list) -> Path:
+def write_config(path: Path, name: str, docs: Path, site: Path, plugins: list, theme: str | dict = "mkdocs") -> Path:
     path.write_text(
-        json.dumps({"site_name": name, "docs_dir": str(docs), "site_dir": str(site), "theme": "mkdocs",
+        json.dumps({"site_name": name, "docs_dir": str(docs), "site_dir": str(site), "theme": theme,
                     "plugins": plugins}),
         encoding="utf-8",
     )

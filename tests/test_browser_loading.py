@@ -240,6 +240,9 @@ def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_s
                 expect(status).to_have_class("gs-status gs-state-count", timeout=15_000)
                 expect(page.locator(f"{DIALOG} .gs-box")).to_have_attribute("data-gs-complete", "true", timeout=15_000)
                 expect(page.locator(OPTIONS).first).to_be_visible()
+                # the mode the answer on screen ran in (the scale benchmark times the first hybrid one)
+                mode = "keyword" if outcome == "keyword only" else "hybrid"
+                expect(page.locator(f"{DIALOG} .gs-box")).to_have_attribute("data-gs-mode", mode)
                 warning = page.locator(f"{DIALOG} .gs-warning")
                 if outcome == "keyword only":
                     expect(warning).to_contain_text("Some results may be missing: semantic: cannot read vectors.bin: ")

@@ -46,7 +46,11 @@ export class SearchBox {
       id,
       inline: options.inline,
       // Nothing better will come for these results (every part of the bundle was tried).
-      onShow: (message) => { this.element.dataset.gsComplete = String(message.complete); },
+      // data-gs-mode: the mode the shown answer really ran in (keyword until the vectors are in).
+      onShow: (message) => {
+        this.element.dataset.gsComplete = String(message.complete);
+        this.element.dataset.gsMode = message.mode ?? "";
+      },
     });
     // Shown once the worker has read the site's facets (the manifest).
     this.chips = new FilterChips(this.input, () => this.search());

@@ -1,0 +1,366 @@
+"""Scale benchmark (issue 10, "Measure"): one site, ours vs Pagefind vs MkDocs' built-in search,
+builds and Chromium in one run, one table with ratios.
+
+    .venv/bin/python benchmarks/scale_bench.py --corpus mkdocs-docs
+    .venv/bin/python benchmarks/scale_bench.py --corpus k8s-docs --seed-cache .cache/eval
+    .venv/bin/python benchmarks/scale_bench.py --corpus /tmp/big --queries-file tests/eval/k8s-docs.queries.jsonl \\
+        --seed-cache .cache/eval
+    .venv/bin/python benchmarks/scale_bench.py --corpus k8s-docs --skip-build   # reuse the sites built last time
+
+`--corpus` is a folder name under ../shared/corpora or a folder of markdown (e.g. one written by
+benchmarks/make_big_site.py). The docs are copied into `--work` (default
+benchmarks/.cache/scale-bench/NAME, ignored by git), since one page gets edited.
+
+1. Builds (unless --skip-build), each its own process (build_bench.timed_run: wall time, peak RSS),
+   `theme: mkdocs` (highlightjs off), in this order: cold, warm (nothing changed), then one page
+   edited (`--edit`, default the first page) and built again, for each of
+   - ours: `plugins: [graphsearch]`, embedding cache `WORK/cache` (emptied first, or a copy of
+     `--seed-cache DIR`: then "cold" embeds only what that cache lacks, and the report says so);
+   - MkDocs: `plugins: [search]`;
+   - Pagefind: `plugins: []`, then `pagefind --site` on the output (its time is the sum of the two,
+     its peak memory the larger).
+   Bundle size on disk: ours `search/` + `assets/graphsearch/`, MkDocs `search/`, Pagefind `pagefind/`.
+2. Chromium (unless --skip-browser), browser_bench's machinery on the three built sites: cold runs
+   (`--contexts` fresh contexts per engine, a different query each), counting from the network every
+   file under the engine's folders whose response ended before the first result, and for ours before
+   the first result shown in hybrid mode (ui-box.js `data-gs-mode="hybrid"` on a box with an option);
+   bytes after 10 queries in one context; warm latency: keystroke -> results in the DOM (ours, MkDocs)
+   and engine API per prefix (ours' worker, Pagefind's search() + data() of 5).
+3. Prints the table (markdown) and writes benchmarks/results/scale-NAME-DATE.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import browser_bench as bb
+import build_bench
+import common
+from common import repo_path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+SHARED = REPO.parent / "shared"
+#: judged queries per shared corpus; the first 10 are the cold queries (mkdocs-docs: browser_bench's)
+QUERY_FILES = {
+    "mkdocs-docs": SHARED / "eval" / "mkdocs-docs.queries.jsonl",
+    "k8s-docs": REPO / "tests" / "eval" / "k8s-docs.queries.jsonl",
+}
+THEME = {"name": "mkdocs", "highlightjs": False}
+KINDS = ("cold", "warm", "edit")
+
+
+def die(message: str) -> None:
+    common.die("scale_bench", message)
+
+
+def disk_bytes(site: Path, prefixes: tuple[str, ...]) -> dict:
+    files = [f for p in prefixes if (site / p).is_dir() for f in (site / p).rglob("*") if f.is_file()]
+    return {"files": len(files), "bytes": sum(f.stat().st_size for f in files)}
+
+
+def run_builds(
+    docs: Path, work: Path, www: Path, seed_cache: Path | None, edit: str | None, kinds: tuple[str, ...] = KINDS
+) -> dict:
+    """Cold, warm and after-edit builds of the three sites into www/{ours,mkdocs,pagefind}."""
+    pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
+    page = edit or pages[0]
+    if page not in pages:
+        die(f"--edit {page}: no such page in {docs}")
+    cache = work / "cache"
+    if seed_cache and seed_cache.is_relative_to(cache):
+        die(f"--seed-cache {seed_cache} is the run's own cache, emptied before the cold build: copy it elsewhere first")
+    if cache.exists():
+        shutil.rmtree(cache)
+    if seed_cache:
+        shutil.copytree(seed_cache, cache)
+    configs = work / "configs"
+    configs.mkdir(parents=True, exist_ok=True)
+    plugins = {"ours": [{"graphsearch": {"cache_dir": str(cache)}}], "mkdocs": ["search"], "pagefind": []}
+    config = {
+        name: build_bench.write_config(configs / f"{name}.yml", docs.name, docs, www / name, p, THEME)
+        for name, p in plugins.items()
+    }
+    code = REPO
+    pagefind = bb.pagefind_executable()
+    runs: dict[str, dict] = {name: {} for name in plugins}
+    for kind in kinds:
+        if kind == "edit":
+            with (docs / page).open("a", encoding="utf-8") as out:
+                out.write(build_bench.EDIT)
+        for name in plugins:
+            if kind == "cold" and (www / name).exists():
+                shutil.rmtree(www / name)
+            bb.note(f"build {name} {kind} ...")
+            run = build_bench.timed_build(config[name], code)
+            if name == "pagefind":
+                index = build_bench.timed_run([pagefind, "--site", str(www / name)], work)
+                run = {
+                    "wall_s": round(run["wall_s"] + index["wall_s"], 2),
+                    "mkdocs_s": run["wall_s"],
+                    "pagefind_s": index["wall_s"],
+                    "peak_rss_mib": max(run["peak_rss_mib"], index["peak_rss_mib"]),
+                    "load_before": run["load_before"],
+                    "load_after": index["load_after"],
+                }
+            runs[name][kind] = run
+            bb.note(f"  {name} {kind}: {run}")
+    return {"edited_page": page, "seed_cache": repo_path(seed_cache) if seed_cache else None, "runs": runs}
+
+
+def site_facts(www: Path) -> dict:
+    manifest = json.loads((www / "ours" / "search" / "manifest.json").read_text(encoding="utf-8"))
+    return {
+        "counts": manifest.get("counts"),
+        "disk": {name: disk_bytes(www / name, bb.SEARCH_PREFIXES[name]) for name in bb.ENGINES},
+    }
+
+
+def run_browser(www: Path, queries: list[str], cold_queries: list[str], contexts: int, warmup: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    bb.learn_names("ours", www / "ours")
+    bb.write_pagefind_page(www / "pagefind", copied_from_search_site=False)
+    server = bb.Server(www)
+    sizes = bb.Sizes(www, server.base)
+    res: dict = {"cold": {e: {"runs": []} for e in bb.ENGINES}}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(bb.CHROMIUM), args=bb.CHROMIUM_ARGS)
+            bench = bb.Bench(browser, server, sizes)
+            for i in range(contexts):
+                query = cold_queries[i % len(cold_queries)]
+                bb.note(f"cold {i + 1}/{contexts}: {query!r}")
+                for engine in bb.ENGINES if i % 2 == 0 else bb.ENGINES[::-1]:
+                    try:
+                        run = bench.cold(engine, query)
+                    except Exception as error:  # noqa: BLE001 - a failed run is reported, not fatal
+                        bb.note(f"  {engine}: failed: {error}")
+                        run = {"first": None, "error": str(error)}
+                    run["query"] = query
+                    res["cold"][engine]["runs"].append(run)
+            for engine in bb.ENGINES:
+                res["cold"][engine]["summary"] = bb.summarize_cold(res["cold"][engine]["runs"], engine)
+            res["session"] = {}
+            for engine in bb.ENGINES:
+                bb.note(f"10-query session: {engine}")
+                res["session"][engine] = bench.session(engine, cold_queries[:10])
+            res["api"] = {}
+            for engine in ("ours", "pagefind"):
+                bb.note(f"warm, engine API per prefix: {engine}")
+                raw = bench.warm_api(engine, queries)
+                res["api"][engine] = {"summary": bb.summarize_api(raw), "raw": raw}
+            res["typing"] = {}
+            for engine in ("ours", "mkdocs"):
+                bb.note(f"warm, typing {len(queries)} queries: {engine}")
+                raw = bench.warm_typing(engine, queries[:warmup], queries)
+                summary = bb.summarize_typing(raw, engine)
+                raw.pop("samples")
+                res["typing"][engine] = {"summary": summary, "raw": raw}
+            res["chromium"] = browser.version
+            browser.close()
+    finally:
+        server.stop()
+    return res
+
+
+def kib(v) -> str:
+    return "-" if v is None else f"{v / 1024:,.1f}"
+
+
+def ms(v) -> str:
+    return "-" if v is None else f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def ratio(a, b) -> str:
+    return f"{a / b:.2f}" if a is not None and b else "-"
+
+
+def markdown_table(report: dict) -> str:
+    """One row per figure; columns ours, MkDocs, Pagefind and ours/peer ratios (below 1: ours smaller/faster)."""
+    rows: list[tuple[str, list, str]] = []  # label, values per engine, unit formatter
+    builds = report.get("builds")
+    browser = report.get("browser")
+    e = bb.ENGINES
+    if browser:
+        cold = {x: browser["cold"][x]["summary"] for x in e}
+        first = {x: cold[x]["before_first"]["gzip"] for x in e}
+        hybrid = dict(first, ours=cold["ours"].get("before_hybrid", {}).get("gzip"))
+        rows.append(("gzip KiB before the first keyword result (1)", [first[x] for x in e], "kib"))
+        rows.append(("gzip KiB before the first hybrid result (1)", [hybrid[x] for x in e], "kib"))
+        rows.append(("gzip KiB after 10 queries", [browser["session"][x]["total"]["gzip"] for x in e], "kib"))
+        rows.append(("requests before the first result", [cold[x]["before_first"]["requests"] for x in e], "n"))
+        for p in ("p50", "p95"):
+            rows.append(
+                (f"cold: navigation -> first result, {p} ms", [cold[x]["nav_to_first_ms"].get(p) for x in e], "ms")
+            )
+        for p in ("p50", "p95"):
+            hyb = cold["ours"].get("nav_to_hybrid_ms", {}).get(p)
+            rows.append(
+                (
+                    f"cold: navigation -> first hybrid result, {p} ms (1)",
+                    [hyb, cold["mkdocs"]["nav_to_first_ms"].get(p), cold["pagefind"]["nav_to_first_ms"].get(p)],
+                    "ms",
+                )
+            )
+        typing, api = browser["typing"], browser["api"]
+        for p in ("p50", "p95"):
+            rows.append(
+                (
+                    f"warm: keystroke -> results in the DOM, {p} ms (2)",
+                    [typing["ours"]["summary"]["dom_ms"][p], typing["mkdocs"]["summary"]["dom_ms"][p], None],
+                    "ms",
+                )
+            )
+        for p in ("p50", "p95"):
+            rows.append(
+                (
+                    f"warm: engine API per prefix, {p} ms (3)",
+                    [api["ours"]["summary"]["timed"][p], None, api["pagefind"]["summary"]["timed"][p]],
+                    "ms",
+                )
+            )
+    if builds:
+        runs = builds["runs"]
+        for kind in (k for k in KINDS if k in runs["ours"]):
+            rows.append(
+                (
+                    f"build {kind}, s" + (" (4)" if kind == "cold" and builds["seed_cache"] else ""),
+                    [runs[x][kind]["wall_s"] for x in e],
+                    "s",
+                )
+            )
+        rows.append(("peak build memory, MiB", [max(r["peak_rss_mib"] for r in runs[x].values()) for x in e], "mib"))
+    facts = report.get("site")
+    if facts:
+        rows.append(("search files on disk, KiB", [facts["disk"][x]["bytes"] for x in e], "kib"))
+    fmt = {
+        "kib": kib,
+        "ms": ms,
+        "n": lambda v: "-" if v is None else f"{v:g}",
+        "s": lambda v: f"{v:.1f}",
+        "mib": lambda v: f"{v:,.0f}",
+    }
+    lines = [
+        "| figure | ours | MkDocs search | Pagefind | ours / MkDocs | ours / Pagefind |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for label, values, unit in rows:
+        cells = [fmt[unit](v) if v is not None else "-" for v in values]
+        lines.append(
+            f"| {label} | {' | '.join(cells)} | {ratio(values[0], values[1])} | {ratio(values[0], values[2])} |"
+        )
+    notes = [
+        "(1) files under search/ and assets/graphsearch/ (ours), search/ (MkDocs), pagefind/ (Pagefind) whose",
+        "    response ended before the result was in the DOM, gzip -9 of each; median of the cold runs. Ours: hybrid",
+        "    = the first answer that ran in hybrid mode; the peers have one kind (their first result, Pagefind's",
+        "    search() + data() of 5).",
+        "(2) from the event the engine reacts to (ours: input; MkDocs: keyup); MkDocs clears the list under",
+        "    3 characters.",
+        "(3) ours: a query posted to the search worker -> its answer; Pagefind: search() + data() of 5, second pass.",
+    ]
+    if builds and builds["seed_cache"]:
+        notes.append(
+            f"(4) ours' cold build started from a copy of the embedding cache {builds['seed_cache']}: it embeds only "
+            "passages missing from it."
+        )
+    return "\n".join(lines + [""] + notes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", required=True, help="mkdocs-docs, k8s-docs (../shared/corpora) or a folder")
+    parser.add_argument(
+        "--queries-file", type=Path, help="JSON lines with a `query` field (default: the corpus's judged set)"
+    )
+    parser.add_argument(
+        "--work", type=Path, help="docs copy, caches and built sites (default benchmarks/.cache/scale-bench/NAME)"
+    )
+    parser.add_argument("--seed-cache", type=Path, help="start ours' embedding cache from a copy of this folder")
+    parser.add_argument("--edit", help="the page to edit (relative to the docs); default: the first")
+    parser.add_argument("--skip-build", action="store_true", help="reuse the sites of the last run in --work")
+    parser.add_argument("--skip-browser", action="store_true", help="builds and sizes only")
+    parser.add_argument("--cold-only", action="store_true", help="only the cold builds (no warm, no edit)")
+    parser.add_argument("--contexts", type=int, default=10, help="fresh browser contexts per engine (cold runs)")
+    parser.add_argument(
+        "--queries", type=int, default=10, help="judged queries typed (and their prefixes run) for the warm figures"
+    )
+    parser.add_argument("--warmup-queries", type=int, default=5)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+
+    source = SHARED / "corpora" / args.corpus if "/" not in args.corpus else Path(args.corpus)
+    if not source.is_dir():
+        die(f"no corpus {source} (shared corpora live in ../shared beside the repository)")
+    name = source.name
+    queries_file = args.queries_file or QUERY_FILES.get(name)
+    if queries_file is None or not queries_file.exists():
+        die(
+            f"no queries for {name}: give --queries-file "
+            "(e.g. tests/eval/k8s-docs.queries.jsonl for a make_big_site.py site)"
+        )
+    queries = [
+        json.loads(line)["query"] for line in queries_file.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    cold_queries = bb.COLD_QUERIES if name == "mkdocs-docs" else queries[:10]
+    work = (args.work or HERE / ".cache" / "scale-bench" / name).resolve()
+    www = work / "www"
+    started = dt.datetime.now()
+    t0 = time.perf_counter()
+    load_start = os.getloadavg()
+    report: dict = {
+        "corpus": repo_path(source),
+        "queries_file": repo_path(queries_file),
+        "cold_queries": cold_queries,
+        "git": bb.git_state(),
+        "cpus": len(os.sched_getaffinity(0)),
+        "started": started.isoformat(timespec="seconds"),
+    }
+    if not args.skip_build:
+        docs = work / "docs"
+        if docs.exists():
+            shutil.rmtree(docs)
+        shutil.copytree(source, docs)
+        if not any((docs / name).exists() for name in ("index.md", "README.md")):
+            # The browser runs open each site's home page (k8s-docs has only Hugo's `_index.md`).
+            (docs / "index.md").write_text(f"# {name}\n\nThe home page scale_bench added.\n", encoding="utf-8")
+        report["builds"] = run_builds(
+            docs,
+            work,
+            www,
+            args.seed_cache.resolve() if args.seed_cache else None,
+            args.edit,
+            ("cold",) if args.cold_only else KINDS,
+        )
+    elif not (www / "ours" / "search" / "manifest.json").exists():
+        die(f"--skip-build: no sites built in {www} (run once without it)")
+    report["site"] = site_facts(www)
+    if not args.skip_browser:
+        if not bb.CHROMIUM.exists():
+            die(f"{bb.CHROMIUM} is missing (apt-get install chromium)")
+        report["browser"] = run_browser(www, queries[: args.queries], cold_queries, args.contexts, args.warmup_queries)
+    report["loadavg"] = [load_start, os.getloadavg()]
+    report["wall_s"] = round(time.perf_counter() - t0, 1)
+    counts = report["site"]["counts"] or {}
+    header = (
+        f"scale_bench: {name}, {counts.get('chunks', '?')} chunks, {counts.get('pages', '?')} pages; "
+        f"commit {report['git']['commit']}; load {load_start[0]:.1f} -> {os.getloadavg()[0]:.1f} on "
+        f"{report['cpus']} CPUs; {report['wall_s']:.0f} s"
+    )
+    table = markdown_table(report)
+    report["table"] = header + "\n" + table
+    print(header)
+    print(table)
+    common.save_report(f"scale-{name}", bb.to_json(bb.rounded(report)), args.out, started)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))
+    main()
