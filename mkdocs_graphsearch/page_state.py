@@ -8,6 +8,7 @@ MkDocs did not render from this file, provided the page's source is unchanged (i
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -69,11 +70,19 @@ def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> Non
     write_atomic(path, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
 
 
-def load_pages(path: Path, chunk_depth: int) -> dict[str, SavedPage]:
+def load_pages(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> dict[str, SavedPage]:
     """The saved pages, or {} when there are none or they were made differently (another
-    plugin version or chunk depth) or the file is unreadable: callers then parse afresh."""
+    plugin version or chunk depth): callers then parse afresh. A damaged file is one warning
+    naming it (the pages are parsed afresh too: nothing is lost)."""
     try:
-        data = orjson.loads(path.read_bytes())
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        warn(f"cannot read the page state {path} ({error}); parsing every page again")
+        return {}
+    try:
+        data = orjson.loads(raw)
         if (
             data.get("version") != STATE_VERSION
             or data.get("generator") != __version__
@@ -84,5 +93,6 @@ def load_pages(path: Path, chunk_depth: int) -> dict[str, SavedPage]:
             name: SavedPage(entry["url"], entry["source_sha256"], _page_from_json(entry["page"]))
             for name, entry in data["pages"].items()
         }
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        warn(f"the page state {path} is damaged ({type(error).__name__}: {error}); parsing every page again")
         return {}

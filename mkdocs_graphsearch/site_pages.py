@@ -87,7 +87,7 @@ class SitePages:
         `read` gives a page's source bytes (for pages this build did not render); `note` is told
         which pages came from the markdown front-end because no saved state matched.
         """
-        saved = load_pages(self.state_path, self.chunk_depth) if self.state_path else {}
+        saved = load_pages(self.state_path, self.chunk_depth, self.warn) if self.state_path else {}
         pages: list[Page] = []
         keep: dict[str, SavedPage] = {}
         for path in self.order:
