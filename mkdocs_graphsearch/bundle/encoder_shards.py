@@ -19,7 +19,6 @@ barely compress): a query of a few pieces fetches a few shards, not 3,000 rows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -95,15 +94,14 @@ def check_encoder_model(data: bytes, meta: dict[str, Any]) -> None:
         raise BundleError(f"{ENCODER_MODEL} has {len(data)} bytes, expected {k * dim + 4 * k} (corrupted)")
 
 
-def join_encoder(meta: dict[str, Any], shards: list[bytes], model: bytes, firsts: list[int]) -> EncoderArrays:
-    """Every shard and the model part -> the whole table (checked), as decode_encoder gives it."""
-    tokens: list[int] = []
-    weights, rows = [], []
-    for index, data in enumerate(shards):
-        shard_tokens, shard_weights, shard_rows = read_encoder_shard(data, meta, firsts, index)
-        tokens += shard_tokens
-        weights.append(shard_weights)
-        rows.append(shard_rows)
+def join_encoder(
+    meta: dict[str, Any], shards: list[tuple[list[int], np.ndarray, np.ndarray]], model: bytes
+) -> EncoderArrays:
+    """Every shard as read_encoder_shard gave it and the model part -> the whole table (checked),
+    as decode_encoder gives it."""
+    tokens: list[int] = [token for shard_tokens, _, _ in shards for token in shard_tokens]
+    weights = [shard_weights for _, shard_weights, _ in shards]
+    rows = [shard_rows for _, _, shard_rows in shards]
     if len(tokens) != meta["rows"]:
         raise BundleError(f"the encoder shards hold {len(tokens)} rows, {ENCODER} says {meta['rows']} (corrupted)")
     check_encoder_model(model, meta)
@@ -117,10 +115,3 @@ def join_encoder(meta: dict[str, Any], shards: list[bytes], model: bytes, firsts
         weights=np.concatenate(weights) if weights else np.zeros(0),
         components=components * component_scales[:, None],
     )
-
-
-def encoder_arrays(files: Mapping[str, bytes], manifest: dict[str, Any], meta: dict[str, Any]) -> EncoderArrays:
-    """A loaded bundle's parts (by logical name) -> the table."""
-    firsts = manifest["encoder"]["shards"]
-    shards = [files[encoder_shard(i)] for i in range(len(firsts))]
-    return join_encoder(meta, shards, files[ENCODER_MODEL], firsts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ import numpy as np
 import orjson
 
 from mkdocs_graphsearch.bundle.display import merge_display
-from mkdocs_graphsearch.bundle.encoder_shards import encoder_arrays, read_encoder_shard
+from mkdocs_graphsearch.bundle.encoder_shards import join_encoder, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
     ENCODER,
@@ -108,6 +109,17 @@ def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
     return data
 
 
+def read_each(
+    folder: Path, manifest: dict[str, Any], files: dict[str, bytes], name_of: Callable[[int], str], count: int
+) -> Iterator[tuple[int, str, bytes]]:
+    """Parts name_of(0) .. name_of(count - 1), each read (into `files`) only when the caller
+    asks for it, so each is checked before the next is read: the same first error as JS."""
+    for index in range(count):
+        name = name_of(index)
+        files[name] = read_file(folder, manifest, name)
+        yield index, name, files[name]
+
+
 def parse_json(name: str, data: bytes) -> Any:
     try:
         return orjson.loads(data)
@@ -157,10 +169,8 @@ def load_bundle(path: Path) -> Bundle:
     per_term: list[np.ndarray] = []
     chunk_parts: list[np.ndarray] = []
     impact_parts: list[np.ndarray] = []
-    for index in range(len(manifest["term_shards"]["start"])):
-        name = postings_shard(index)
-        files[name] = read_file(folder, manifest, name)
-        shard_terms, shard_counts, shard_chunks, shard_impacts = read_shard(files[name], manifest, index)
+    for index, _, data in read_each(folder, manifest, files, postings_shard, len(manifest["term_shards"]["start"])):
+        shard_terms, shard_counts, shard_chunks, shard_impacts = read_shard(data, manifest, index)
         terms += shard_terms
         per_term.append(shard_counts)
         chunk_parts.append(shard_chunks)
@@ -173,19 +183,15 @@ def load_bundle(path: Path) -> Bundle:
     if dictionary != (terms, counts_per_term.tolist()):
         raise BundleError(f"{TERMS} does not match the term shards (corrupted)")
     texts: list[str] = []  # every fragment: the JS runtime fetches only those of the results shown
-    for index in range(len(manifest["text_starts"])):
-        name = text_fragment(index)
-        files[name] = read_file(folder, manifest, name)
-        texts += check_texts(parse_json(name, files[name]), manifest, index)
+    for index, name, data in read_each(folder, manifest, files, text_fragment, len(manifest["text_starts"])):
+        texts += check_texts(parse_json(name, data), manifest, index)
     read_display(folder, manifest, keyword, files)
     # The graph after the texts: the JS runtime's graph part follows its keyword part.
     files[GRAPH] = read_file(folder, manifest, GRAPH)
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
     graph.update(offsets=[0], targets=[], types=[])  # every shard's edges (JS: the seeds' only)
-    for index in range(len(manifest["text_starts"])):
-        name = graph_shard(index)
-        files[name] = read_file(folder, manifest, name)
-        shard = check_graph_shard(parse_json(name, files[name]), manifest, len(graph["edge_types"]), index)
+    for index, name, data in read_each(folder, manifest, files, graph_shard, len(manifest["text_starts"])):
+        shard = check_graph_shard(parse_json(name, data), manifest, len(graph["edge_types"]), index)
         merge_graph_shard(graph, shard)
     bundle = Bundle(
         path=folder,
@@ -214,28 +220,25 @@ def load_bundle(path: Path) -> Bundle:
         files[ENCODER] = read_file(folder, manifest, ENCODER)
         meta = check_encoder(parse_json(ENCODER, files[ENCODER]), manifest)
         pairs: list[tuple[str, int]] = []
-        for index in range(manifest["encoder"]["vocab"]["shards"]):
-            name = vocab_shard(index)
-            files[name] = read_file(folder, manifest, name)
-            pairs += read_vocab_shard(parse_json(name, files[name]), manifest, index)
+        n_vocab_shards = manifest["encoder"]["vocab"]["shards"]
+        for index, name, data in read_each(folder, manifest, files, vocab_shard, n_vocab_shards):
+            pairs += read_vocab_shard(parse_json(name, data), manifest, index)
         files[VOCAB] = join_vocab(pairs, manifest)  # vocab.txt as it was built: no file of the bundle
         firsts = manifest["encoder"]["shards"]
-        for index in range(len(firsts)):  # each checked as it is read, as JS does
-            name = encoder_shard(index)
-            files[name] = read_file(folder, manifest, name)
-            read_encoder_shard(files[name], meta, firsts, index)
+        shards = [
+            read_encoder_shard(data, meta, firsts, index)
+            for index, _, data in read_each(folder, manifest, files, encoder_shard, len(firsts))
+        ]
         files[ENCODER_MODEL] = read_file(folder, manifest, ENCODER_MODEL)
-        bundle.encoder_arrays = encoder_arrays(files, manifest, meta)
+        bundle.encoder_arrays = join_encoder(meta, shards, files[ENCODER_MODEL])
     return bundle
 
 
 def read_display(folder: Path, manifest: dict[str, Any], keyword: dict[str, Any], files: dict[str, bytes]) -> None:
     """Every display fragment (the JS runtime fetches those of the results shown), checked, into
     keyword.json's (checked) columns; each file's bytes into `files`."""
-    for index in range(len(manifest["text_starts"])):
-        name = display_fragment(index)
-        files[name] = read_file(folder, manifest, name)
-        fragment = check_display(parse_json(name, files[name]), manifest, keyword["chunks"]["page"], index)
+    for index, name, data in read_each(folder, manifest, files, display_fragment, len(manifest["text_starts"])):
+        fragment = check_display(parse_json(name, data), manifest, keyword["chunks"]["page"], index)
         merge_display(keyword, fragment)
 
 
@@ -298,10 +301,9 @@ def read_clustered(
     vectors, scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n, dtype=np.float64)
     seen = np.zeros(n, dtype=bool)
     members: list[np.ndarray] = []
-    for index in range(len(manifest["vectors"]["clusters"]["sizes"])):
-        name = vector_shard(index)
-        files[name] = read_file(folder, manifest, name)
-        chunks, rows, row_scales = read_cluster(files[name], manifest, index)
+    sizes = manifest["vectors"]["clusters"]["sizes"]
+    for index, name, data in read_each(folder, manifest, files, vector_shard, len(sizes)):
+        chunks, rows, row_scales = read_cluster(data, manifest, index)
         if seen[chunks].any():
             raise BundleError(f"{name}: a chunk in two clusters (corrupted)")
         seen[chunks] = True
