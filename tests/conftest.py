@@ -37,6 +37,15 @@ def node() -> str:
 EMBED_CACHE = ROOT / ".cache" / "test-embeddings"
 
 
+def topic_docs(folder: Path, word: str) -> Path:
+    """A one-page docs folder of 12 short sections, each naming `word`: another word changes
+    every passage (the interrupted and killed build tests)."""
+    folder.mkdir(exist_ok=True)
+    sections = "\n".join(f"## Topic {i}\n\nThe {word} paragraph about topic number {i}.\n" for i in range(12))
+    (folder / "index.md").write_text(f"# Home\n\n{sections}", encoding="utf-8")
+    return folder
+
+
 def build_bundle_dir(
     out: Path, docs: Path, *, embeddings: bool, clusters: int | str | None = None, probe: int | None = None
 ) -> Path:

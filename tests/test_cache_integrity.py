@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLE_SITE, VECTORS
+from conftest import EXAMPLE_SITE, VECTORS, topic_docs
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.index.builder import build_files
 from mkdocs_graphsearch.index.embed import Embedder
@@ -152,13 +152,6 @@ class _Interrupt(Exception):
     pass
 
 
-def _docs(folder: Path, word: str) -> Path:
-    folder.mkdir(exist_ok=True)
-    sections = "\n".join(f"## Topic {i}\n\nThe {word} paragraph about topic number {i}.\n" for i in range(12))
-    (folder / "index.md").write_text(f"# Home\n\n{sections}", encoding="utf-8")
-    return folder
-
-
 def test_an_interrupted_build_keeps_its_embeddings(
     tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -166,10 +159,10 @@ def test_an_interrupted_build_keeps_its_embeddings(
 
     monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
     monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
-    docs = _docs(tmp_path / "docs", "first")
+    docs = topic_docs(tmp_path / "docs", "first")
     cache = tmp_path / "cache"
     _build(embedder, cache, docs)  # the site's encoder is fitted and cached
-    _docs(docs, "second")  # every passage changed: `mkdocs serve` embeds them all
+    topic_docs(docs, "second")  # every passage changed: `mkdocs serve` embeds them all
     untouched = tmp_path / "untouched"
     shutil.copytree(cache, untouched)
 
@@ -195,7 +188,7 @@ def test_an_interrupted_first_build_flushes_what_it_embedded(
 
     monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
     monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
-    docs = _docs(tmp_path / "docs", "first")
+    docs = topic_docs(tmp_path / "docs", "first")
     cache = tmp_path / "cache"
 
     def stop_midway(done: int, total: int, rate: float) -> None:
@@ -233,7 +226,7 @@ def test_a_first_build_flushes_every_flush_seconds(
     def tick(done: int, total: int, rate: float) -> None:
         clock[0] += 10.0
 
-    docs = _docs(tmp_path / "docs", "first")
+    docs = topic_docs(tmp_path / "docs", "first")
     _build(embedder, tmp_path / "cache", docs, progress=tick)
     assert semantic.FLUSH_SECONDS == 30.0
     # At 30 s the 4th passage is added and flushed with the 3 before it, then every 3rd, the rest at the end.
@@ -243,7 +236,7 @@ def test_a_first_build_flushes_every_flush_seconds(
 
 def test_sites_sharing_a_cache_keep_their_encoders(tmp_path: Path, embedder: Embedder) -> None:
     cache = tmp_path / "cache"
-    one, two = _docs(tmp_path / "one", "first"), _docs(tmp_path / "two", "second")
+    one, two = topic_docs(tmp_path / "one", "first"), topic_docs(tmp_path / "two", "second")
     first, _ = _build(embedder, cache, one)
     _build(embedder, cache, two)
     fits: list[int] = []

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import EXAMPLE_SITE, VECTORS
+from conftest import EXAMPLE_SITE, VECTORS, topic_docs
 from mkdocs_graphsearch.index.builder import build_files
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedded, Embedder
@@ -132,13 +132,6 @@ def test_pages_added_removed_and_repeated(
     assert model_runs == []
 
 
-def _docs(folder: Path, word: str) -> Path:
-    folder.mkdir(exist_ok=True)
-    sections = "\n".join(f"## Topic {i}\n\nThe {word} paragraph about topic number {i}.\n" for i in range(12))
-    (folder / "index.md").write_text(f"# Home\n\n{sections}", encoding="utf-8")
-    return folder
-
-
 def test_a_killed_first_build_keeps_its_fit_work(
     tmp_path: Path, embedder: Embedder, model_runs: list[tuple[str, bool]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -146,7 +139,7 @@ def test_a_killed_first_build_keeps_its_fit_work(
 
     monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
     monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
-    docs, cache = _docs(tmp_path / "docs", "first"), tmp_path / "cache"
+    docs, cache = topic_docs(tmp_path / "docs", "first"), tmp_path / "cache"
 
     def stop_midway(done: int, total: int, rate: float) -> None:
         if done == 5:
