@@ -10,6 +10,11 @@ from pathlib import Path
 
 import pytest
 
+# Before any test module imports numpy: the package's one-BLAS-thread default (see its
+# __init__) only holds if it loads first, and bundles built in-process must equal the CLI
+# subprocesses' byte for byte (with numpy first, a test order gave two threads and other bytes).
+import mkdocs_graphsearch  # noqa: F401
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
