@@ -25,7 +25,7 @@ ITERATIONS = 20
 #: 81 KB) stays whole.
 SINGLE_FILE_BYTES = 128 * 1024
 #: Clusters per square root of the chunk count, the share of the chunks a query reads, and the
-#: code widths of the clustered layout (cluster_rule; measured on k8-docs in
+#: code widths of the clustered layout (cluster_rule; measured on k8s-docs in
 #: docs/format3-status.md).
 CLUSTERS_PER_ROOT = 8
 PROBE_SHARE = 0.08
