@@ -502,6 +502,19 @@ MALFORMED_CLUSTERED = {
     ),
     "probe 0": (M, _edit("vectors/clusters/probe", 0), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
     "probe past the clusters": (M, _edit("vectors/clusters/probe", 4), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
+    "no probe_chunks": (
+        M, _edit("vectors/clusters/probe_chunks", delete=True), f"{M}: vectors.clusters.probe_chunks {WHOLE} 0 to 9"
+    ),
+    "probe_chunks past the chunks": (
+        M, _edit("vectors/clusters/probe_chunks", 10), f"{M}: vectors.clusters.probe_chunks {WHOLE} 0 to 9"
+    ),
+    "bits 9": (M, _edit("vectors/clusters/bits", 9), f"{M}: vectors.clusters.bits {WHOLE} 2 to 8"),
+    "no centroid bits": (
+        M, _edit("vectors/clusters/centroid_bits", delete=True), f"{M}: vectors.clusters.centroid_bits {WHOLE} 2 to 8"
+    ),
+    # Another width than the files': their sizes say so (the first file read names itself).
+    "bits not the files'": (M, _edit("vectors/clusters/bits", 8), "vectors.0.bin has "),
+    "centroid bits not the file's": (M, _edit("vectors/clusters/centroid_bits", 8), "centroids.bin has "),
     "a cluster unlisted": (M, _edit("files/vectors.2.bin", delete=True), f"{M}: files.vectors.2.bin is missing"),
     "centroids unlisted": (M, _edit("files/centroids.bin", delete=True), f"{M}: files.centroids.bin is missing"),
     "cluster sizes off by one": (M, _one_moved, "vectors.0.bin has "),
@@ -518,7 +531,8 @@ MALFORMED_CLUSTERED = {
 def test_malformed_clustered_bundles_give_the_same_error_in_both_engines(
     clustered: Path, tmp_path: Path, node: str
 ) -> None:
-    assert json.loads((clustered / M).read_bytes())["vectors"]["clusters"]["probe"] == 1
+    rule = json.loads((clustered / M).read_bytes())["vectors"]["clusters"]
+    assert (rule["probe"], rule["bits"], rule["centroid_bits"]) == (1, 6, 4)
     cases = sorted(MALFORMED_CLUSTERED)
     folders = []
     for i, case in enumerate(cases):

@@ -1,5 +1,6 @@
 """The clustered vector layout (bundle/vector_shards.py, index/kmeans.py): deterministic bytes,
-the size rule, and a query scores only the chunks of the clusters it probes."""
+the size rule, the codes' bit layout, the probe rule, and a query scores only the chunks of the
+clusters it probes."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ import pytest
 
 from conftest import VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.vector_shards import Clusters, pack_codes, quantize_codes, unpack_codes
 from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.engine.vector import probed_clusters, query_levels
-from mkdocs_graphsearch.index.kmeans import SINGLE_FILE_BYTES, cluster_rule, spherical_kmeans
+from mkdocs_graphsearch.index.kmeans import SINGLE_FILE_BYTES, cluster_rule, probe_rule, spherical_kmeans
 
 DOCS = VECTORS / "engine" / "docs"
 
@@ -42,9 +44,60 @@ def test_kmeans_is_deterministic_and_breaks_ties_to_the_lower_cluster() -> None:
 
 def test_small_sites_stay_one_file_unless_forced() -> None:
     small = SINGLE_FILE_BYTES // (128 + 4)
-    assert cluster_rule(small, 128) == (1, 1)
-    assert cluster_rule(small, 128, force=True) == (round(4 * small**0.5), -(-round(4 * small**0.5) // 5))
-    assert cluster_rule(12486, 128) == (447, 90)  # k8s-docs: docs/format3-status.md
+    assert cluster_rule(small, 128) == 1
+    assert cluster_rule(small, 128, force=True) == round(8 * small**0.5)
+    # k8s-docs: docs/format3-status.md
+    assert cluster_rule(12486, 128) == 894
+    assert probe_rule(12486, None, None) == {"bits": 6, "centroid_bits": 4, "probe": 1, "probe_chunks": 999}
+    assert probe_rule(12486, 5, 8) == {"bits": 8, "centroid_bits": 4, "probe": 5, "probe_chunks": 0}
+
+
+#: Codes and their bytes (the bit layout of bundle/vector_shards.py; js/test/vector-shards.test.js
+#: decodes the same bytes): code j is bits j*b.. of the row, little-endian, two's complement.
+PACKED = [
+    (4, [1, -1, 7, -7], bytes([0xF1, 0x97])),
+    (6, [1, -1, 31, -32], bytes([0xC1, 0xFF, 0x81])),
+    (6, [5, 0], bytes([0x05, 0x00])),  # 12 bits: the last byte's high half is padding (0)
+    (8, [1, -1, 127, -127], bytes([0x01, 0xFF, 0x7F, 0x81])),  # 8: vectors.bin's int8 bytes
+]
+
+
+@pytest.mark.parametrize(("bits", "codes", "packed"), PACKED)
+def test_codes_have_the_documented_bit_layout(bits: int, codes: list[int], packed: bytes) -> None:
+    array = np.array([codes], dtype=np.int8)
+    assert pack_codes(array, bits) == packed
+    assert unpack_codes(packed, 1, len(codes), bits).tolist() == [codes]
+
+
+def test_codes_round_trip_and_int8_codes_are_the_int8_rows() -> None:
+    rng = np.random.default_rng(5)
+    points = rng.normal(size=(40, 13))
+    for bits in range(2, 9):
+        codes, scales = quantize_codes(points, bits)
+        levels = 2 ** (bits - 1) - 1
+        assert np.abs(codes).max() == levels and scales.dtype == np.float64
+        assert np.array_equal(unpack_codes(pack_codes(codes, bits), 40, 13, bits), codes)
+    # Re-quantizing int8 rows (max |row| = 127) to 8 bits gives them back, scales too.
+    rows, scales = quantize_codes(points, 8)
+    again = quantize_codes(rows.astype(np.float64) * scales[:, None], 8)
+    assert np.array_equal(again[0], rows) and np.array_equal(again[1], scales)
+
+
+def test_the_probe_reads_clusters_best_first_until_both_counts_are_met() -> None:
+    # Centroids along axes 0, 1, 2 (two tie on axis 1: the lower number first); sizes 5, 1, 1, 9.
+    centroids = np.array([[100, 0, 0], [0, 100, 0], [0, 100, 0], [0, 0, 100]], dtype=np.int8)
+    members = [np.arange(5), np.arange(5, 6), np.arange(6, 7), np.arange(7, 16)]
+    query = [0.1, 0.9, 0.5]  # cosines: clusters 1 = 2 > 3 > 0
+    clusters = Clusters(centroids, np.ones(4), members, probe=1)
+    assert probed_clusters(clusters, query, 32767) == [1]
+    clusters.probe_chunks = 2
+    assert probed_clusters(clusters, query, 32767) == [1, 2]
+    clusters.probe_chunks = 3  # 1 + 1 chunks: one more cluster, however big
+    assert probed_clusters(clusters, query, 32767) == [1, 2, 3]
+    clusters.probe, clusters.probe_chunks = 3, 0
+    assert probed_clusters(clusters, query, 32767) == [1, 2, 3]
+    clusters.probe_chunks = 16
+    assert probed_clusters(clusters, query, 32767) == [1, 2, 3, 0]
 
 
 @pytest.fixture(scope="module")

@@ -648,8 +648,8 @@ function vectorParts(manifest) {
   return ["centroids.bin", ...Array.from({ length: count }, (_, i) => `vectors.${i}.bin`)];
 }
 
-/** vectors.clusters (vector-shards.js): a probe count and each cluster's size (spec: schema.py).
- * @param {any} vectors @param {number} nChunks */
+/** vectors.clusters (vector-shards.js): each cluster's size, the probe rule, the code widths
+ * (spec: schema.py). @param {any} vectors @param {number} nChunks */
 function checkClusters(vectors, nChunks) {
   const m = "manifest.json";
   const clusters = object(m, vectors.clusters, "vectors.clusters");
@@ -657,6 +657,8 @@ function checkClusters(vectors, nChunks) {
   if (!sizes.length) fail(m, "vectors.clusters.sizes", "must list at least one cluster");
   if (sizes.reduce((a, b) => a + b, 0) !== nChunks) fail(m, "vectors.clusters.sizes", "must add up to counts.chunks");
   whole(m, own(clusters, "probe"), "vectors.clusters.probe", 1, sizes.length);
+  whole(m, own(clusters, "probe_chunks"), "vectors.clusters.probe_chunks", 0, nChunks);
+  for (const key of ["bits", "centroid_bits"]) whole(m, own(clusters, key), `vectors.clusters.${key}`, 2, 8);
 }
 /** Search settings: whole numbers with their least value, finite numbers, then the optional ones. */
 const SETTING_WHOLE = {

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The clustered vector layout: a query reads a few clusters' vectors, not every vector
- * (spec: mkdocs_graphsearch/bundle/vector_shards.py and engine/vector.py probed_clusters).
+ * The clustered vector layout: a query reads a few clusters' vectors, not every vector, stored as
+ * compact codes decoded here into int8 rows (spec: mkdocs_graphsearch/bundle/vector_shards.py
+ * and engine/vector.py probed_clusters).
  * centroids.bin comes with the semantic part; vectors.<i>.bin when a query probes cluster i
  * (engine.js notes the clusters it needs in a `wanted` set; worker.js fetches them and asks
  * again; one that fails is marked `failed` and the answer goes out without it).
@@ -13,7 +14,8 @@ import { quantizeQuery } from "./vector.js";
 /** @typedef {import("./bundle.js").FetchFile} FetchFile */
 /**
  * @typedef {{centroids: Int8Array, centroidScales: Float64Array, sizes: number[], probe: number,
- *            members: (Uint32Array | undefined)[], failed: Uint8Array}} Clusters
+ *            probeChunks: number, bits: number, members: (Uint32Array | undefined)[],
+ *            failed: Uint8Array}} Clusters
  * @typedef {{values: Int8Array, scales: Float64Array, dim: number, clusters?: Clusters}} Vectors
  *   (clustered: values and scales hold the rows of the clusters loaded, `members` their chunks)
  */
@@ -23,17 +25,35 @@ export const CENTROIDS = "centroids.bin";
 /** @param {number} index */
 export const vectorShard = (index) => `vectors.${index}.bin`;
 
+/** Bytes of one row of `dim` codes of `bits` bits. @param {number} dim @param {number} bits */
+export const rowBytes = (dim, bits) => Math.ceil((dim * bits) / 8);
+
 /**
- * Int8 rows then float32 little-endian scales (vectors.bin's and centroids.bin's layout).
+ * Rows of `bits`-bit codes (code j: bits j*bits.. of the row as a little-endian bit stream, two's
+ * complement; 8: int8 bytes) decoded into int8 values, then float32 little-endian scales
+ * (vectors.bin's, centroids.bin's and each cluster's layout after its chunk numbers).
  * @param {string} name @param {Uint8Array} bytes @param {number} count @param {number} dim
- * @param {number} [offset] bytes before the rows
+ * @param {number} bits @param {number} [offset] bytes before the rows
  */
-function rows(name, bytes, count, dim, offset = 0) {
-  if (bytes.length !== offset + count * (dim + 4)) {
-    throw new BundleError(`${name} has ${bytes.length} bytes, expected ${offset + count * (dim + 4)} (corrupted)`);
+export function codeRows(name, bytes, count, dim, bits, offset = 0) {
+  const width = rowBytes(dim, bits);
+  if (bytes.length !== offset + count * (width + 4)) {
+    throw new BundleError(`${name} has ${bytes.length} bytes, expected ${offset + count * (width + 4)} (corrupted)`);
   }
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset + offset, count * dim);
-  const view = new DataView(bytes.buffer, bytes.byteOffset + offset + count * dim, 4 * count);
+  const values = bits === 8 ? new Int8Array(bytes.buffer, bytes.byteOffset + offset, count * dim) : new Int8Array(count * dim);
+  const sign = 1 << (bits - 1);
+  for (let r = 0; r < count && bits !== 8; r++) {
+    const row = offset + r * width;
+    for (let j = 0; j < dim; j++) {
+      let code = 0;
+      for (let b = 0; b < bits; b++) {
+        const t = j * bits + b;
+        code |= ((bytes[row + (t >> 3)] >> (t & 7)) & 1) << b;
+      }
+      values[r * dim + j] = code >= sign ? code - 2 * sign : code;
+    }
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset + count * width, 4 * count);
   const scales = new Float64Array(count);
   for (let i = 0; i < count; i++) scales[i] = view.getFloat32(4 * i, true);
   return { values, scales };
@@ -48,14 +68,14 @@ export async function loadVectors(bundle, fetchFile) {
   const info = bundle.manifest.vectors;
   if (!info) return null;
   const n = bundle.nChunks, dim = info.dim;
-  if (!info.clusters) return { ...rows("vectors.bin", await readFile(fetchFile, bundle.manifest, "vectors.bin"), n, dim), dim };
-  const { sizes, probe } = info.clusters;
-  const centroids = rows(CENTROIDS, await readFile(fetchFile, bundle.manifest, CENTROIDS), sizes.length, dim);
+  if (!info.clusters) return { ...codeRows("vectors.bin", await readFile(fetchFile, bundle.manifest, "vectors.bin"), n, dim, 8), dim };
+  const { sizes, probe, probe_chunks: probeChunks, bits, centroid_bits: centroidBits } = info.clusters;
+  const centroids = codeRows(CENTROIDS, await readFile(fetchFile, bundle.manifest, CENTROIDS), sizes.length, dim, centroidBits);
   return {
     values: new Int8Array(n * dim),
     scales: new Float64Array(n),
     dim,
-    clusters: { centroids: centroids.values, centroidScales: centroids.scales, sizes, probe,
+    clusters: { centroids: centroids.values, centroidScales: centroids.scales, sizes, probe, probeChunks, bits,
                 members: new Array(sizes.length).fill(undefined), failed: new Uint8Array(sizes.length) },
   };
 }
@@ -72,7 +92,7 @@ export async function loadCluster(bundle, fetchFile, index) {
     const name = vectorShard(index);
     const size = clusters.sizes[index], dim = vectors.dim;
     const bytes = await readFile(fetchFile, bundle.manifest, name);
-    const { values, scales } = rows(name, bytes, size, dim, 4 * size);
+    const { values, scales } = codeRows(name, bytes, size, dim, clusters.bits, 4 * size);
     const view = new DataView(bytes.buffer, bytes.byteOffset, 4 * size);
     const chunks = new Uint32Array(size);
     for (let i = 0; i < size; i++) {
@@ -93,8 +113,9 @@ export async function loadCluster(bundle, fetchFile, index) {
 }
 
 /**
- * The clusters a query reads: the `probe` whose centroids have the best cosine with the query
- * (integer dot products, as for passages), ties to the lower cluster number.
+ * The clusters a query reads: by the cosine of their centroids with the query (integer dot
+ * products, as for passages), best first, ties to the lower cluster number, taken while fewer
+ * than `probe` are taken or fewer than `probeChunks` chunks are read.
  * @param {Clusters} clusters @param {number} dim @param {number[]} query @param {number} levels
  */
 export function probedClusters(clusters, dim, query, levels) {
@@ -107,7 +128,15 @@ export function probedClusters(clusters, dim, query, levels) {
     cos[c] = dot * clusters.centroidScales[c] * scale;
   }
   const order = Array.from({ length: k }, (_, c) => c).sort((a, b) => cos[b] - cos[a] || a - b);
-  return order.slice(0, clusters.probe);
+  /** @type {number[]} */
+  const probed = [];
+  let read = 0;
+  for (const cluster of order) {
+    if (probed.length >= clusters.probe && read >= clusters.probeChunks) break;
+    probed.push(cluster);
+    read += clusters.sizes[cluster];
+  }
+  return probed;
 }
 
 /**

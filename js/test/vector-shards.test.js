@@ -2,13 +2,15 @@
 // The clustered vector layout (spec: bundle/vector_shards.py): the search service fetches the
 // centroids with the semantic part and only the clusters a query probes; a cluster that fails
 // is a warning and the answer goes out without it. The clustered bundle is the frozen bundle's
-// data re-laid out here in memory (3 clusters of chunk % 3, centroid = the first member's row).
+// data re-laid out here in memory (3 clusters of chunk % 3, centroid = the first member's row,
+// 8-bit codes: the int8 rows). Also: the codes' bit layout and the probe rule, on the same
+// inputs as tests/test_vector_shards.py.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { crc32, fileName } from "../src/bundle.js";
 import { createService, loadBundle } from "../src/worker.js";
-import { probedClusters } from "../src/vector-shards.js";
+import { codeRows, probedClusters } from "../src/vector-shards.js";
 import { queryVector } from "../src/encoder.js";
 import { queryLevels } from "../src/vector.js";
 import { search } from "../src/engine.js";
@@ -16,8 +18,8 @@ import { search } from "../src/engine.js";
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const CLUSTERS = 3;
 
-/** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe`: name -> bytes. */
-async function clusteredFiles(probe = 1) {
+/** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe` (and `probeChunks`): name -> bytes. */
+async function clusteredFiles(probe = 1, probeChunks = 0) {
   const manifest = JSON.parse(await readFile(new URL("manifest.json", BUNDLE), "utf8"));
   delete manifest.checksum; // optional: this manifest is rewritten
   /** @type {Map<string, Uint8Array>} */
@@ -43,7 +45,7 @@ async function clusteredFiles(probe = 1) {
   });
   delete manifest.files["vectors.bin"];
   for (const [part, bytes] of files) manifest.files[part] = { name: part, bytes: bytes.length, crc32: crc32(bytes) };
-  manifest.vectors.clusters = { probe, sizes: members.map((m) => m.length) };
+  manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
   files.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
   return files;
 }
@@ -121,4 +123,45 @@ test("a cluster that fails to load is a warning, and the answer goes out without
   clusters.failed[1] = 1;
   assert.deepEqual(last.results, search(full, QUERY, { mode: "hybrid" }).results);
   assert.notDeepEqual(last.results, search(await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name))), QUERY, { mode: "hybrid" }).results);
+});
+
+test("codes have the documented bit layout (the bytes of tests/test_vector_shards.py PACKED)", () => {
+  const packed = [
+    [4, [1, -1, 7, -7], [0xF1, 0x97]],
+    [6, [1, -1, 31, -32], [0xC1, 0xFF, 0x81]],
+    [6, [5, 0], [0x05, 0x00]],
+    [8, [1, -1, 127, -127], [0x01, 0xFF, 0x7F, 0x81]],
+  ];
+  for (const [bits, codes, bytes] of /** @type {[number, number[], number[]][]} */ (packed)) {
+    const scale = new Uint8Array(new Float32Array([0.5]).buffer);
+    const { values, scales } = codeRows("x", new Uint8Array([...bytes, ...scale]), 1, codes.length, bits);
+    assert.deepEqual([...values], codes, `bits ${bits}`);
+    assert.deepEqual([...scales], [0.5]);
+  }
+  assert.throws(() => codeRows("x", new Uint8Array(5), 1, 4, 6), /x has 5 bytes, expected 7 \(corrupted\)/);
+});
+
+test("the probe reads clusters best first until both counts are met", () => {
+  const centroids = new Int8Array([100, 0, 0, 0, 100, 0, 0, 100, 0, 0, 0, 100]);
+  const clusters = { centroids, centroidScales: new Float64Array(4).fill(1), sizes: [5, 1, 1, 9], probe: 1, probeChunks: 0,
+                     bits: 8, members: [], failed: new Uint8Array(4) };
+  const query = [0.1, 0.9, 0.5];
+  const probed = (/** @type {number} */ probe, /** @type {number} */ probeChunks) =>
+    probedClusters({ ...clusters, probe, probeChunks }, 3, query, 32767);
+  assert.deepEqual(probed(1, 0), [1]);
+  assert.deepEqual(probed(1, 2), [1, 2]);
+  assert.deepEqual(probed(1, 3), [1, 2, 3]);
+  assert.deepEqual(probed(3, 0), [1, 2, 3]);
+  assert.deepEqual(probed(3, 16), [1, 2, 3, 0]);
+});
+
+test("probe_chunks: the service fetches every cluster the rule names, and answers as loaded in full", async () => {
+  const files = await clusteredFiles(1, 4); // the frozen bundle's 9 chunks: 3 + 3 chunks, two clusters
+  const full = await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name)));
+  const vector = /** @type {number[]} */ (queryVector(full, QUERY));
+  const probed = probedClusters(/** @type {any} */ (full.vectors).clusters, full.vectors?.dim ?? 0, vector, queryLevels(full.manifest));
+  assert.equal(probed.length, 2);
+  const { answers, fetched } = await serve(files, QUERY, "vector");
+  assert.deepEqual(fetched.filter((name) => name.startsWith("vectors.")).sort(), probed.map((c) => `vectors.${c}.bin`).sort());
+  assert.deepEqual(answers[answers.length - 1].results, search(full, QUERY, { mode: "vector" }).results);
 });

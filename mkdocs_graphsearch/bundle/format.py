@@ -26,8 +26,9 @@
     vectors.bin     int8 passage vectors (chunks x dim, row-major), then one float32
                     little-endian scale per chunk                                -- semantic part
                     (a big site has instead centroids.bin -- semantic part -- and one
-                    vectors.<i>.bin per cluster, fetched when a query probes it, described by
-                    the manifest's vectors.clusters: bundle/vector_shards.py)
+                    vectors.<i>.bin per cluster, fetched when a query probes it, both as
+                    compact codes, described by the manifest's vectors.clusters:
+                    bundle/vector_shards.py)
     encoder.json    the static query encoder's shapes and row scales           -- semantic part
     encoder.<i>.bin  encoder shard i: the token rows and weights of a token range (manifest
                     `encoder.shards`: bundle/encoder_shards.py)      -- the query's pieces' shards

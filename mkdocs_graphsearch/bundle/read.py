@@ -309,7 +309,8 @@ def read_clustered(
         seen[chunks] = True
         vectors[chunks], scales[chunks] = rows, row_scales
         members.append(chunks)
-    clusters = Clusters(centroids, centroid_scales, members, manifest["vectors"]["clusters"]["probe"])
+    rule = manifest["vectors"]["clusters"]
+    clusters = Clusters(centroids, centroid_scales, members, rule["probe"], rule["probe_chunks"])
     return vectors, scales, clusters
 
 

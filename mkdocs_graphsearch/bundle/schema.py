@@ -122,7 +122,7 @@ def _wholes(file: str, value: Any, where: str, length: int | None, low: int, hig
 
 
 def _check_clusters(vectors: dict[str, Any], n_chunks: int) -> None:
-    """vectors.clusters (bundle/vector_shards.py): a probe count and each cluster's size."""
+    """vectors.clusters (bundle/vector_shards.py): each cluster's size, the probe rule, the code widths."""
     clusters = _object(MANIFEST, vectors["clusters"], "vectors.clusters")
     sizes = _wholes(MANIFEST, clusters.get("sizes"), "vectors.clusters.sizes", None, 1, max(n_chunks, 1))
     if not sizes:
@@ -130,6 +130,10 @@ def _check_clusters(vectors: dict[str, Any], n_chunks: int) -> None:
     if sum(sizes) != n_chunks:
         _fail(MANIFEST, "vectors.clusters.sizes", "must add up to counts.chunks")
     clusters["probe"] = _whole(MANIFEST, clusters.get("probe"), "vectors.clusters.probe", 1, len(sizes))
+    where = "vectors.clusters.probe_chunks"
+    clusters["probe_chunks"] = _whole(MANIFEST, clusters.get("probe_chunks"), where, 0, n_chunks)
+    for key in ("bits", "centroid_bits"):  # code widths: 2 (-1..1) to 8 (int8)
+        clusters[key] = _whole(MANIFEST, clusters.get(key), f"vectors.clusters.{key}", 2, 8)
 
 
 def check_manifest(data: Any) -> dict[str, Any]:

@@ -1,19 +1,28 @@
 """The clustered vector layout (mirrored by js/src/vector-shards.js): a query reads the vectors
-of a few clusters, not every vector of the site.
+of a few clusters, not every vector of the site, stored as compact codes.
 
-    centroids.bin     the clusters' unit centroids as vectors.bin stores passages: k int8 rows
-                      of dim, then k float32 little-endian scales          -- semantic part
+    centroids.bin     the clusters' unit centroids: k rows of `centroid_bits`-bit codes, then k
+                      float32 little-endian scales                          -- semantic part
     vectors.<i>.bin   cluster i: its n_i chunk numbers (uint32 little-endian, rising), their
-                      n_i int8 rows of dim, then their n_i float32 scales  -- when probed
+                      n_i rows of `bits`-bit codes, then their n_i float32 scales -- when probed
 
-The manifest's `vectors.clusters` = {"probe": p, "sizes": [n_0, .. n_k-1]} says how many
-clusters a query reads and how many chunks each holds (every chunk in exactly one). A bundle
-without `clusters` has one vectors.bin (one cluster: exact search over all vectors).
+Codes (pack_codes / unpack_codes): a row of dim codes of b bits takes ceil(dim * b / 8) bytes;
+code j is bits j*b .. j*b+b-1 of the row read as a little-endian bit stream (bit t of the row is
+bit t % 8 of byte t // 8), a two's complement number (b = 8: the int8 bytes of vectors.bin);
+the padding bits of the last byte are 0. A vector is code * scale, exactly as an int8 row is
+(the engines decode the codes into int8 rows: every cosine stays an integer dot product times
+two scales). The build quantizes a row v with L = 2^(b-1) - 1 levels: scale = float32(max|v| / L),
+code = clip(rint(v / scale), -L, L) (quantize_codes).
+
+The manifest's `vectors.clusters` = {"bits": b, "centroid_bits": c, "probe": p,
+"probe_chunks": m, "sizes": [n_0, .. n_k-1]} (every chunk in exactly one cluster). A bundle
+without `clusters` has one vectors.bin (int8 rows: exact search over all vectors).
 
 Query (engine/vector.py probed_clusters): cosine of the query with each centroid, exactly as with
-passages (integer dot products); the `probe` best clusters, ties to the lower cluster number;
-then the passages of those clusters only (every other chunk's cosine is 0). Clusters are made
-at build time by index/kmeans.py (count and probe: kmeans.cluster_rule).
+passages (integer dot products); clusters best first (ties to the lower cluster number), taken
+while fewer than `p` are taken or their sizes add up to fewer than `m` chunks; then the passages
+of those clusters only (every other chunk's cosine is 0). Clusters, codes and probe are made at
+build time by index/kmeans.py (cluster_rule).
 """
 
 from __future__ import annotations
@@ -35,55 +44,96 @@ def vector_shard(index: int) -> str:
 
 @dataclass
 class Clusters:
-    """A clustered bundle's centroids (int8 rows, float64 scales), chunk numbers per cluster and probe."""
+    """A clustered bundle's centroids (int8 rows of the decoded codes, float64 scales), chunk
+    numbers per cluster and probe rule (vector_shards.py)."""
 
     centroids: np.ndarray
     centroid_scales: np.ndarray
     members: list[np.ndarray]
     probe: int
+    probe_chunks: int = 0
 
 
-def pack_rows(rows: np.ndarray, scales: np.ndarray) -> bytes:
-    """int8 rows, then float32 little-endian scales (vectors.bin's and centroids.bin's layout)."""
-    return rows.astype(np.int8).tobytes() + scales.astype("<f4").tobytes()
+def row_bytes(dim: int, bits: int) -> int:
+    """Bytes of one row of `dim` codes of `bits` bits."""
+    return -(-dim * bits // 8)
+
+
+def quantize_codes(points: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """float64 rows -> (codes in -L..L as int8, float32 scales as float64), L = 2^(bits-1) - 1."""
+    levels = 2 ** (bits - 1) - 1
+    peak = np.abs(points).max(axis=1)
+    peak[peak == 0] = 1.0
+    scales = (peak / levels).astype("<f4").astype(np.float64)
+    codes = np.clip(np.rint(points / scales[:, None]), -levels, levels).astype(np.int8)
+    return codes, scales
+
+
+def pack_codes(codes: np.ndarray, bits: int) -> bytes:
+    """int8 codes (n x dim, each fitting `bits` bits) -> the rows' bytes (the layout above)."""
+    n, dim = codes.shape
+    stream = np.zeros((n, row_bytes(dim, bits) * 8), dtype=np.uint8)
+    unsigned = codes.astype(np.int64) & ((1 << bits) - 1)
+    for bit in range(bits):  # bit `bit` of code j is bit j*bits+bit of the row
+        stream[:, bit : dim * bits : bits] = (unsigned >> bit) & 1
+    return np.packbits(stream, axis=1, bitorder="little").tobytes()
+
+
+def unpack_codes(data: bytes, n: int, dim: int, bits: int) -> np.ndarray:
+    """The rows' bytes -> int8 codes (n x dim): pack_codes reversed."""
+    raw = np.frombuffer(data, dtype=np.uint8, count=n * row_bytes(dim, bits)).reshape(n, row_bytes(dim, bits))
+    stream = np.unpackbits(raw, axis=1, bitorder="little")[:, : dim * bits].reshape(n, dim, bits).astype(np.int64)
+    values = (stream << np.arange(bits)).sum(axis=2)
+    values[values >= 1 << (bits - 1)] -= 1 << bits
+    codes: np.ndarray = values.astype(np.int8)
+    return codes
 
 
 def clustered_files(
-    rows: np.ndarray, scales: np.ndarray, centroids: np.ndarray, assignment: np.ndarray, probe: int
+    points: np.ndarray,
+    centroids: np.ndarray,
+    assignment: np.ndarray,
+    rule: dict[str, int],
 ) -> tuple[dict[str, bytes], dict[str, Any]]:
     """centroids.bin and one vectors.<i>.bin per cluster, and the manifest's `clusters` entry.
-    `centroids` are unit float64 rows, quantized here as passages are (max|v| / 127 per row)."""
-    peak = np.abs(centroids).max(axis=1)
-    peak[peak == 0] = 1.0
-    centroid_scales = (peak / 127.0).astype("<f4")
-    centroid_rows = np.clip(np.rint(centroids / centroid_scales.astype(np.float64)[:, None]), -127, 127)
-    files = {CENTROIDS: pack_rows(centroid_rows, centroid_scales)}
+    `points` are the passages (float64 rows: the int8 rows times their scales), `centroids` unit
+    float64 rows; `rule` = {bits, centroid_bits, probe, probe_chunks} (index/kmeans.py)."""
+    codes, scales = quantize_codes(centroids, rule["centroid_bits"])
+    files = {CENTROIDS: pack_codes(codes, rule["centroid_bits"]) + scales.astype("<f4").tobytes()}
+    codes, scales = quantize_codes(points, rule["bits"])
     sizes: list[int] = []
     for cluster in range(centroids.shape[0]):
         members = np.flatnonzero(assignment == cluster)
         sizes.append(int(members.size))
-        files[vector_shard(cluster)] = members.astype("<u4").tobytes() + pack_rows(rows[members], scales[members])
-    return files, {"probe": int(probe), "sizes": sizes}
+        packed = pack_codes(codes[members], rule["bits"]) + scales[members].astype("<f4").tobytes()
+        files[vector_shard(cluster)] = members.astype("<u4").tobytes() + packed
+    keys = ("bits", "centroid_bits", "probe", "probe_chunks")
+    return files, {**{key: int(rule[key]) for key in keys}, "sizes": sizes}
 
 
-def _rows(name: str, data: bytes, count: int, dim: int, offset: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    if len(data) != offset + count * (dim + 4):
-        raise BundleError(f"{name} has {len(data)} bytes, expected {offset + count * (dim + 4)} (corrupted)")
-    rows = np.frombuffer(data, dtype=np.int8, count=count * dim, offset=offset).reshape(count, dim)
-    scales = np.frombuffer(data, dtype="<f4", count=count, offset=offset + count * dim).astype(np.float64)
+def _rows(
+    name: str, data: bytes, count: int, dim: int, bits: int, offset: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    width = row_bytes(dim, bits)
+    if len(data) != offset + count * (width + 4):
+        raise BundleError(f"{name} has {len(data)} bytes, expected {offset + count * (width + 4)} (corrupted)")
+    rows = unpack_codes(data[offset : offset + count * width], count, dim, bits)
+    scales = np.frombuffer(data, dtype="<f4", count=count, offset=offset + count * width).astype(np.float64)
     return rows, scales
 
 
 def read_centroids(data: bytes, manifest: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """centroids.bin -> (int8 rows k x dim, float64 scales)."""
-    return _rows(CENTROIDS, data, len(manifest["vectors"]["clusters"]["sizes"]), manifest["vectors"]["dim"])
+    """centroids.bin -> (decoded codes as int8 rows k x dim, float64 scales)."""
+    clusters = manifest["vectors"]["clusters"]
+    return _rows(CENTROIDS, data, len(clusters["sizes"]), manifest["vectors"]["dim"], clusters["centroid_bits"])
 
 
 def read_cluster(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """vectors.<index>.bin -> (its chunk numbers, int8 rows, float64 scales), checked."""
+    """vectors.<index>.bin -> (its chunk numbers, decoded codes as int8 rows, float64 scales), checked."""
     name = vector_shard(index)
-    size = manifest["vectors"]["clusters"]["sizes"][index]
-    rows, scales = _rows(name, data, size, manifest["vectors"]["dim"], offset=4 * size)
+    clusters = manifest["vectors"]["clusters"]
+    size = clusters["sizes"][index]
+    rows, scales = _rows(name, data, size, manifest["vectors"]["dim"], clusters["bits"], offset=4 * size)
     chunks = np.frombuffer(data, dtype="<u4", count=size).astype(np.int64)
     if chunks.size and (np.any(np.diff(chunks) <= 0) or chunks[-1] >= manifest["counts"]["chunks"]):
         raise BundleError(f"{name}: its chunk numbers must rise and name chunks that exist (corrupted)")

@@ -48,10 +48,18 @@ def cosines(vectors: np.ndarray, scales: np.ndarray, query: Sequence[float], lev
 
 
 def probed_clusters(clusters: Clusters, query: Sequence[float], levels: int) -> list[int]:
-    """The clusters a query reads (bundle/vector_shards.py): the `probe` whose centroids have the
-    best cosine with the query (computed as for passages), ties to the lower cluster number."""
+    """The clusters a query reads (bundle/vector_shards.py): by the cosine of their centroids
+    with the query (computed as for passages), best first, ties to the lower cluster number,
+    taken while fewer than `probe` are taken or fewer than `probe_chunks` chunks are read."""
     cos = cosines(clusters.centroids, clusters.centroid_scales, query, levels).tolist()
-    return sorted(range(len(cos)), key=lambda c: (-cos[c], c))[: clusters.probe]
+    probed: list[int] = []
+    read = 0
+    for cluster in sorted(range(len(cos)), key=lambda c: (-cos[c], c)):
+        if len(probed) >= clusters.probe and read >= clusters.probe_chunks:
+            break
+        probed.append(cluster)
+        read += clusters.members[cluster].size
+    return probed
 
 
 def probed_mask(clusters: Clusters, query: Sequence[float], levels: int, n_chunks: int) -> np.ndarray:

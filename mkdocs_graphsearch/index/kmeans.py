@@ -21,29 +21,38 @@ from mkdocs_graphsearch.bundle.vector_shards import clustered_files
 #: Lloyd iterations (fixed: the same vectors always give the same clusters).
 ITERATIONS = 20
 #: Below this many bytes of int8 rows + scales, every vector is one file (no clusters: exact
-#: search, as before the clustered layout); mkdocs-docs (616 chunks x 128-d, 81 KB) stays whole.
+#: search over int8 rows, as before the clustered layout); mkdocs-docs (616 chunks x 128-d,
+#: 81 KB) stays whole.
 SINGLE_FILE_BYTES = 128 * 1024
+#: Clusters per square root of the chunk count, the share of the chunks a query reads, and the
+#: code widths of the clustered layout (cluster_rule; measured on k8s-docs in
+#: docs/format3-status.md).
+CLUSTERS_PER_ROOT = 8
+PROBE_SHARE = 0.08
+BITS = 6
+CENTROID_BITS = 4
 
 
-def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> tuple[int, int]:
-    """(clusters, probe) for a site: one cluster (exact search) while all vectors fit in
-    SINGLE_FILE_BYTES (unless `force`), else round(4 sqrt(n)) clusters and probe = ceil(k / 5).
-    Measured with benchmarks/vector_recall.py (docs/format3-status.md): small clusters probed
-    in numbers beat big ones probed in few (k8s-docs, 12,486 chunks: 111 clusters need 40 probed,
-    40 % of the vectors, for recall@10 0.96; 447 clusters probed by 90 read 21 % for 0.95), and
-    the static encoder's query vectors sit far from every centroid, so a query reads about a
-    fifth of the clusters: k8s-docs 447 / 90 (recall@10 0.9525), mkdocs-docs forced 99 / 20
-    (0.9825). The centroids cost k x (dim + 4) bytes, always loaded: ~4 % of the vectors at
-    12k chunks, 13 % at 100k (1265 clusters)."""
+def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
+    """How many clusters for a site: one (exact search) while all vectors fit in SINGLE_FILE_BYTES
+    (unless `force`), else round(8 sqrt(n)). Measured with benchmarks/vector_recall.py
+    (docs/format3-status.md): the static encoder's query vectors sit far from every centroid, so
+    small clusters (8 sqrt n: ~14 chunks each) probed until a share of the chunks is read beat big
+    ones (k8s-docs, 6-bit codes: 894 clusters reading 8 % of the chunks, recall@10 0.96 against
+    exact search over the same codes, where 447 needed 20 %); 4-bit centroids (68 B each at
+    dim 128) keep the always-loaded part small enough to afford them."""
     if n_chunks * (dim + 4) <= SINGLE_FILE_BYTES and not force or n_chunks < 2:
-        return 1, 1
-    clusters = min(n_chunks, max(2, round(4 * math.sqrt(n_chunks))))
-    return clusters, probe_for(clusters)
+        return 1
+    return min(n_chunks, max(2, round(CLUSTERS_PER_ROOT * math.sqrt(n_chunks))))
 
 
-def probe_for(clusters: int) -> int:
-    """How many clusters a query reads, for a number of clusters (cluster_rule)."""
-    return max(1, math.ceil(clusters / 5))
+def probe_rule(n_chunks: int, probe: int | None, bits: int | None) -> dict[str, int]:
+    """The manifest's code widths and probe rule: `probe` clusters if given (exactly that many),
+    else the best clusters until PROBE_SHARE of the chunks are read."""
+    rule = {"bits": bits or BITS, "centroid_bits": CENTROID_BITS}
+    if probe is not None:
+        return {**rule, "probe": probe, "probe_chunks": 0}
+    return {**rule, "probe": 1, "probe_chunks": math.ceil(n_chunks * PROBE_SHARE)}
 
 
 def unit_rows(rows: np.ndarray, scales: np.ndarray) -> np.ndarray:
@@ -76,18 +85,23 @@ def spherical_kmeans(points: np.ndarray, clusters: int) -> tuple[np.ndarray, np.
 
 
 def clustered_layout(
-    rows: np.ndarray, scales: np.ndarray, clusters: int | str | None = None, probe: int | None = None
+    rows: np.ndarray,
+    scales: np.ndarray,
+    clusters: int | str | None = None,
+    probe: int | None = None,
+    bits: int | None = None,
 ) -> tuple[dict[str, bytes], dict[str, Any]] | None:
     """The clustered vector files and the manifest's `vectors.clusters`, or None for one
     vectors.bin. `clusters`: None = cluster_rule, "auto" = cluster_rule even for a small site
-    (tests), a number = that many (1: never); `probe`: None = probe_for(clusters made)."""
+    (tests), a number = that many (1: never); `probe`, `bits`: probe_rule."""
     n, dim = rows.shape
     if clusters is None or clusters == "auto":
-        count, _ = cluster_rule(n, dim, force=clusters == "auto")
+        count = cluster_rule(n, dim, force=clusters == "auto")
     else:
         count = min(int(clusters), n)
     if count <= 1:
         return None
     centroids, assignment = spherical_kmeans(unit_rows(rows, scales), count)
-    made = centroids.shape[0]
-    return clustered_files(rows, scales, centroids, assignment, min(probe or probe_for(made), made))
+    rule = probe_rule(n, probe, bits)
+    rule["probe"] = min(rule["probe"], centroids.shape[0])
+    return clustered_files(rows.astype(np.float64) * scales[:, None], centroids, assignment, rule)

@@ -71,6 +71,7 @@ class SemanticOptions:
     #: the rule even for a small site, a number = that many clusters (1: one vectors.bin).
     vector_clusters: int | str | None = None
     vector_probe: int | None = None
+    vector_bits: int | None = None
 
 
 def quantize_vectors(vectors: np.ndarray) -> bytes:
@@ -169,7 +170,7 @@ def semantic_files(
         },
         "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards, "vocab": vocab},
     }
-    clustered = clustered_layout(rows, scales, options.vector_clusters, options.vector_probe)
+    clustered = clustered_layout(rows, scales, options.vector_clusters, options.vector_probe, options.vector_bits)
     if clustered is not None:  # a query reads a few clusters' vectors (bundle/vector_shards.py)
         del files[VECTORS]
         files.update(clustered[0])
