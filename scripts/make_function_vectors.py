@@ -3,7 +3,7 @@
     tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/fuzzy.js osaWithin)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/bundle.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
-                                path_roots, fuse (js/src/fuse.js); engine/keyword.py
+                                path_roots, coverage, fuse (js/src/fuse.js); engine/keyword.py
                                 typed_tokens (js/src/keyword.js typedTokens)
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
@@ -28,7 +28,7 @@ import orjson
 from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode_varints
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.filters import allowed_chunks, parse_filter, parse_query
-from mkdocs_graphsearch.engine.fuse import defining_chunks, exact_cover, fuse, identifier_tokens, path_roots
+from mkdocs_graphsearch.engine.fuse import coverage, defining_chunks, exact_cover, fuse, identifier_tokens, path_roots
 from mkdocs_graphsearch.engine.fuzzy import osa_within
 from mkdocs_graphsearch.engine.keyword import query_tokens, typed_tokens
 from mkdocs_graphsearch.engine.results import group_by_page, page_score, rank_chunks
@@ -106,24 +106,52 @@ TYPED_QUERIES = [
     "x_", "HTTPTrans",
 ]
 
-RRF = {"rrf_k": 60, "keyword_weight": 1.0, "vector_weight": 1.0}
-FUSE = [  # (name, keyword ranking, vector ranking, cover, settings)
-    ("both empty", [], [], [], RRF),
-    ("keyword only", [3, 1, 2], [], [], RRF),
-    ("vector only", [], [2, 0], [], RRF),
-    ("both sides, keyword first in insertion order", [3, 1, 2], [2, 4, 3], [], RRF),
-    ("covered chunks get the ceiling", [5, 1, 9, 4], [4, 1, 7], [9, 4], RRF),
-    ("a cover outside the keyword ranking adds nothing", [1, 2], [3], [3, 8], RRF),
-    ("ties: the same score twice", [1, 2], [2, 1], [], RRF),
-    ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2],
-     {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3}),
-    ("k = 0", [7, 8], [8], [], {"rrf_k": 0, "keyword_weight": 1.0, "vector_weight": 1.0}),
-    ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), RRF),
+FUSION = {"rrf_k": 60, "keyword_weight": 1.0, "vector_weight": 1.0, "vector_threshold": 0.2}
+
+
+def side_scores(ranking: list[int], top: float, step: float) -> list[float]:
+    """Scores indexed by chunk that fall along a ranking (top / (1 + step x rank), rounded to 6
+    places); 0 elsewhere."""
+    scores = [0.0] * (max(ranking, default=-1) + 1)
+    for rank, chunk in enumerate(ranking):
+        scores[chunk] = round(top / (1 + step * rank), 6)
+    return scores
+
+
+#: (name, keyword ranking, vector ranking, cover, coverage, settings[, keyword scores, cosines]);
+#: without scores, keyword scores from 9.5 and cosines from 0.7 fall along the rankings (side_scores).
+FUSE = [
+    ("both empty", [], [], [], 0.0, FUSION),
+    ("keyword only", [3, 1, 2], [], [], 1.0, FUSION),
+    ("vector only", [], [2, 0], [], 0.0, FUSION),
+    ("both sides, keyword first in insertion order", [3, 1, 2], [2, 4, 3], [], 0.5, FUSION),
+    ("covered chunks get the ceiling", [5, 1, 9, 4], [4, 1, 7], [9, 4], 1.0, FUSION),
+    ("a cover outside the keyword ranking adds nothing", [1, 2], [3], [3, 8], 0.5, FUSION),
+    ("ties: the same score twice (share 0.5, 0.5 of the best on each side)", [1, 2], [2, 1], [], 0.25,
+     {**FUSION, "vector_threshold": 0.25}, [0.0, 2.0, 1.0], [0.0, 0.5, 0.75]),
+    ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2], 0.75,
+     {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3, "vector_threshold": 0.2}),
+    ("k = 0", [7, 8], [8], [], 0.0, {**FUSION, "rrf_k": 0}),
+    ("coverage 1: the keyword side's share 0.8", [0, 1], [1, 0], [], 1.0, FUSION),
+    ("coverage 0: the vector side's share 0.6", [0, 1], [1, 0], [], 0.0, FUSION),
+    ("score gaps count, not only ranks", [4, 5, 6], [6, 5, 4], [], 0.5, FUSION,
+     [0.0, 0.0, 0.0, 0.0, 8.0, 0.4, 0.3], [0.0, 0.0, 0.0, 0.0, 0.21, 0.6, 0.61]),
+    ("the best cosine at the threshold: each vector chunk counts 1", [1], [2, 3], [], 0.5, FUSION,
+     None, [0.0, 0.0, 0.2, 0.2]),
+    ("both weights 0: nothing scores", [0, 1], [1], [], 0.5,
+     {**FUSION, "keyword_weight": 0.0, "vector_weight": 0.0}),
+    ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), 0.3, FUSION),
 ]
-FUSE_DEFINED = [  # (name, keyword ranking, vector ranking, cover, definitions, settings)
-    ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], RRF),
-    ("a definition outside the cover still counts", [5, 1, 9, 4], [4, 1, 7], [9], [1, 4], RRF),
-    ("a definition outside the keyword ranking adds nothing", [1, 2], [3], [], [3, 8], RRF),
+FUSE_DEFINED = [  # (name, keyword ranking, vector ranking, cover, definitions, coverage, settings)
+    ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], 1.0, FUSION),
+    ("a definition outside the cover still counts", [5, 1, 9, 4], [4, 1, 7], [9], [1, 4], 1.0, FUSION),
+    ("a definition outside the keyword ranking adds nothing", [1, 2], [3], [], [3, 8], 0.5, FUSION),
+]
+#: Coverage: (query tokens, stop tokens, keyword ranking) on the COVER_TERMS site.
+COVERAGE = [
+    (["jitter", "timeout"], [], [0, 3]), (["jitter", "timeout"], [], [5, 0]), (["jitter", "timeout"], [], [4]),
+    (["how", "jitter", "timeout", "missing"], ["how"], [3, 0]), (["jitter"], [], []), (["how"], ["how"], [1]),
+    (["timeoutstopsec", "timeout", "stop", "sec"], [], [4]), (["日本", "jitter"], [], [2]),
 ]
 
 # Definitions: per chunk, the terms it defines (keyword.json `chunks.defines`).
@@ -267,6 +295,17 @@ def small_bundle(case: dict[str, Any]) -> Bundle:
     )
 
 
+def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: float,
+              settings: dict[str, Any], scores: list[float] | None = None, cosines: list[float] | None = None,
+              defined: list[int] | None = None) -> dict[str, Any]:
+    case: dict[str, Any] = {"name": name, "keyword": keyword, "scores": scores or side_scores(keyword, 9.5, 0.25),
+                            "vector": vector, "cosines": cosines or side_scores(vector, 0.7, 0.01),
+                            "coverage": covered, "cover": cover}
+    if defined is not None:
+        case["defined"] = defined
+    return case | {"settings": settings}
+
+
 def answer(kind: str, case: dict[str, Any]) -> Any:
     """The reference's output for one case of a kind (the key of its list in the file)."""
     if kind == "osa":
@@ -286,8 +325,11 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
         return sorted(exact_cover(small_bundle(case), case["tokens"], set(case.get("typed", []))))
     if kind == "fuse":
         defined = set(case.get("defined", []))
-        fused = fuse(case["keyword"], case["vector"], set(case["cover"]), case["settings"], defined)
+        fused = fuse(case["keyword"], case["scores"], case["vector"], case["cosines"], case["coverage"],
+                     set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
+    if kind == "coverage":
+        return coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"])
     if kind == "defining_chunks":
         typed = set(case.get("typed", []))
         return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"]), typed))
@@ -401,13 +443,12 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
                  "terms": COVER_TERMS, "postings": COVER_POSTINGS, "settings": COVER_SETTINGS}
                 for q in COVER_QUERIES
             ],
-            "fuse": [
-                {"name": name, "keyword": kw, "vector": vec, "cover": cover, "settings": settings}
-                for name, kw, vec, cover, settings in FUSE
-            ]
-            + [
-                {"name": name, "keyword": kw, "vector": vec, "cover": cover, "defined": defined, "settings": settings}
-                for name, kw, vec, cover, defined, settings in FUSE_DEFINED
+            "fuse": [fuse_case(*case) for case in FUSE]
+            + [fuse_case(name, kw, vec, cover, coverage, settings, defined=defined)
+               for name, kw, vec, cover, defined, coverage, settings in FUSE_DEFINED],
+            "coverage": [
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "terms": COVER_TERMS, "postings": COVER_POSTINGS}
+                for tokens, stop, ranked in COVERAGE
             ],
             "defining_chunks": [
                 {"query": q, "tokens": query_tokens(q), "typed": sorted(typed_tokens(q, query_tokens(q))),

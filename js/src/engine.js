@@ -6,7 +6,7 @@ import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./vector-shards.js";
-import { definingChunks, exactCover, fuse, pathRoots } from "./fuse.js";
+import { coverage, definingChunks, exactCover, fuse, pathRoots } from "./fuse.js";
 import { expand } from "./expand.js";
 import { MODES, fragmentOf } from "./bundle.js";
 import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
@@ -131,7 +131,8 @@ export function search(bundle, query, options = {}) {
       fused = new Map(vectorRanked.map((chunk) => [chunk, c[chunk]]));
       floor = settings.vector_threshold;
     } else {
-      fused = fuse(keywordRanked, vectorRanked, cover, settings, defined);
+      const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordRanked);
+      fused = fuse(keywordRanked, keyword.scores, vectorRanked, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
       floor = settings.min_score;
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.

@@ -1,5 +1,5 @@
 // @ts-check
-/** Fusion with definitions and exact covers first (spec: mkdocs_graphsearch/engine/fuse.py). */
+/** Score-aware fusion with definitions and exact covers first (spec: mkdocs_graphsearch/engine/fuse.py). */
 import { pathKey } from "./filters.js";
 import { prefixTerms } from "./keyword.js";
 
@@ -92,19 +92,68 @@ export function pathRoots(bundle, text, found) {
   return new Set([...found].filter((chunk) => kind[chunk] === "page" && `/${pathKey(paths[page[chunk]])}`.includes(`/${typed}`)));
 }
 
-/** RRF with covers one ceiling up and definitions two (both count in the keyword ranking only).
- * @param {number[]} keywordRanked @param {number[]} vectorRanked @param {Set<number>} cover
- * @param {any} settings @param {Set<number>} [defined] @returns {Map<number, number>} */
-export function fuse(keywordRanked, vectorRanked, cover, settings, defined = new Set()) {
-  const k = settings.rrf_k;
-  const keywordWeight = settings.keyword_weight;
-  const vectorWeight = settings.vector_weight;
-  const ceiling = (keywordWeight + vectorWeight) / (k + 1);
+/** Of the query's tokens that are not stop words, the share the keyword side's best chunk holds
+ * as an exact term; 0 without a keyword match (spec: coverage).
+ * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} stop
+ * @param {number[]} keywordRanked @returns {number} */
+export function coverage(bundle, tokens, stop, keywordRanked) {
+  const content = tokens.filter((token) => !stop.has(token));
+  if (!keywordRanked.length || !content.length) return 0;
+  const best = keywordRanked[0];
+  let held = 0;
+  for (const token of content) {
+    const term = bundle.termIndex.get(token);
+    if (term === undefined) continue;
+    for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
+      if (bundle.postChunk[p] === best) {
+        held++;
+        break;
+      }
+    }
+  }
+  return held / content.length;
+}
+
+/** The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage. */
+const COVERAGE_BASE = 0.4;
+const COVERAGE_SPAN = 0.4;
+
+/** The keyword side's share of a fused score (spec: keyword_share).
+ * @param {number} covered @param {any} settings @returns {number} */
+export function keywordShare(covered, settings) {
+  const a = COVERAGE_BASE + COVERAGE_SPAN * covered;
+  const keyword = settings.keyword_weight * a;
+  const vector = settings.vector_weight * (1 - a);
+  const total = keyword + vector;
+  return total ? keyword / total : 0;
+}
+
+/** Normalized scores mixed by the keyword share, with covers one ceiling up and definitions two
+ * (both count in the keyword ranking only); scores and cosines are indexed by chunk (spec: fuse).
+ * @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores
+ * @param {number[]} vectorRanked @param {ArrayLike<number>} cosines @param {number} covered
+ * @param {Set<number>} cover @param {any} settings @param {Set<number>} [defined]
+ * @returns {Map<number, number>} */
+export function fuse(keywordRanked, keywordScores, vectorRanked, cosines, covered, cover, settings, defined = new Set()) {
+  const ceiling = (settings.keyword_weight + settings.vector_weight) / (settings.rrf_k + 1);
+  const share = keywordShare(covered, settings);
+  const keywordPart = ceiling * share;
+  const vectorPart = ceiling * (1 - share);
   const fused = new Map();
-  keywordRanked.forEach((chunk, i) => {
-    const lift = defined.has(chunk) ? 2 * ceiling : cover.has(chunk) ? ceiling : 0;
-    fused.set(chunk, lift + keywordWeight / (k + i + 1));
-  });
-  vectorRanked.forEach((chunk, i) => fused.set(chunk, (fused.get(chunk) ?? 0) + vectorWeight / (k + i + 1)));
+  if (keywordRanked.length) {
+    const best = keywordScores[keywordRanked[0]];
+    for (const chunk of keywordRanked) {
+      const lift = defined.has(chunk) ? 2 * ceiling : cover.has(chunk) ? ceiling : 0;
+      fused.set(chunk, lift + keywordPart * (keywordScores[chunk] / best));
+    }
+  }
+  if (vectorRanked.length) {
+    const floor = settings.vector_threshold;
+    const span = cosines[vectorRanked[0]] - floor;
+    for (const chunk of vectorRanked) {
+      const closeness = span > 0 ? (cosines[chunk] - floor) / span : 1;
+      fused.set(chunk, (fused.get(chunk) ?? 0) + vectorPart * closeness);
+    }
+  }
   return fused;
 }

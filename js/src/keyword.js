@@ -8,7 +8,7 @@ import { isProseWord, stem } from "./stem.js";
 /**
  * @typedef {import("./bundle.js").Bundle} Bundle
  * @typedef {{term: number, weight: number}} Expansion
- * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][], typed: Set<string>}} KeywordScores
+ * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][], typed: Set<string>, stop: Set<string>}} KeywordScores
  */
 
 /** @param {string} query @returns {string[]} */
@@ -274,5 +274,5 @@ export function keywordScores(bundle, query, wanted = null) {
     for (let c = 0; c < total.length; c++) if (total[c] > 0) total[c] += stopTotal[c] * weight;
   }
   for (let c = 0; c < total.length; c++) total[c] = total[c] / bundle.impactScale;
-  return { scores: total, tokens, matchedTerms, expansions: allExpansions, typed };
+  return { scores: total, tokens, matchedTerms, expansions: allExpansions, typed, stop };
 }

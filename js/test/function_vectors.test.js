@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { osaWithin } from "../src/fuzzy.js";
 import { BundleError, decodeVarints } from "../src/bundle.js";
-import { definingChunks, exactCover, fuse, identifierTokens, pathRoots } from "../src/fuse.js";
+import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots } from "../src/fuse.js";
 import { typedTokens } from "../src/keyword.js";
 import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/filters.js";
 import { groupByPage, pageScore, rankChunks } from "../src/results.js";
@@ -71,7 +71,13 @@ for (const c of fusion.exact_cover) {
 }
 for (const c of fusion.fuse) {
   test(`fuse: ${c.name}`, () => {
-    assert.deepEqual([...fuse(c.keyword, c.vector, new Set(c.cover), c.settings, new Set(c.defined ?? []))], c.expected);
+    const fused = fuse(c.keyword, c.scores, c.vector, c.cosines, c.coverage, new Set(c.cover), c.settings, new Set(c.defined ?? []));
+    assert.deepEqual([...fused], c.expected);
+  });
+}
+for (const c of fusion.coverage) {
+  test(`coverage of ${JSON.stringify(c.tokens)} (stop ${JSON.stringify(c.stop)}) by ${JSON.stringify(c.keyword)}`, () => {
+    assert.equal(coverage(smallBundle(c), c.tokens, new Set(c.stop), c.keyword), c.expected);
   });
 }
 for (const c of fusion.defining_chunks) {

@@ -52,6 +52,7 @@ class KeywordScores:
     matched_terms: set[str] = field(default_factory=set)
     expansions: list[list[Expansion]] = field(default_factory=list)
     typed: set[str] = field(default_factory=set)
+    stop: set[str] = field(default_factory=set)
 
 
 def query_tokens(query: str) -> list[str]:
@@ -161,7 +162,7 @@ def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
     stop = stop_tokens(bundle, tokens, words)
     total = np.zeros(bundle.n_chunks, dtype=np.float64)
     stop_total = np.zeros(bundle.n_chunks, dtype=np.float64)
-    result = KeywordScores(total, tokens, typed=typed_tokens(query, tokens))
+    result = KeywordScores(total, tokens, typed=typed_tokens(query, tokens), stop=stop)
     for token in tokens:
         expansions = expand(bundle, token, token in result.typed, token in words)
         result.expansions.append(expansions)

@@ -6,7 +6,8 @@ filters alone lists the matching chunks.
 keyword: BM25F scores rank the chunks; a lookup's defining chunks first (fuse.py).
 vector:  cosines at or above `vector_threshold` rank the chunks; graph expansion (floor: the
          threshold).
-hybrid:  RRF of both rankings with exact covers first (fuse.py), less the chunks that only the
+hybrid:  both sides' normalized scores mixed by how much of the query the best keyword match
+         holds, exact covers first (fuse.py), less the chunks that only the
          vector side found with a cosine under `vector_only_threshold` (calibrated per site at
          build time: index/calibrate.py), then graph expansion (floor: `min_score`).
 The static encoder reads the query completed by the keyword side (keyword.completed_query).
@@ -25,7 +26,7 @@ from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.encoder import project_query, query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
 from mkdocs_graphsearch.engine.filters import allowed_chunks, merged, parse_filter, parse_query
-from mkdocs_graphsearch.engine.fuse import defining_chunks, exact_cover, fuse, path_roots
+from mkdocs_graphsearch.engine.fuse import coverage, defining_chunks, exact_cover, fuse, path_roots
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.snippet import Highlight, keyword_highlight
@@ -123,7 +124,9 @@ def search(
             fused = {chunk: float(cos[chunk]) for chunk in vector_ranked} if cos is not None else {}
             floor = settings["vector_threshold"]
         else:
-            fused = fuse(keyword_ranked, vector_ranked, cover, settings, defined)
+            sure = coverage(bundle, keyword.tokens, keyword.stop, keyword_ranked)
+            cosines_found: np.ndarray = cos if cos is not None else np.zeros(0)  # none: no vector ranking
+            fused = fuse(keyword_ranked, keyword.scores, vector_ranked, cosines_found, sure, cover, settings, defined)
             floor = settings["min_score"]
             # Without a keyword match, a chunk needs a surer cosine: the vector side alone
             # must not answer an off-topic query.
