@@ -100,9 +100,11 @@ RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
-#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (about
-#: 16-24 KiB gzipped for prose): a result list of 10 pages fetches a few fragments, not all text.
-TEXT_FRAGMENT_BYTES = 64 * 1024
+#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a few
+#: KiB gzipped; a bigger page is one fragment of its own): 10 results fetch about their own pages'
+#: text. On k8s-docs (885 pages) 8 KiB beat 16, 32 and 64 KiB on text + display + manifest bytes
+#: of a first complete answer (docs/format3-status.md).
+TEXT_FRAGMENT_BYTES = 8 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
