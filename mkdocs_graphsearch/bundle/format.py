@@ -108,8 +108,9 @@ TEXT_FRAGMENT_BYTES = 8 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
-#: shards of about 8-16 KiB gzipped, not every posting of the site.
-TERM_SHARD_BYTES = 32 * 1024
+#: shards of a few KiB gzipped, not every posting of the site (on k8s-docs 8 KiB: 6-24 KiB gzip of
+#: term shards for the benchmark queries, against 20-69 KiB at 32 KiB; docs/format3-status.md).
+TERM_SHARD_BYTES = 8 * 1024
 
 
 def postings_shard(index: int) -> str:
