@@ -18,7 +18,6 @@ Its manifest still lacks what format 1 lacked (tags, aliases, ...): each engine'
 from __future__ import annotations
 
 import sys
-from itertools import accumulate
 from pathlib import Path
 
 import orjson
@@ -34,7 +33,7 @@ from mkdocs_graphsearch.bundle.format import (
     postings_shard,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part
-from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
+from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
@@ -81,6 +80,20 @@ def format_1_postings(data: bytes, n_terms: int) -> Postings:
     return postings
 
 
+def split_shard(data: bytes) -> tuple[list[str], dict[str, list[int]], bytes]:
+    """A term shard -> its terms, its stems and its varints, in either layout: terms, stems and
+    varints on three lines, or (before stems moved into the shards) terms and varints."""
+    cut = data.index(b"\n")
+    end = data.find(b"\n", cut + 1)
+    try:
+        stems = orjson.loads(data[cut + 1 : end]) if end > 0 else None
+    except orjson.JSONDecodeError:
+        stems = None
+    if isinstance(stems, dict):
+        return orjson.loads(data[:cut]), stems, data[end + 1 :]
+    return orjson.loads(data[:cut]), {}, data[cut + 1 :]
+
+
 def relayout(bundle_dir: Path) -> None:
     """Re-lay the frozen bundle out in today's layout, same data: term shards of 64 bytes (so
     queries cross shard boundaries) from its postings.bin (format 3 before term shards) or its
@@ -92,14 +105,12 @@ def relayout(bundle_dir: Path) -> None:
         postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
     else:
         # The shards themselves (not load_bundle: the layout read may be older than the reader's).
-        indexes = range(len(manifest["term_shards"]["start"]))
-        shards = [read_shard(parts[postings_shard(i)], manifest, i) for i in indexes]
-        keyword["terms"] = [term for shard in shards for term in shard[0]]
-        counts = [int(count) for shard in shards for count in shard[1]]
-        starts = [0, *accumulate(counts)]
-        chunks = [int(chunk) for shard in shards for chunk in shard[2]]
-        pairs = list(zip(chunks, [int(impact) for shard in shards for impact in shard[3]], strict=True))
-        postings = [pairs[start:end] for start, end in zip(starts, starts[1:], strict=False)]
+        keyword["terms"], postings = [], []
+        for index in range(len(manifest["term_shards"]["start"])):
+            terms, stems, varints = split_shard(parts[postings_shard(index)])
+            keyword["terms"] += terms
+            keyword.setdefault("stems", {}).update(stems)
+            postings += format_1_postings(varints, len(terms))
     parts = {part: data for part, data in parts.items() if not part.startswith("postings.")}
     if "encoder.bin" in parts:  # one table -> shards of a few rows (queries cross them)
         encoder_parts, manifest["encoder"]["shards"] = split_encoder(

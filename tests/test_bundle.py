@@ -225,7 +225,7 @@ def test_changed_content_changes_only_the_changed_parts_names(tmp_path: Path) ->
     a = _manifest(build_bundle_dir(tmp_path / "a", _small_docs(tmp_path / "docs-a", "alpha"), embeddings=False))
     b = _manifest(build_bundle_dir(tmp_path / "b", _small_docs(tmp_path / "docs-b", "bravo"), embeddings=False))
     names = lambda m: {part: entry["name"] for part, entry in m["files"].items()}  # noqa: E731
-    assert names(a)["keyword.json"] != names(b)["keyword.json"]
+    assert names(a)["postings.0.bin"] != names(b)["postings.0.bin"]  # their terms and stems
     assert names(a)["text.0.json"] != names(b)["text.0.json"]
     assert names(a)["graph.json"] == names(b)["graph.json"]  # same bytes, same name
 

@@ -172,7 +172,7 @@ MALFORMED = {
         "graph.json: edge_types[3] (link) has no decay in manifest.json's search.graph_decay",
     ),
     "no stem weight": (
-        M, _edit("search/stem_weight", delete=True), f"{M}: search.stem_weight is missing (keyword.json has stems)"
+        M, _edit("search/stem_weight", delete=True), f"{M}: search.stem_weight is missing (postings.0.bin has stems)"
     ),
     "no stop word weight": (
         M, _edit("search/stop_word_weight", delete=True),
@@ -227,8 +227,6 @@ MALFORMED = {
     "a level a string": (
         "display.0.json", _edit("chunks/level/0", "1"), f"display.0.json: chunks.level[0] {WHOLE} 0 to "
     ),
-    # the term count is the bundle's: only the message's start is pinned
-    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to "),
     "tags a string": ("keyword.json", _edit("pages/tags", "home"), "keyword.json: pages.tags must be a list"),
     "tags short": ("keyword.json", _edit("pages/tags/2", delete=True), "keyword.json: pages.tags has 2 items, not 3"),
     "a tag a number": ("keyword.json", _edit("pages/tags/1/0", 5), "keyword.json: pages.tags[1][0] must be a string"),
@@ -282,7 +280,19 @@ MALFORMED = {
     ),
 }  # fmt: skip
 
-#: Encoder parts with valid checksums and a writer's bug inside (bytes, not JSON): (part, change, message start).
+def _shard_stems(change):  # type: ignore[no-untyped-def]
+    """A change of a term shard's stem line (bundle/write.py postings_bytes)."""
+
+    def apply(data: bytes) -> bytes:
+        cut = data.index(b"\n")
+        end = data.index(b"\n", cut + 1)
+        stems = json.dumps(change(json.loads(data[cut + 1 : end])), separators=(",", ":"), sort_keys=True)
+        return data[: cut + 1] + stems.encode() + data[end:]
+
+    return apply
+
+
+#: Binary parts with valid checksums and a writer's bug inside (bytes, not JSON): (part, change, message start).
 MALFORMED_BINARY = {
     "an encoder shard cut": ("encoder.0.bin", lambda data: data[:-1], "encoder.0.bin has "),
     "encoder shard tokens out of order": (
@@ -294,6 +304,14 @@ MALFORMED_BINARY = {
     ),
     "an encoder shard emptied": ("encoder.2.bin", lambda data: b"", "the encoder shards hold "),
     "encoder model short": ("encoder-model.bin", lambda data: data[:-4], "encoder-model.bin has "),
+    # the term count is the bundle's: only the message's start is pinned
+    "a stem to no term": (
+        "postings.0.bin", _shard_stems(_edit("acm", [999])), f"postings.0.bin: stems.acm[0] {WHOLE} 0 to "
+    ),
+    "stems a list": ("postings.0.bin", _shard_stems(lambda stems: []), "postings.0.bin: stems must be an object"),
+    "no stem list": (
+        "postings.0.bin", lambda data: data[: data.index(b"\n") + 1], "postings.0.bin has no stem list (corrupted)"
+    ),
 }  # fmt: skip
 
 
@@ -319,6 +337,26 @@ def test_malformed_encoder_parts_give_the_same_error_in_both_engines(checked: Pa
         python = python_outcome(folder)
         assert python[0] == "error" and python[1].startswith(MALFORMED_BINARY[case][2]), (case, python)
         assert js_outcome == python, case
+
+
+def test_a_stem_outside_its_shard_gives_the_same_error_in_both_engines(tmp_path: Path, node: str) -> None:
+    """A query looks a stem up in the shard of the stem's string only (js/src/keyword.js
+    stemTerms): a stem elsewhere would be found by Python and not by JS, so both refuse it. On
+    the frozen bundle (15 term shards; the checked one has a single shard)."""
+    first = orjson.loads((FROZEN / MANIFEST).read_bytes())["term_shards"]["first"]
+    cases = {  # (shard, stem): before the shard's first term, at the next shard's first term
+        (1, "a"): "postings.1.bin: stems.a is outside the shard's term range",
+        (0, first[1]): f"postings.0.bin: stems.{first[1]} is outside the shard's term range",
+    }
+    folders = []
+    for i, (shard, stem) in enumerate(cases):
+        folder = tmp_path / str(i)
+        shutil.copytree(FROZEN, folder)
+        part = f"postings.{shard}.bin"
+        rewrite_bundle_file(folder, part, _shard_stems(_edit(stem, [0]))(bundle_part(folder, part).read_bytes()))
+        folders.append(folder)
+    for message, folder, js_outcome in zip(cases.values(), folders, js_outcomes(node, folders), strict=True):
+        assert python_outcome(folder) == ("error", message) == js_outcome
 
 
 def test_malformed_bundles_give_the_same_error_in_both_engines(checked: Path, tmp_path: Path, node: str) -> None:

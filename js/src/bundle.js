@@ -288,8 +288,8 @@ export async function loadKeywordBundle(fetchFile) {
   const manifest = await loadManifest(fetchFile);
   const keyword = checkKeyword(parseJson("keyword.json", await readFile(fetchFile, manifest, "keyword.json")), manifest);
   const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
-  /** @type {Map<string, number[]>} stem -> terms that are prose words with it (format 1: none) */
-  const stems = new Map(Object.entries(Object.hasOwn(keyword, "stems") ? keyword.stems : {}));
+  /** @type {Map<string, number[]>} stem -> terms that are prose words with it (from the loaded term shards) */
+  const stems = new Map();
   return {
     manifest,
     settings: manifest.search,
@@ -388,9 +388,12 @@ export async function loadShard(bundle, fetchFile, index) {
   if (!Array.isArray(terms) || terms.length !== nTerms || !terms.every((term) => typeof term === "string")) {
     throw new BundleError(`${name}: its term list must be ${nTerms} strings`);
   }
+  const stemsEnd = bytes.indexOf(0x0a, cut + 1);
+  if (stemsEnd < 0) throw new BundleError(`${name} has no stem list (corrupted)`);
+  const stems = checkShardStems(parseJson(name, bytes.subarray(cut + 1, stemsEnd)), manifest, index);
   let values;
   try {
-    values = decodeVarints(bytes.subarray(cut + 1));
+    values = decodeVarints(bytes.subarray(stemsEnd + 1));
   } catch (error) {
     throw new BundleError(`${name}: ${/** @type {Error} */ (error).message} (corrupted)`);
   }
@@ -415,9 +418,44 @@ export async function loadShard(bundle, fetchFile, index) {
   }
   // Written only now (a shard that fails a check adds nothing): terms, then the end of the last.
   terms.forEach((term, t) => setTerm(bundle, start + t, term, values[t]));
+  for (const [stem, stemTerms] of Object.entries(stems)) bundle.stems.set(stem, stemTerms);
   termStart[end] = endPosting;
   bundle.shardLoaded[index] = 1;
   return bundle;
+}
+
+/** The stems of term shard `index` (stem -> term numbers), each in the shard's term range: the
+ * shard a query looks its stem up in (spec: bundle/schema.py check_shard_stems).
+ * @param {unknown} data @param {any} manifest @param {number} index @returns {Record<string, number[]>} */
+function checkShardStems(data, manifest, index) {
+  const name = postingsShard(index);
+  const stems = object(name, data, "stems");
+  const first = manifest.term_shards.first;
+  const low = first[index], high = index + 1 < first.length ? first[index + 1] : null;
+  for (const [stem, terms] of Object.entries(stems)) {
+    wholes(name, terms, `stems.${stem}`, null, 0, manifest.counts.terms - 1);
+    if (compareCodePoints(stem, low) < 0 || (high !== null && compareCodePoints(stem, high) >= 0)) {
+      fail(name, `stems.${stem}`, "is outside the shard's term range");
+    }
+  }
+  if (Object.keys(stems).length && !Object.hasOwn(manifest.search, "stem_weight")) {
+    fail("manifest.json", "search.stem_weight", `is missing (${name} has stems)`);
+  }
+  return stems;
+}
+
+/** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
+export function compareCodePoints(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral code points) sort after every BMP code point above them.
+    const xs = x >= 0xd800 && x <= 0xdfff, ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /** @param {Bundle} bundle @param {number} index @param {string} term @param {number} count */
@@ -839,17 +877,12 @@ function checkSettings(search) {
   }
 }
 
-/** keyword.json: stems, and the pages and chunks columns, consistent with the counts.
+/** keyword.json: the pages and chunks columns, consistent with the counts.
  * @param {unknown} data @param {any} manifest @returns {any} */
 function checkKeyword(data, manifest) {
   const k = "keyword.json";
-  const { terms: nTerms, pages: nPages, chunks: nChunks } = manifest.counts;
+  const { pages: nPages, chunks: nChunks } = manifest.counts;
   const keyword = object(k, data, "the file");
-  const stems = object(k, Object.hasOwn(keyword, "stems") ? keyword.stems : {}, "stems");
-  for (const [stem, terms] of Object.entries(stems)) wholes(k, terms, `stems.${stem}`, null, 0, nTerms - 1);
-  if (Object.keys(stems).length && !Object.hasOwn(manifest.search, "stem_weight")) {
-    fail("manifest.json", "search.stem_weight", "is missing (keyword.json has stems)");
-  }
   const pages = object(k, own(keyword, "pages"), "pages");
   strings(k, own(pages, "path"), "pages.path", nPages);
   if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags

@@ -228,6 +228,22 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
+def check_shard_stems(data: Any, manifest: dict[str, Any], index: int) -> dict[str, list[int]]:
+    """The stems of term shard `index` (stem -> term numbers): each in the shard's term range
+    (the shard a query looks its stem up in: js/src/keyword.js stemTerms)."""
+    name = postings_shard(index)
+    stems = _object(name, data, "stems")
+    first = manifest["term_shards"]["first"]
+    low, high = first[index], first[index + 1] if index + 1 < len(first) else None
+    for stem, terms in stems.items():
+        _wholes(name, terms, f"stems.{stem}", None, 0, manifest["counts"]["terms"] - 1)
+        if stem < low or (high is not None and stem >= high):  # str order: code point order
+            _fail(name, f"stems.{stem}", "is outside the shard's term range")
+    if stems and "stem_weight" not in manifest["search"]:
+        _fail(MANIFEST, "search.stem_weight", f"is missing ({name} has stems)")
+    return stems
+
+
 def shard_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
     """The terms shard `index` holds: start, end (exclusive)."""
     starts = manifest["term_shards"]["start"]
@@ -263,15 +279,10 @@ def _check_settings(search: dict[str, Any]) -> None:
 
 
 def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
-    """keyword.json: stems, and the pages and chunks columns, consistent with the counts."""
+    """keyword.json: the pages and chunks columns, consistent with the counts."""
     counts = manifest["counts"]
-    n_terms, n_pages, n_chunks = counts["terms"], counts["pages"], counts["chunks"]
+    n_pages, n_chunks = counts["pages"], counts["chunks"]
     keyword = _object(KEYWORD, data, "the file")
-    stems = _object(KEYWORD, keyword.get("stems", {}), "stems")
-    for stem, terms in stems.items():
-        _wholes(KEYWORD, terms, f"stems.{stem}", None, 0, n_terms - 1)
-    if stems and "stem_weight" not in manifest["search"]:
-        _fail(MANIFEST, "search.stem_weight", "is missing (keyword.json has stems)")
     pages = _object(KEYWORD, keyword.get("pages"), "pages")
     _strings(KEYWORD, pages.get("path"), "pages.path", n_pages)
     if "tags" in pages:  # optional: each page's front matter tags

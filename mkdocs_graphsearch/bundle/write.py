@@ -6,6 +6,7 @@ texts): it knows the format, not the index's classes, so bundle/ imports nothing
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -46,8 +47,9 @@ def dumps(data: object) -> bytes:
     return orjson.dumps(data, option=_JSON_OPTIONS)
 
 
-def postings_bytes(terms: Sequence[str], postings: Postings) -> bytes:
-    """One term shard: its terms as compact JSON, a newline, then its postings' varints."""
+def postings_bytes(terms: Sequence[str], postings: Postings, stems: Mapping[str, Sequence[int]]) -> bytes:
+    """One term shard: its terms as compact JSON, a newline, the stems in its term range as a
+    compact JSON object (stem -> term numbers), a newline, then its postings' varints."""
     counts = [len(term_postings) for term_postings in postings]
     deltas: list[int] = []
     impacts: list[int] = []
@@ -57,14 +59,16 @@ def postings_bytes(terms: Sequence[str], postings: Postings) -> bytes:
             deltas.append(chunk - previous)
             previous = chunk
             impacts.append(impact)
-    return dumps(list(terms)) + b"\n" + encode_varints(counts + deltas + impacts)
+    return dumps(list(terms)) + b"\n" + dumps(dict(stems)) + b"\n" + encode_varints(counts + deltas + impacts)
 
 
 def keyword_part(
     keyword: Mapping[str, Any], postings: Postings, target: int = TERM_SHARD_BYTES
 ) -> tuple[dict[str, bytes], dict[str, list[Any]]]:
-    """keyword.json (without its terms), the term shards, the term dictionary, and the manifest's
-    `term_shards`: a shard ends at the first term once it holds `target` bytes (format.py)."""
+    """keyword.json (without its terms and stems), the term shards, the term dictionary, and the
+    manifest's `term_shards`: a shard ends at the first term once it holds `target` bytes, and
+    holds the stems in its term range (a query's stem lookup needs the shard of the stem's string:
+    usually the token's own; format.py)."""
     terms: list[str] = list(keyword["terms"])
     shards: dict[str, list[Any]] = {"first": [""], "start": [0], "postings": [0]}
     size = posted = 0
@@ -77,11 +81,14 @@ def keyword_part(
         size += len(dumps(term)) + 3 * len(term_postings) + 1
         posted += len(term_postings)
     ends = [*shards["start"][1:], len(terms)]
+    stems: list[dict[str, list[int]]] = [{} for _ in ends]
+    for stem, stem_terms in keyword.get("stems", {}).items():  # str order is code point order
+        stems[bisect_right(shards["first"], stem) - 1][stem] = stem_terms
     parts = {
-        postings_shard(i): postings_bytes(terms[start:end], postings[start:end])
+        postings_shard(i): postings_bytes(terms[start:end], postings[start:end], stems[i])
         for i, (start, end) in enumerate(zip(shards["start"], ends, strict=True))
     }
-    parts[KEYWORD] = dumps({key: value for key, value in keyword.items() if key != "terms"})
+    parts[KEYWORD] = dumps({key: value for key, value in keyword.items() if key not in ("terms", "stems")})
     parts[TERMS] = dumps({"terms": terms, "postings": [len(term_postings) for term_postings in postings]})
     return parts, shards
 
