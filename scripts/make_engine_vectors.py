@@ -28,8 +28,11 @@ from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     MANIFEST,
     checksum,
+    compact_files,
     decode_varints,
+    file_name,
     hashed_name,
+    listed_parts,
     postings_shard,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part
@@ -99,7 +102,10 @@ def relayout(bundle_dir: Path) -> None:
     queries cross shard boundaries) from its postings.bin (format 3 before term shards) or its
     shards; its text fragments (one per page) stay."""
     manifest = orjson.loads((bundle_dir / MANIFEST).read_bytes())
-    parts = {part: (bundle_dir / entry["name"]).read_bytes() for part, entry in manifest["files"].items()}
+    if all(isinstance(entry, dict) for entry in manifest["files"].values()):  # {name, bytes, crc32} each
+        parts = {part: (bundle_dir / entry["name"]).read_bytes() for part, entry in manifest["files"].items()}
+    else:  # compact: each part's CRC-32 (format.py compact_files)
+        parts = {part: (bundle_dir / file_name(manifest, part)).read_bytes() for part in listed_parts(manifest)}
     keyword = orjson.loads(parts["keyword.json"])
     if "postings.bin" in parts:
         postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
@@ -128,10 +134,7 @@ def relayout(bundle_dir: Path) -> None:
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION
-    manifest["files"] = {
-        part: {"name": hashed_name(part, data), "bytes": len(data), "crc32": checksum(data)}
-        for part, data in sorted(parts.items())
-    }
+    manifest["files"] = compact_files({part: checksum(data) for part, data in parts.items()})
     files = {hashed_name(part, data): data for part, data in parts.items()}
     files[MANIFEST] = sealed_manifest(manifest)
     for old in bundle_dir.glob("*"):

@@ -32,6 +32,8 @@ from mkdocs_graphsearch.bundle.format import (
     CHECKSUM_PREFIX,
     MANIFEST,
     BundleError,
+    file_name,
+    listed_parts,
     manifest_checksum,
     seal_manifest,
     verify_manifest,
@@ -178,18 +180,21 @@ MALFORMED = {
         M, _edit("search/stop_word_weight", delete=True),
         f"{M}: search.stop_word_weight is missing (there are query_stop_words)",
     ),
-    "text.0.json unlisted": (M, _edit("files/text.0.json", delete=True), f"{M}: files.text.0.json is missing"),
+    "text.0.json unlisted": (
+        M, _edit("files/text.#.json/0", delete=True), f"{M}: files.text.#.json has 0 items, not 1"
+    ),
+    "no text fragment listed": (M, _edit("files/text.#.json", delete=True), f"{M}: files.text.#.json is missing"),
+    "a crc32 a string": (M, _edit("files/keyword.json", "1"), f"{M}: files.keyword.json {WHOLE} 0 to 4294967295"),
+    "a part's crc32 a list": (M, _edit("files/terms.json", [1]), f"{M}: files.terms.json {WHOLE} 0 to 4294967295"),
+    "a shard's crc32 negative": (
+        M, _edit("files/postings.#.bin/0", -1), f"{M}: files.postings.#.bin[0] {WHOLE} 0 to 4294967295"
+    ),
     "no text_starts": (M, _edit("text_starts", delete=True), f"{M}: text_starts must be a list"),
     "no fragment": (M, _edit("text_starts", []), f"{M}: text_starts must list at least one fragment"),
     "texts from chunk 1": (M, _edit("text_starts", [1]), f"{M}: text_starts[0] {WHOLE} 0 to 0"),
     "a fragment past the chunks": (M, _edit("text_starts", [0, 9]), f"{M}: text_starts[1] {WHOLE} 1 to 8"),
     "fragments not rising": (M, _edit("text_starts", [0, 4, 4]), f"{M}: text_starts[2] {WHOLE} 5 to 8"),
-    "a crc32 too large": (
-        M, _edit("files/graph.json/crc32", 2**32), f"{M}: files.graph.json.crc32 {WHOLE} 0 to 4294967295"
-    ),
-    "a part's name a path": (
-        M, _edit("files/text.0.json/name", "../x.json"), f"{M} gives text.0.json an invalid file name"
-    ),
+    "a crc32 too large": (M, _edit("files/graph.json", 2**32), f"{M}: files.graph.json {WHOLE} 0 to 4294967295"),
     "impact scale 0": (M, _edit("impact_scale", 0), f"{M}: impact_scale must be above 0"),
     "vectors dim 0": (M, _edit("vectors/dim", 0), f"{M}: vectors.dim {WHOLE} 1 to "),
     "encoder missing": (M, _edit("encoder", delete=True), f"{M}: encoder must be an object"),
@@ -219,7 +224,9 @@ MALFORMED = {
     "pages going back": ("keyword.json", _edit("chunks/page/5", 0), f"keyword.json: chunks.page[5] {WHOLE} 1 to 2"),
     "a parent -2": ("display.0.json", _edit("chunks/parent/1", -2), f"display.0.json: chunks.parent[1] {WHOLE} 0 to 8"),
     "a title null": ("display.0.json", _edit("pages/title/0", None), "display.0.json: pages.title[0] must be a string"),
-    "display.0.json unlisted": (M, _edit("files/display.0.json", delete=True), f"{M}: files.display.0.json is missing"),
+    "display.0.json unlisted": (
+        M, _edit("files/display.#.json/0", delete=True), f"{M}: files.display.#.json has 0 items, not 1"
+    ),
     "display chunks a list": ("display.0.json", _edit("chunks", []), "display.0.json: chunks must be an object"),
     "display urls short": (
         "display.0.json", _edit("pages/url/2", delete=True), "display.0.json: pages.url has 2 items, not 3"
@@ -246,7 +253,9 @@ MALFORMED = {
         "graph.0.json", _edit("offsets/9", delete=True), "graph.0.json: offsets has 9 items, not 10"
     ),
     "graph offsets past": ("graph.0.json", _edit("targets/16", delete=True), "graph.0.json: offsets["),
-    "graph.0.json unlisted": (M, _edit("files/graph.0.json", delete=True), f"{M}: files.graph.0.json is missing"),
+    "graph.0.json unlisted": (
+        M, _edit("files/graph.#.json/0", delete=True), f"{M}: files.graph.#.json has 0 items, not 1"
+    ),
     "edge types missing": ("graph.json", _edit("edge_types", delete=True), "graph.json: edge_types must be a list"),
     "an edge type unknown": ("graph.0.json", _edit("types/0", 7), f"graph.0.json: types[0] {WHOLE} 0 to 3"),
     "a text missing": ("text.0.json", _edit("8", delete=True), "text.0.json: texts has 8 items, not 9"),
@@ -261,13 +270,15 @@ MALFORMED = {
     "no encoder shard": (M, _edit("encoder/shards", []), f"{M}: encoder.shards must list at least one shard"),
     "encoder shards not from 0": (M, _edit("encoder/shards/0", 3), f"{M}: encoder.shards[0] {WHOLE} 0 to 0"),
     "encoder shards not rising": (M, _edit("encoder/shards/1", 0), f"{M}: encoder.shards[1] {WHOLE} 1 to "),
-    "an encoder shard unlisted": (M, _edit("files/encoder.0.bin", delete=True), f"{M}: files.encoder.0.bin is missing"),
+    "an encoder shard unlisted": (M, _edit("files/encoder.#.bin/0", delete=True), f"{M}: files.encoder.#.bin has "),
     "encoder model unlisted": (
         M, _edit("files/encoder-model.bin", delete=True), f"{M}: files.encoder-model.bin is missing"
     ),
     "vocab missing": (M, _edit("encoder/vocab", delete=True), f"{M}: encoder.vocab must be an object"),
     "no vocab shard": (M, _edit("encoder/vocab/shards", 0), f"{M}: encoder.vocab.shards {WHOLE} 1 to "),
-    "a vocab shard unlisted": (M, _edit("files/vocab.5.json", delete=True), f"{M}: files.vocab.5.json is missing"),
+    "a vocab shard unlisted": (
+        M, _edit("files/vocab.#.json/5", delete=True), f"{M}: files.vocab.#.json has 127 items, not 128"
+    ),
     "a vocab shard a list": ("vocab.3.json", lambda shard: [], "vocab.3.json: the file must be an object"),
     "vocab gaps short": ("vocab.3.json", _edit("gaps/0", delete=True), "vocab.3.json: gaps has "),
     "vocab ids not rising": ("vocab.3.json", _edit("gaps/1", 0), "vocab.3.json: gaps[1] must give rising ids below "),
@@ -459,7 +470,7 @@ def _names_a_file(message: str, mutation: Mutation, logical: dict[str, str], any
 
 def _check_mutations(source: Path, node: str, tmp_path: Path, batch: list[Mutation], checked: bool) -> None:
     manifest = orjson.loads((source / MANIFEST).read_bytes())
-    logical = {entry.get("name", part): part for part, entry in manifest["files"].items()}
+    logical = {file_name(manifest, part): part for part in listed_parts(manifest)}
     tmp = Path(tempfile.mkdtemp(dir=tmp_path))  # one per example (tmp_path is the test's)
     folders = []
     for i, mutation in enumerate(batch):
@@ -536,11 +547,11 @@ MALFORMED_CLUSTERED = {
     "no cluster sizes": (M, _edit("vectors/clusters/sizes", []), f"{M}: vectors.clusters.sizes must list at least one"),
     "an empty cluster": (M, _edit("vectors/clusters/sizes/1", 0), f"{M}: vectors.clusters.sizes[1] {WHOLE} 1 to 9"),
     "sizes not the chunks": (
-        M, _edit("vectors/clusters/sizes", [3, 3]), f"{M}: vectors.clusters.sizes must add up to counts.chunks"
+        M, _edit("vectors/clusters/sizes", [3, 3, 2]), f"{M}: vectors.clusters.sizes must add up to counts.chunks"
     ),
     "probe 0": (M, _edit("vectors/clusters/probe", 0), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
     "probe past the clusters": (M, _edit("vectors/clusters/probe", 4), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
-    "a cluster unlisted": (M, _edit("files/vectors.2.bin", delete=True), f"{M}: files.vectors.2.bin is missing"),
+    "a cluster unlisted": (M, _edit("files/vectors.#.bin/2", delete=True), f"{M}: files.vectors.#.bin has "),
     "centroids unlisted": (M, _edit("files/centroids.bin", delete=True), f"{M}: files.centroids.bin is missing"),
     "cluster sizes off by one": (M, _one_moved, "vectors.0.bin has "),
     "chunks not rising": ("vectors.0.bin", _swapped_chunks, "vectors.0.bin: its chunk numbers must rise"),

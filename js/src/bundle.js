@@ -13,7 +13,7 @@
  *
  * Checks, in the order the Python engine makes them (bundle/read.py, bundle/schema.py), with
  * the same messages: the manifest's format, its own checksum (when it has one), the shape of
- * every value either engine reads; each part's size and CRC-32, then its shape. Any fault is a
+ * every value either engine reads; each part's CRC-32, then its shape. Any fault is a
  * BundleError naming the file, never a TypeError at load or query time.
  */
 
@@ -23,9 +23,6 @@ export const MIN_FORMAT_VERSION = 3;
 export const MANIFEST = "manifest.json";
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
 export const MODES = ["keyword", "vector", "hybrid"];
-/** A part's file name: one plain file in the bundle folder, never a path or another origin. */
-const SAFE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
-
 export class BundleError extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -229,39 +226,71 @@ function verifyManifest(bytes) {
   return true;
 }
 
-/**
- * The file a manifest stores a part in (format 1: the part's own name).
- * @param {any} manifest @param {string} name the part's logical name (e.g. "keyword.json")
- */
-export function fileName(manifest, name) {
-  const entry = manifest.files && Object.hasOwn(manifest.files, name) ? manifest.files[name] : null;
-  if (!entry || typeof entry !== "object") throw new BundleError(`manifest.json does not list ${name}`);
-  const file = entry.name === undefined ? name : entry.name;
-  if (typeof file !== "string" || !SAFE_NAME.test(file) || file === MANIFEST) {
-    throw new BundleError(`manifest.json gives ${name} an invalid file name`);
+/** A part's key in the manifest's `files` and its number there: `text.3.json` -> [`text.#.json`, 3],
+ * `keyword.json` -> [`keyword.json`, null] (spec: bundle/format.py file_key).
+ * @param {string} part @returns {[string, number | null]} */
+export function fileKey(part) {
+  const match = /^(.+)\.(\d+)\.([^.]+)$/.exec(part);
+  return match ? [`${match[1]}.#.${match[3]}`, Number(match[2])] : [part, null];
+}
+
+/** A part's CRC-32 as the manifest lists it (spec: bundle/format.py part_crc).
+ * @param {any} manifest @param {string} name @returns {number} */
+function partCrc(manifest, name) {
+  const [key, index] = fileKey(name);
+  const files = manifest.files;
+  let value = files && typeof files === "object" && Object.hasOwn(files, key) ? files[key] : null;
+  if (index !== null) value = Array.isArray(value) && index < value.length ? value[index] : null;
+  if (!Number.isInteger(value) || value < 0 || value > MAX_CRC32) {
+    throw new BundleError(`manifest.json does not list ${name}`);
   }
-  return file;
+  return value;
 }
 
 /**
- * Fetch one bundle part (by its logical name) and check it against the manifest's size and CRC-32.
+ * The file a manifest stores a part in: its logical name with its CRC-32's eight hex digits
+ * before the extension (spec: bundle/format.py stored_name).
+ * @param {any} manifest @param {string} name the part's logical name (e.g. "keyword.json")
+ */
+export function fileName(manifest, name) {
+  const digits = partCrc(manifest, name).toString(16).padStart(8, "0");
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? `${name}.${digits}` : `${name.slice(0, dot)}.${digits}${name.slice(dot)}`;
+}
+
+/** Every part a manifest's `files` lists (what is not a CRC-32 or a list of them is skipped;
+ * spec: bundle/format.py listed_parts). @param {any} manifest @returns {string[]} */
+export function listedParts(manifest) {
+  const files = manifest.files && typeof manifest.files === "object" ? manifest.files : {};
+  /** @type {string[]} */
+  const parts = [];
+  for (const [key, value] of Object.entries(files)) {
+    if (!key.includes("#")) parts.push(key);
+    else if (Array.isArray(value)) value.forEach((_, i) => parts.push(key.replace(".#.", `.${i}.`)));
+  }
+  return parts.filter((part) => {
+    try {
+      return Boolean(fileName(manifest, part));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Fetch one bundle part (by its logical name) and check it against the manifest's CRC-32 (which
+ * a cut or damaged file fails).
  * @param {FetchFile} fetchFile @param {any} manifest @param {string} name
  */
 export async function readFile(fetchFile, manifest, name) {
   const file = fileName(manifest, name);
-  const entry = manifest.files[name];
   let bytes;
   try {
     bytes = asBytes(await fetchFile(file));
   } catch (error) {
     throw new BundleError(`cannot read ${name}: ${/** @type {Error} */ (error).message}`);
   }
-  if (bytes.length !== entry.bytes) {
-    throw new BundleError(
-      `${name} is ${bytes.length} bytes, the manifest says ${entry.bytes} (truncated or stale)`,
-    );
-  }
-  if (crc32(bytes) !== entry.crc32) {
+  if (crc32(bytes) !== partCrc(manifest, name)) {
     throw new BundleError(`${name} is corrupted (CRC-32 differs from the manifest)`);
   }
   return bytes;
@@ -796,14 +825,7 @@ function checkManifest(manifest) {
   const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
   const displays = starts.map((_, i) => displayFragment(i));
   const graphs = starts.map((_, i) => graphShard(i));
-  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]) {
-    const entry = own(files, part);
-    if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
-    object(m, entry, `files.${part}`);
-    whole(m, own(entry, "bytes"), `files.${part}.bytes`);
-    whole(m, own(entry, "crc32"), `files.${part}.crc32`, 0, MAX_CRC32);
-    fileName(manifest, part);
-  }
+  checkFiles(files, [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]);
   checkSettings(object(m, own(manifest, "search"), "search"));
   if (semantic) {
     const vectors = object(m, manifest.vectors, "vectors");
@@ -830,6 +852,25 @@ function checkManifest(manifest) {
     });
   }
   return manifest;
+}
+
+/** `files` (bundle/format.py compact_files): each kind's CRC-32s, in the order of their first
+ * part: a whole number for a single part, a list of one per part for numbered parts (spec:
+ * bundle/schema.py _check_files). @param {Record<string, any>} files @param {string[]} parts */
+function checkFiles(files, parts) {
+  const m = "manifest.json";
+  /** @type {Map<string, number | null>} key -> how many parts it lists (null: a single part) */
+  const numbered = new Map();
+  for (const part of parts) {
+    const [key, index] = fileKey(part);
+    numbered.set(key, index === null ? null : (numbered.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of numbered) {
+    const value = own(files, key);
+    if (value === undefined || value === null) fail(m, `files.${key}`, "is missing");
+    if (count === null) whole(m, value, `files.${key}`, 0, MAX_CRC32);
+    else wholes(m, value, `files.${key}`, count, 0, MAX_CRC32);
+  }
 }
 
 /** `term_shards`: parallel lists, shard 0 first at "" / 0 / 0, then starts and postings rising;

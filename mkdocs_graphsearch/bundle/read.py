@@ -31,6 +31,7 @@ from mkdocs_graphsearch.bundle.format import (
     encoder_shard,
     file_name,
     graph_shard,
+    part_crc,
     postings_shard,
     text_fragment,
     verify_manifest,
@@ -96,16 +97,14 @@ def locate(path: Path) -> Path:
 
 
 def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
-    """A bundle part by its logical name, checked against the manifest's size and CRC-32."""
+    """A bundle part by its logical name, checked against the manifest's CRC-32 (which a cut or
+    damaged file fails)."""
     path = folder / file_name(manifest, name)
-    entry = manifest["files"][name]
     try:
         data = path.read_bytes()
     except OSError as error:
         raise BundleError(f"cannot read {path}: {error}") from error
-    if len(data) != entry["bytes"]:
-        raise BundleError(f"{name} is {len(data)} bytes, the manifest says {entry['bytes']} (truncated or stale)")
-    if checksum(data) != entry["crc32"]:
+    if checksum(data) != part_crc(manifest, name):
         raise BundleError(f"{name} is corrupted (CRC-32 differs from the manifest)")
     return data
 

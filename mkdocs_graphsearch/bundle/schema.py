@@ -31,7 +31,7 @@ from mkdocs_graphsearch.bundle.format import (
     BundleError,
     display_fragment,
     encoder_shard,
-    file_name,
+    file_key,
     graph_shard,
     postings_shard,
     text_fragment,
@@ -155,14 +155,7 @@ def check_manifest(data: Any) -> dict[str, Any]:
     semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
     displays = tuple(display_fragment(i) for i in range(len(starts)))
     graphs = tuple(graph_shard(i) for i in range(len(starts)))
-    for part in KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts:
-        entry = files.get(part)
-        if entry is None:
-            _fail(MANIFEST, f"files.{part}", "is missing")
-        _object(MANIFEST, entry, f"files.{part}")
-        entry["bytes"] = _whole(MANIFEST, entry.get("bytes"), f"files.{part}.bytes")
-        entry["crc32"] = _whole(MANIFEST, entry.get("crc32"), f"files.{part}.crc32", high=MAX_CRC32)
-        file_name(manifest, part)
+    _check_files(files, KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts)
     _check_settings(_object(MANIFEST, manifest.get("search"), "search"))
     if semantic:
         vectors = _object(MANIFEST, manifest["vectors"], "vectors")
@@ -188,6 +181,23 @@ def check_manifest(data: Any) -> dict[str, Any]:
             for key in ("path", "title", "url"):
                 _string(MANIFEST, entry.get(key), f"top[{i}].{key}")
     return manifest
+
+
+def _check_files(files: dict[str, Any], parts: tuple[str, ...]) -> None:
+    """`files` (format.py compact_files): each kind's CRC-32s, in the order of their first part:
+    a whole number for a single part, a list of one per part for numbered parts."""
+    numbered: dict[str, int | None] = {}  # key -> how many parts it lists (None: a single part)
+    for part in parts:
+        key, index = file_key(part)
+        numbered[key] = None if index is None else numbered.get(key, 0) + 1  # type: ignore[operator]
+    for key, count in numbered.items():
+        value = files.get(key)
+        if value is None:
+            _fail(MANIFEST, f"files.{key}", "is missing")
+        if count is None:
+            files[key] = _whole(MANIFEST, value, f"files.{key}", high=MAX_CRC32)
+        else:
+            _wholes(MANIFEST, value, f"files.{key}", count, 0, MAX_CRC32)
 
 
 def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tuple[str, ...]:

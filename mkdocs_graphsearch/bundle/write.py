@@ -24,11 +24,12 @@ from mkdocs_graphsearch.bundle.format import (
     TERM_SHARD_BYTES,
     TERMS,
     TEXT_FRAGMENT_BYTES,
-    BundleError,
     checksum,
+    compact_files,
     encode_varints,
     file_name,
     hashed_name,
+    listed_parts,
     postings_shard,
     seal_manifest,
     text_fragment,
@@ -125,10 +126,7 @@ def manifest(
         "counts": dict(counts),
         "impact_scale": IMPACT_SCALE,
         "search": settings.to_json(),
-        "files": {
-            part: {"name": hashed_name(part, data), "bytes": len(data), "crc32": checksum(data)}
-            for part, data in sorted(files.items())
-        },
+        "files": compact_files({part: checksum(data) for part, data in files.items()}),
     }
     data.update(extra or {})
     return sealed_manifest(data)
@@ -190,13 +188,8 @@ def previous_files(out_dir: Path) -> set[str]:
         and str(data.get("generator", "")).startswith("mkdocs-graphsearch ")
     ):
         return set()
-    names = set()
-    for part in data["files"]:
-        try:
-            names.add(file_name(data, part))
-        except BundleError:
-            continue  # not a name this writer would have written: leave it
-    return names
+    # Only names this writer would have written (listed_parts skips the rest: left alone).
+    return {file_name(data, part) for part in listed_parts(data)}
 
 
 def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:
