@@ -83,18 +83,22 @@ def format_1_postings(data: bytes, n_terms: int) -> Postings:
     return postings
 
 
-def split_shard(data: bytes) -> tuple[list[str], dict[str, list[int]], bytes]:
-    """A term shard -> its terms, its stems and its varints, in either layout: terms, stems and
-    varints on three lines, or (before stems moved into the shards) terms and varints."""
+def split_shard(data: bytes) -> tuple[list[str], list[dict[str, list[int]]], bytes]:
+    """A term shard -> its terms, its JSON objects (stems, then definitions) and its varints, in
+    any layout so far: terms, then up to two object lines (none before stems moved into the
+    shards, one before definitions did), then varints."""
     cut = data.index(b"\n")
-    end = data.find(b"\n", cut + 1)
-    try:
-        stems = orjson.loads(data[cut + 1 : end]) if end > 0 else None
-    except orjson.JSONDecodeError:
-        stems = None
-    if isinstance(stems, dict):
-        return orjson.loads(data[:cut]), stems, data[end + 1 :]
-    return orjson.loads(data[:cut]), {}, data[cut + 1 :]
+    objects: list[dict[str, list[int]]] = []
+    while len(objects) < 2 and (end := data.find(b"\n", cut + 1)) > 0:
+        try:
+            found = orjson.loads(data[cut + 1 : end])
+        except orjson.JSONDecodeError:
+            break
+        if not isinstance(found, dict):
+            break
+        objects.append(found)
+        cut = end
+    return orjson.loads(data[: data.index(b"\n")]), objects, data[cut + 1 :]
 
 
 def relayout(bundle_dir: Path) -> None:
@@ -113,9 +117,11 @@ def relayout(bundle_dir: Path) -> None:
         # The shards themselves (not load_bundle: the layout read may be older than the reader's).
         keyword["terms"], postings = [], []
         for index in range(len(manifest["term_shards"]["start"])):
-            terms, stems, varints = split_shard(parts[postings_shard(index)])
+            terms, objects, varints = split_shard(parts[postings_shard(index)])
             keyword["terms"] += terms
-            keyword.setdefault("stems", {}).update(stems)
+            keyword.setdefault("stems", {}).update(objects[0] if objects else {})
+            if len(objects) > 1 and objects[1]:  # definitions: back to the column keyword_part inverts
+                raise SystemExit("--relayout: a frozen bundle with definitions is not supported")
             postings += format_1_postings(varints, len(terms))
     parts = {part: data for part, data in parts.items() if not part.startswith("postings.")}
     if "encoder.bin" in parts:  # one table -> shards of a few rows (queries cross them)

@@ -237,10 +237,6 @@ MALFORMED = {
     "tags a string": ("keyword.json", _edit("pages/tags", "home"), "keyword.json: pages.tags must be a list"),
     "tags short": ("keyword.json", _edit("pages/tags/2", delete=True), "keyword.json: pages.tags has 2 items, not 3"),
     "a tag a number": ("keyword.json", _edit("pages/tags/1/0", 5), "keyword.json: pages.tags[1][0] must be a string"),
-    "defines null": ("keyword.json", _edit("chunks/defines/1", None), "keyword.json: chunks.defines[1] must be a list"),
-    "a definition a list": (
-        "keyword.json", _edit("chunks/defines/2/1", ["x"]), "keyword.json: chunks.defines[2][1] must be a string"
-    ),
     "a column short": (
         "display.0.json", _edit("chunks/anchor/0", delete=True), "display.0.json: chunks.anchor has 8 items, not 9"
     ),
@@ -291,14 +287,17 @@ MALFORMED = {
     ),
 }  # fmt: skip
 
-def _shard_stems(change):  # type: ignore[no-untyped-def]
-    """A change of a term shard's stem line (bundle/write.py postings_bytes)."""
+def _shard_stems(change, line: int = 1):  # type: ignore[no-untyped-def]
+    """A change of a term shard's stem line (line 1), or of its definitions (line 2: bundle/write.py
+    postings_bytes)."""
 
     def apply(data: bytes) -> bytes:
         cut = data.index(b"\n")
+        for _ in range(line - 1):
+            cut = data.index(b"\n", cut + 1)
         end = data.index(b"\n", cut + 1)
-        stems = json.dumps(change(json.loads(data[cut + 1 : end])), separators=(",", ":"), sort_keys=True)
-        return data[: cut + 1] + stems.encode() + data[end:]
+        found = json.dumps(change(json.loads(data[cut + 1 : end])), separators=(",", ":"), sort_keys=True)
+        return data[: cut + 1] + found.encode() + data[end:]
 
     return apply
 
@@ -320,6 +319,19 @@ MALFORMED_BINARY = {
         "postings.0.bin", _shard_stems(_edit("acm", [999])), f"postings.0.bin: stems.acm[0] {WHOLE} 0 to "
     ),
     "stems a list": ("postings.0.bin", _shard_stems(lambda stems: []), "postings.0.bin: stems must be an object"),
+    "definitions a list": (
+        "postings.0.bin", _shard_stems(lambda names: [], line=2), "postings.0.bin: defines must be an object"
+    ),
+    "a definition of no chunk": (
+        "postings.0.bin", _shard_stems(_edit("md", [99]), line=2), f"postings.0.bin: defines.md[0] {WHOLE} 0 to 8"
+    ),
+    "a definition null": (
+        "postings.0.bin", _shard_stems(_edit("md", None), line=2), "postings.0.bin: defines.md must be a list"
+    ),
+    "no definition list": (
+        "postings.0.bin", lambda data: b"\n".join(data.split(b"\n", 2)[:2]) + b"\n",
+        "postings.0.bin has no definition list (corrupted)",
+    ),
     "no stem list": (
         "postings.0.bin", lambda data: data[: data.index(b"\n") + 1], "postings.0.bin has no stem list (corrupted)"
     ),

@@ -41,7 +41,8 @@ export class BundleError extends Error {
  *   termShards: {first: string[], start: number[], postings: number[]}, shardLoaded: Uint8Array,
  *   dictionary: boolean, pages: {path: string[], url: string[], title: string[], tags?: string[][]},
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
- *            anchor: string[], title: string[], language: string[], defines?: string[][]},
+ *            anchor: string[], title: string[], language: string[]},
+ *   defines: Map<string, number[]>,
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], edges: ({targets: number[], types: number[]} | undefined)[]} | null,
@@ -325,6 +326,8 @@ export async function loadKeywordBundle(fetchFile) {
     terms: new Array(nTerms),
     termIndex: new Map(),
     stems,
+    /** name -> chunks that define it (from the loaded term shards: bundle/write.py defines_index) */
+    defines: new Map(),
     termLengths: new Int32Array(nTerms),
     termCounts: new Float64Array(nTerms),
     termShards: manifest.term_shards,
@@ -419,10 +422,13 @@ export async function loadShard(bundle, fetchFile, index) {
   }
   const stemsEnd = bytes.indexOf(0x0a, cut + 1);
   if (stemsEnd < 0) throw new BundleError(`${name} has no stem list (corrupted)`);
-  const stems = checkShardStems(parseJson(name, bytes.subarray(cut + 1, stemsEnd)), manifest, index);
+  const stems = checkShardKeys(parseJson(name, bytes.subarray(cut + 1, stemsEnd)), manifest, index, "stems");
+  const definesEnd = bytes.indexOf(0x0a, stemsEnd + 1);
+  if (definesEnd < 0) throw new BundleError(`${name} has no definition list (corrupted)`);
+  const defines = checkShardKeys(parseJson(name, bytes.subarray(stemsEnd + 1, definesEnd)), manifest, index, "defines");
   let values;
   try {
-    values = decodeVarints(bytes.subarray(stemsEnd + 1));
+    values = decodeVarints(bytes.subarray(definesEnd + 1));
   } catch (error) {
     throw new BundleError(`${name}: ${/** @type {Error} */ (error).message} (corrupted)`);
   }
@@ -448,29 +454,33 @@ export async function loadShard(bundle, fetchFile, index) {
   // Written only now (a shard that fails a check adds nothing): terms, then the end of the last.
   terms.forEach((term, t) => setTerm(bundle, start + t, term, values[t]));
   for (const [stem, stemTerms] of Object.entries(stems)) bundle.stems.set(stem, stemTerms);
+  for (const [key, chunks] of Object.entries(defines)) bundle.defines.set(key, chunks);
   termStart[end] = endPosting;
   bundle.shardLoaded[index] = 1;
   return bundle;
 }
 
-/** The stems of term shard `index` (stem -> term numbers), each in the shard's term range: the
- * shard a query looks its stem up in (spec: bundle/schema.py check_shard_stems).
- * @param {unknown} data @param {any} manifest @param {number} index @returns {Record<string, number[]>} */
-function checkShardStems(data, manifest, index) {
+/** The `stems` (stem -> term numbers) or `defines` (name -> chunk numbers) of term shard
+ * `index`, each key in the shard's term range: the shard a query looks it up in (spec:
+ * bundle/schema.py check_shard_keys).
+ * @param {unknown} data @param {any} manifest @param {number} index @param {"stems" | "defines"} field
+ * @returns {Record<string, number[]>} */
+function checkShardKeys(data, manifest, index, field) {
   const name = postingsShard(index);
-  const stems = object(name, data, "stems");
+  const found = object(name, data, field);
   const first = manifest.term_shards.first;
   const low = first[index], high = index + 1 < first.length ? first[index + 1] : null;
-  for (const [stem, terms] of Object.entries(stems)) {
-    wholes(name, terms, `stems.${stem}`, null, 0, manifest.counts.terms - 1);
-    if (compareCodePoints(stem, low) < 0 || (high !== null && compareCodePoints(stem, high) >= 0)) {
-      fail(name, `stems.${stem}`, "is outside the shard's term range");
+  const top = manifest.counts[field === "stems" ? "terms" : "chunks"] - 1;
+  for (const [key, numbers] of Object.entries(found)) {
+    wholes(name, numbers, `${field}.${key}`, null, 0, top);
+    if (compareCodePoints(key, low) < 0 || (high !== null && compareCodePoints(key, high) >= 0)) {
+      fail(name, `${field}.${key}`, "is outside the shard's term range");
     }
   }
-  if (Object.keys(stems).length && !Object.hasOwn(manifest.search, "stem_weight")) {
+  if (field === "stems" && Object.keys(found).length && !Object.hasOwn(manifest.search, "stem_weight")) {
     fail("manifest.json", "search.stem_weight", `is missing (${name} has stems)`);
   }
-  return stems;
+  return found;
 }
 
 /** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
@@ -937,8 +947,6 @@ function checkKeyword(data, manifest) {
       fail(k, `chunks.page[${start}]`, `must start a page (text fragment ${i} starts there)`);
     }
   });
-  // optional: each chunk's definition terms (fuse.js)
-  if (Object.hasOwn(chunks, "defines")) listsOfStrings(k, chunks.defines, "chunks.defines", nChunks);
   return keyword;
 }
 

@@ -238,20 +238,22 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-def check_shard_stems(data: Any, manifest: dict[str, Any], index: int) -> dict[str, list[int]]:
-    """The stems of term shard `index` (stem -> term numbers): each in the shard's term range
-    (the shard a query looks its stem up in: js/src/keyword.js stemTerms)."""
+def check_shard_keys(data: Any, manifest: dict[str, Any], index: int, field: str) -> dict[str, list[int]]:
+    """The `stems` (stem -> term numbers) or `defines` (name -> chunk numbers) of term shard
+    `index`: each key in the shard's term range (the shard a query looks it up in: js/src/
+    keyword.js stemTerms, fuse.js definingChunks)."""
     name = postings_shard(index)
-    stems = _object(name, data, "stems")
+    found = _object(name, data, field)
     first = manifest["term_shards"]["first"]
     low, high = first[index], first[index + 1] if index + 1 < len(first) else None
-    for stem, terms in stems.items():
-        _wholes(name, terms, f"stems.{stem}", None, 0, manifest["counts"]["terms"] - 1)
-        if stem < low or (high is not None and stem >= high):  # str order: code point order
-            _fail(name, f"stems.{stem}", "is outside the shard's term range")
-    if stems and "stem_weight" not in manifest["search"]:
+    top = manifest["counts"]["terms" if field == "stems" else "chunks"] - 1
+    for key, numbers in found.items():
+        _wholes(name, numbers, f"{field}.{key}", None, 0, top)
+        if key < low or (high is not None and key >= high):  # str order: code point order
+            _fail(name, f"{field}.{key}", "is outside the shard's term range")
+    if field == "stems" and found and "stem_weight" not in manifest["search"]:
         _fail(MANIFEST, "search.stem_weight", f"is missing ({name} has stems)")
-    return stems
+    return found
 
 
 def shard_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
@@ -307,8 +309,6 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     for i, start in enumerate(manifest["text_starts"][1:], 1):  # a fragment starts a page
         if chunk_pages[start] == chunk_pages[start - 1]:
             _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page (text fragment {i} starts there)")
-    if "defines" in chunks:  # optional: each chunk's definition terms (engine/fuse.py)
-        _lists_of_strings(KEYWORD, chunks["defines"], "chunks.defines", n_chunks)
     return keyword
 
 
