@@ -60,9 +60,11 @@ def save_report(kind: str, body: str, out: Path | None, started: dt.datetime) ->
 
 def bundle_parts(bundle: Path) -> dict[str, Path]:
     """A bundle folder's files by logical name (manifest.json, keyword.json, ...), whatever they are
-    called on disk (format 2: content-hashed names the manifest gives; format 1: the same names)."""
+    called on disk (content-hashed names: bundle/format.py file_name)."""
     import json
 
+    from mkdocs_graphsearch.bundle.format import file_name, listed_parts
+
     manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
-    parts = {part: bundle / entry.get("name", part) for part, entry in manifest["files"].items()}
+    parts = {part: bundle / file_name(manifest, part) for part in listed_parts(manifest)}
     return {"manifest.json": bundle / "manifest.json", **dict(sorted(parts.items()))}

@@ -1,7 +1,8 @@
 // Bytes a reader's first query fetches from a bundle folder, counted through the search
 // service's fetcher (worker.js createService, as in the browser; the runtime's own scripts not
 // counted): gzip size (level 9) of each file, until the first answer (titles) and until the
-// first complete answer (snippets in).
+// first complete answer (snippets in), in all and by part (the file name's first word: `text`,
+// `display`, `postings` = term shards, `manifest`, ...).
 // Usage: node benchmarks/first_query_bytes.mjs BUNDLE_DIR QUERY [MODE] [RUNTIME_SRC]
 // RUNTIME_SRC (default js/src) lets the same script measure another checkout's runtime.
 import { readFile } from "node:fs/promises";
@@ -15,7 +16,14 @@ const { createService } = await import(pathToFileURL(resolve(runtime, "worker.js
 const fetched = [];
 const report = (/** @type {string} */ when) => {
   const gzip = fetched.reduce((sum, file) => sum + file.gzip, 0);
-  return { when, files: fetched.length, gzip_bytes: gzip, gzip_kib: +(gzip / 1024).toFixed(1) };
+  /** @type {Record<string, number>} */
+  const parts = {};
+  for (const file of fetched) {
+    const part = file.name.split(".")[0];
+    parts[part] = (parts[part] ?? 0) + file.gzip;
+  }
+  for (const part in parts) parts[part] = +(parts[part] / 1024).toFixed(1);
+  return { when, files: fetched.length, gzip_bytes: gzip, gzip_kib: +(gzip / 1024).toFixed(1), parts };
 };
 const out = [];
 await new Promise((done) => {

@@ -18,7 +18,6 @@ Its manifest still lacks what format 1 lacked (tags, aliases, ...): each engine'
 from __future__ import annotations
 
 import sys
-from itertools import accumulate
 from pathlib import Path
 
 import orjson
@@ -29,12 +28,15 @@ from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     MANIFEST,
     checksum,
+    compact_files,
     decode_varints,
+    file_name,
     hashed_name,
+    listed_parts,
     postings_shard,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part
-from mkdocs_graphsearch.bundle.read import load_bundle, read_shard
+from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
@@ -81,25 +83,46 @@ def format_1_postings(data: bytes, n_terms: int) -> Postings:
     return postings
 
 
+def split_shard(data: bytes) -> tuple[list[str], list[dict[str, list[int]]], bytes]:
+    """A term shard -> its terms, its JSON objects (stems, then definitions) and its varints, in
+    any layout so far: terms, then up to two object lines (none before stems moved into the
+    shards, one before definitions did), then varints."""
+    cut = data.index(b"\n")
+    objects: list[dict[str, list[int]]] = []
+    while len(objects) < 2 and (end := data.find(b"\n", cut + 1)) > 0:
+        try:
+            found = orjson.loads(data[cut + 1 : end])
+        except orjson.JSONDecodeError:
+            break
+        if not isinstance(found, dict):
+            break
+        objects.append(found)
+        cut = end
+    return orjson.loads(data[: data.index(b"\n")]), objects, data[cut + 1 :]
+
+
 def relayout(bundle_dir: Path) -> None:
     """Re-lay the frozen bundle out in today's layout, same data: term shards of 64 bytes (so
     queries cross shard boundaries) from its postings.bin (format 3 before term shards) or its
     shards; its text fragments (one per page) stay."""
     manifest = orjson.loads((bundle_dir / MANIFEST).read_bytes())
-    parts = {part: (bundle_dir / entry["name"]).read_bytes() for part, entry in manifest["files"].items()}
+    if all(isinstance(entry, dict) for entry in manifest["files"].values()):  # {name, bytes, crc32} each
+        parts = {part: (bundle_dir / entry["name"]).read_bytes() for part, entry in manifest["files"].items()}
+    else:  # compact: each part's CRC-32 (format.py compact_files)
+        parts = {part: (bundle_dir / file_name(manifest, part)).read_bytes() for part in listed_parts(manifest)}
     keyword = orjson.loads(parts["keyword.json"])
     if "postings.bin" in parts:
         postings = format_1_postings(parts.pop("postings.bin"), len(keyword["terms"]))
     else:
         # The shards themselves (not load_bundle: the layout read may be older than the reader's).
-        indexes = range(len(manifest["term_shards"]["start"]))
-        shards = [read_shard(parts[postings_shard(i)], manifest, i) for i in indexes]
-        keyword["terms"] = [term for shard in shards for term in shard[0]]
-        counts = [int(count) for shard in shards for count in shard[1]]
-        starts = [0, *accumulate(counts)]
-        chunks = [int(chunk) for shard in shards for chunk in shard[2]]
-        pairs = list(zip(chunks, [int(impact) for shard in shards for impact in shard[3]], strict=True))
-        postings = [pairs[start:end] for start, end in zip(starts, starts[1:], strict=False)]
+        keyword["terms"], postings = [], []
+        for index in range(len(manifest["term_shards"]["start"])):
+            terms, objects, varints = split_shard(parts[postings_shard(index)])
+            keyword["terms"] += terms
+            keyword.setdefault("stems", {}).update(objects[0] if objects else {})
+            if len(objects) > 1 and objects[1]:  # definitions: back to the column keyword_part inverts
+                raise SystemExit("--relayout: a frozen bundle with definitions is not supported")
+            postings += format_1_postings(varints, len(terms))
     parts = {part: data for part, data in parts.items() if not part.startswith("postings.")}
     if "encoder.bin" in parts:  # one table -> shards of a few rows (queries cross them)
         encoder_parts, manifest["encoder"]["shards"] = split_encoder(
@@ -117,10 +140,7 @@ def relayout(bundle_dir: Path) -> None:
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
     manifest["format"] = FORMAT_VERSION
-    manifest["files"] = {
-        part: {"name": hashed_name(part, data), "bytes": len(data), "crc32": checksum(data)}
-        for part, data in sorted(parts.items())
-    }
+    manifest["files"] = compact_files({part: checksum(data) for part, data in parts.items()})
     files = {hashed_name(part, data): data for part, data in parts.items()}
     files[MANIFEST] = sealed_manifest(manifest)
     for old in bundle_dir.glob("*"):

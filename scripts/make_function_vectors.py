@@ -27,6 +27,7 @@ import orjson
 
 from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode_varints
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.bundle.write import defines_index
 from mkdocs_graphsearch.engine.filters import allowed_chunks, parse_filter, parse_query
 from mkdocs_graphsearch.engine.fuse import coverage, defining_chunks, exact_cover, fuse, identifier_tokens, path_roots
 from mkdocs_graphsearch.engine.fuzzy import osa_within
@@ -154,7 +155,8 @@ COVERAGE = [
     (["timeoutstopsec", "timeout", "stop", "sec"], [], [4]), (["日本", "jitter"], [], [2]),
 ]
 
-# Definitions: per chunk, the terms it defines (keyword.json `chunks.defines`).
+# Definitions: per chunk, the terms it defines (index/documents.py `chunks.defines`; the bundle's
+# term shards hold it inverted: bundle/write.py defines_index, which both test harnesses apply).
 DEFINES = [[], ["enqueue"], ["tidewater.client.enqueue", "enqueue"], ["retrypolicy"],
            ["user-guide", "deploy-to-production"], []]
 DEFINING = [  # (query, cover, with the `defines` column)
@@ -284,6 +286,7 @@ def small_bundle(case: dict[str, Any]) -> Bundle:
         terms=case.get("terms", []),
         term_index={term: i for i, term in enumerate(case.get("terms", []))},
         stems={},
+        defines=defines_index(case.get("chunks", {}).get("defines", [])),  # as the term shards give it
         pages=case.get("pages", {}),
         chunks=case.get("chunks", {}),
         term_start=np.concatenate(([0], np.cumsum([len(p) for p in postings]))).astype(np.int64),

@@ -86,16 +86,19 @@ def bundle_part(bundle: Path, part: str) -> Path:
 
 def rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
     """Replace one bundle part (or the manifest, as JSON) and fix the manifest so the tampered
-    part still loads: the size, CRC-32, name and checksum a writer of those bytes would give."""
-    from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, hashed_name
+    part still loads: the CRC-32 (so the name) and checksum a writer of those bytes would give."""
+    from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, file_key, hashed_name
     from mkdocs_graphsearch.bundle.write import sealed_manifest
 
     manifest = json.loads(data if part == MANIFEST else (bundle / MANIFEST).read_bytes())
     if part != MANIFEST:
         bundle_part(bundle, part).unlink()
-        name = hashed_name(part, data)
-        (bundle / name).write_bytes(data)
-        manifest["files"][part] = {"name": name, "bytes": len(data), "crc32": checksum(data)}
+        (bundle / hashed_name(part, data)).write_bytes(data)
+        key, index = file_key(part)
+        if index is None:
+            manifest["files"][key] = checksum(data)
+        else:
+            manifest["files"][key][index] = checksum(data)
     (bundle / MANIFEST).write_bytes(sealed_manifest(manifest))
 
 

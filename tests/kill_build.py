@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-PART = re.compile(r"[a-z]+\.[0-9a-f]{12}\.[a-z]+")  # a bundle part's content-hashed name
+PART = re.compile(r"[a-z]+\.[0-9a-f]{8}\.[a-z]+")  # a bundle part's content-hashed name (its CRC-32)
 
 
 def pause() -> None:

@@ -191,7 +191,7 @@ def test_loading_state_then_results(page, sites):
 @pytest.mark.parametrize(
     ("site", "message"),
     [
-        ("corrupt", "keyword.json is"),  # "... N bytes, the manifest says M (truncated or stale)"
+        ("corrupt", "keyword.json is"),  # "... is corrupted (CRC-32 differs from the manifest)"
         ("missing", "cannot read manifest.json: HTTP 404"),
     ],
 )

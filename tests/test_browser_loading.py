@@ -82,7 +82,7 @@ def test_no_bundle_bytes_before_intent(page, sites, intent):
     expect(page.locator(OPTIONS).first).to_be_visible()
     fetched = _bundle_requests(page.requests)
     assert any(url.endswith("/search/manifest.json") for url in fetched)
-    assert any(re.search(r"/search/keyword\.[0-9a-f]{12}\.json$", url) for url in fetched), fetched
+    assert any(re.search(r"/search/keyword\.[0-9a-f]{8}\.json$", url) for url in fetched), fetched
     assert [worker.url.rsplit("/", 1)[-1] for worker in page.workers] == ["worker.js"]
 
 

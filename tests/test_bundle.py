@@ -4,7 +4,6 @@ files, and clear errors for newer, truncated or corrupted bundles."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from mkdocs_graphsearch.bundle.format import (
     decode_varints,
     encode_varints,
     file_name,
+    listed_parts,
     seal_manifest,
 )
 from mkdocs_graphsearch.bundle.read import load_bundle
@@ -94,9 +94,9 @@ CORRUPTIONS = {
     "manifest not json": ("manifest.json", lambda b: b[:10], "not valid JSON"),
     "format edited, checksum not": ("manifest.json", lambda b: b.replace(FORMAT, b'"format":2'), "corrupted"),
     "format 2": ("manifest.json", _format(b'"format":2'), "bundle format 2, no longer supported"),
-    "truncated postings": ("postings.0.bin", lambda b: b[: len(b) // 2], "truncated"),
+    "truncated postings": ("postings.0.bin", lambda b: b[: len(b) // 2], "corrupted"),  # the CRC-32 tells
     "corrupted postings": ("postings.0.bin", lambda b: bytes([b[0] ^ 0xFF]) + b[1:], "corrupted"),
-    "truncated keyword": ("keyword.json", lambda b: b[:-5], "truncated"),
+    "truncated keyword": ("keyword.json", lambda b: b[:-5], "corrupted"),
     "corrupted text": ("text.0.json", lambda b: b.replace(b"Tidewater", b"Tidewaver", 1), "corrupted"),
 }
 
@@ -141,7 +141,7 @@ def test_semantic_bundle_is_deterministic_without_a_cache(tmp_path: Path) -> Non
     docs = VECTORS / "engine" / "docs"
     first = build_files(parse_folder(docs), semantic=SemanticOptions(Embedder(), None))
     second = build_files(parse_folder(docs), semantic=SemanticOptions(Embedder(), None))
-    assert {"vectors.bin", "encoder.0.bin", "encoder-model.bin"} <= set(orjson.loads(first[MANIFEST])["files"])
+    assert {"vectors.bin", "encoder.0.bin", "encoder-model.bin"} <= set(listed_parts(orjson.loads(first[MANIFEST])))
     assert first == second
 
 
@@ -203,14 +203,15 @@ def test_parts_have_content_hashed_names_and_the_manifest_maps_them(bundle_dir: 
     manifest = _manifest(bundle_dir)
     assert manifest["format"] == FORMAT_VERSION == 3
     fragments = [f"text.{i}.json" for i in range(len(manifest["text_starts"]))]
-    assert [part for part in manifest["files"] if part.startswith("text.")] == sorted(fragments)
+    assert [part for part in listed_parts(manifest) if part.startswith("text.")] == fragments
+    assert len(manifest["files"]["text.#.json"]) == len(fragments)  # one list per kind of numbered part
     on_disk = {file.name for file in bundle_dir.iterdir()}
-    assert on_disk == {MANIFEST} | {entry["name"] for entry in manifest["files"].values()}
-    for part, entry in manifest["files"].items():
+    assert on_disk == {MANIFEST} | {file_name(manifest, part) for part in listed_parts(manifest)}
+    for part in listed_parts(manifest):
         stem, ext = part.rsplit(".", 1)
-        assert re.fullmatch(rf"{re.escape(stem)}\.[0-9a-f]{{12}}\.{ext}", entry["name"]), entry["name"]
-        data = (bundle_dir / entry["name"]).read_bytes()
-        assert entry["bytes"] == len(data) and entry["crc32"] == zlib.crc32(data)
+        name = file_name(manifest, part)
+        data = (bundle_dir / name).read_bytes()
+        assert name == f"{stem}.{zlib.crc32(data):08x}.{ext}", name
     assert not (bundle_dir / "keyword.json").exists()
 
 
@@ -224,8 +225,8 @@ def test_two_builds_give_byte_identical_folders(tmp_path: Path) -> None:
 def test_changed_content_changes_only_the_changed_parts_names(tmp_path: Path) -> None:
     a = _manifest(build_bundle_dir(tmp_path / "a", _small_docs(tmp_path / "docs-a", "alpha"), embeddings=False))
     b = _manifest(build_bundle_dir(tmp_path / "b", _small_docs(tmp_path / "docs-b", "bravo"), embeddings=False))
-    names = lambda m: {part: entry["name"] for part, entry in m["files"].items()}  # noqa: E731
-    assert names(a)["keyword.json"] != names(b)["keyword.json"]
+    names = lambda m: {part: file_name(m, part) for part in listed_parts(m)}  # noqa: E731
+    assert names(a)["postings.0.bin"] != names(b)["postings.0.bin"]  # their terms and stems
     assert names(a)["text.0.json"] != names(b)["text.0.json"]
     assert names(a)["graph.json"] == names(b)["graph.json"]  # same bytes, same name
 
@@ -241,8 +242,8 @@ def test_writer_removes_its_stale_parts_and_nothing_else(tmp_path: Path) -> None
     old = _manifest(out)
     build_bundle_dir(out, _small_docs(tmp_path / "docs-b", "bravo"), embeddings=False)
     new = _manifest(out)
-    old_names = {entry["name"] for entry in old["files"].values()}
-    new_names = {entry["name"] for entry in new["files"].values()}
+    old_names = {file_name(old, part) for part in listed_parts(old)}
+    new_names = {file_name(new, part) for part in listed_parts(new)}
     assert old_names - new_names, "the test needs parts that changed"
     assert {file.name for file in out.iterdir()} == set(foreign) | new_names | {MANIFEST}
     for name, data in foreign.items():

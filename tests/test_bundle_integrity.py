@@ -32,6 +32,8 @@ from mkdocs_graphsearch.bundle.format import (
     CHECKSUM_PREFIX,
     MANIFEST,
     BundleError,
+    file_name,
+    listed_parts,
     manifest_checksum,
     seal_manifest,
     verify_manifest,
@@ -172,24 +174,27 @@ MALFORMED = {
         "graph.json: edge_types[3] (link) has no decay in manifest.json's search.graph_decay",
     ),
     "no stem weight": (
-        M, _edit("search/stem_weight", delete=True), f"{M}: search.stem_weight is missing (keyword.json has stems)"
+        M, _edit("search/stem_weight", delete=True), f"{M}: search.stem_weight is missing (postings.0.bin has stems)"
     ),
     "no stop word weight": (
         M, _edit("search/stop_word_weight", delete=True),
         f"{M}: search.stop_word_weight is missing (there are query_stop_words)",
     ),
-    "text.0.json unlisted": (M, _edit("files/text.0.json", delete=True), f"{M}: files.text.0.json is missing"),
+    "text.0.json unlisted": (
+        M, _edit("files/text.#.json/0", delete=True), f"{M}: files.text.#.json has 0 items, not 1"
+    ),
+    "no text fragment listed": (M, _edit("files/text.#.json", delete=True), f"{M}: files.text.#.json is missing"),
+    "a crc32 a string": (M, _edit("files/keyword.json", "1"), f"{M}: files.keyword.json {WHOLE} 0 to 4294967295"),
+    "a part's crc32 a list": (M, _edit("files/terms.json", [1]), f"{M}: files.terms.json {WHOLE} 0 to 4294967295"),
+    "a shard's crc32 negative": (
+        M, _edit("files/postings.#.bin/0", -1), f"{M}: files.postings.#.bin[0] {WHOLE} 0 to 4294967295"
+    ),
     "no text_starts": (M, _edit("text_starts", delete=True), f"{M}: text_starts must be a list"),
     "no fragment": (M, _edit("text_starts", []), f"{M}: text_starts must list at least one fragment"),
     "texts from chunk 1": (M, _edit("text_starts", [1]), f"{M}: text_starts[0] {WHOLE} 0 to 0"),
     "a fragment past the chunks": (M, _edit("text_starts", [0, 9]), f"{M}: text_starts[1] {WHOLE} 1 to 8"),
     "fragments not rising": (M, _edit("text_starts", [0, 4, 4]), f"{M}: text_starts[2] {WHOLE} 5 to 8"),
-    "a crc32 too large": (
-        M, _edit("files/graph.json/crc32", 2**32), f"{M}: files.graph.json.crc32 {WHOLE} 0 to 4294967295"
-    ),
-    "a part's name a path": (
-        M, _edit("files/text.0.json/name", "../x.json"), f"{M} gives text.0.json an invalid file name"
-    ),
+    "a crc32 too large": (M, _edit("files/graph.json", 2**32), f"{M}: files.graph.json {WHOLE} 0 to 4294967295"),
     "impact scale 0": (M, _edit("impact_scale", 0), f"{M}: impact_scale must be above 0"),
     "vectors dim 0": (M, _edit("vectors/dim", 0), f"{M}: vectors.dim {WHOLE} 1 to "),
     "encoder missing": (M, _edit("encoder", delete=True), f"{M}: encoder must be an object"),
@@ -219,7 +224,9 @@ MALFORMED = {
     "pages going back": ("keyword.json", _edit("chunks/page/5", 0), f"keyword.json: chunks.page[5] {WHOLE} 1 to 2"),
     "a parent -2": ("display.0.json", _edit("chunks/parent/1", -2), f"display.0.json: chunks.parent[1] {WHOLE} 0 to 8"),
     "a title null": ("display.0.json", _edit("pages/title/0", None), "display.0.json: pages.title[0] must be a string"),
-    "display.0.json unlisted": (M, _edit("files/display.0.json", delete=True), f"{M}: files.display.0.json is missing"),
+    "display.0.json unlisted": (
+        M, _edit("files/display.#.json/0", delete=True), f"{M}: files.display.#.json has 0 items, not 1"
+    ),
     "display chunks a list": ("display.0.json", _edit("chunks", []), "display.0.json: chunks must be an object"),
     "display urls short": (
         "display.0.json", _edit("pages/url/2", delete=True), "display.0.json: pages.url has 2 items, not 3"
@@ -227,15 +234,9 @@ MALFORMED = {
     "a level a string": (
         "display.0.json", _edit("chunks/level/0", "1"), f"display.0.json: chunks.level[0] {WHOLE} 0 to "
     ),
-    # the term count is the bundle's: only the message's start is pinned
-    "a stem to no term": ("keyword.json", _edit("stems/acm", [999]), f"keyword.json: stems.acm[0] {WHOLE} 0 to "),
     "tags a string": ("keyword.json", _edit("pages/tags", "home"), "keyword.json: pages.tags must be a list"),
     "tags short": ("keyword.json", _edit("pages/tags/2", delete=True), "keyword.json: pages.tags has 2 items, not 3"),
     "a tag a number": ("keyword.json", _edit("pages/tags/1/0", 5), "keyword.json: pages.tags[1][0] must be a string"),
-    "defines null": ("keyword.json", _edit("chunks/defines/1", None), "keyword.json: chunks.defines[1] must be a list"),
-    "a definition a list": (
-        "keyword.json", _edit("chunks/defines/2/1", ["x"]), "keyword.json: chunks.defines[2][1] must be a string"
-    ),
     "a column short": (
         "display.0.json", _edit("chunks/anchor/0", delete=True), "display.0.json: chunks.anchor has 8 items, not 9"
     ),
@@ -248,7 +249,9 @@ MALFORMED = {
         "graph.0.json", _edit("offsets/9", delete=True), "graph.0.json: offsets has 9 items, not 10"
     ),
     "graph offsets past": ("graph.0.json", _edit("targets/16", delete=True), "graph.0.json: offsets["),
-    "graph.0.json unlisted": (M, _edit("files/graph.0.json", delete=True), f"{M}: files.graph.0.json is missing"),
+    "graph.0.json unlisted": (
+        M, _edit("files/graph.#.json/0", delete=True), f"{M}: files.graph.#.json has 0 items, not 1"
+    ),
     "edge types missing": ("graph.json", _edit("edge_types", delete=True), "graph.json: edge_types must be a list"),
     "an edge type unknown": ("graph.0.json", _edit("types/0", 7), f"graph.0.json: types[0] {WHOLE} 0 to 3"),
     "a text missing": ("text.0.json", _edit("8", delete=True), "text.0.json: texts has 8 items, not 9"),
@@ -263,13 +266,15 @@ MALFORMED = {
     "no encoder shard": (M, _edit("encoder/shards", []), f"{M}: encoder.shards must list at least one shard"),
     "encoder shards not from 0": (M, _edit("encoder/shards/0", 3), f"{M}: encoder.shards[0] {WHOLE} 0 to 0"),
     "encoder shards not rising": (M, _edit("encoder/shards/1", 0), f"{M}: encoder.shards[1] {WHOLE} 1 to "),
-    "an encoder shard unlisted": (M, _edit("files/encoder.0.bin", delete=True), f"{M}: files.encoder.0.bin is missing"),
+    "an encoder shard unlisted": (M, _edit("files/encoder.#.bin/0", delete=True), f"{M}: files.encoder.#.bin has "),
     "encoder model unlisted": (
         M, _edit("files/encoder-model.bin", delete=True), f"{M}: files.encoder-model.bin is missing"
     ),
     "vocab missing": (M, _edit("encoder/vocab", delete=True), f"{M}: encoder.vocab must be an object"),
     "no vocab shard": (M, _edit("encoder/vocab/shards", 0), f"{M}: encoder.vocab.shards {WHOLE} 1 to "),
-    "a vocab shard unlisted": (M, _edit("files/vocab.5.json", delete=True), f"{M}: files.vocab.5.json is missing"),
+    "a vocab shard unlisted": (
+        M, _edit("files/vocab.#.json/5", delete=True), f"{M}: files.vocab.#.json has 127 items, not 128"
+    ),
     "a vocab shard a list": ("vocab.3.json", lambda shard: [], "vocab.3.json: the file must be an object"),
     "vocab gaps short": ("vocab.3.json", _edit("gaps/0", delete=True), "vocab.3.json: gaps has "),
     "vocab ids not rising": ("vocab.3.json", _edit("gaps/1", 0), "vocab.3.json: gaps[1] must give rising ids below "),
@@ -282,7 +287,22 @@ MALFORMED = {
     ),
 }  # fmt: skip
 
-#: Encoder parts with valid checksums and a writer's bug inside (bytes, not JSON): (part, change, message start).
+def _shard_stems(change, line: int = 1):  # type: ignore[no-untyped-def]
+    """A change of a term shard's stem line (line 1), or of its definitions (line 2: bundle/write.py
+    postings_bytes)."""
+
+    def apply(data: bytes) -> bytes:
+        cut = data.index(b"\n")
+        for _ in range(line - 1):
+            cut = data.index(b"\n", cut + 1)
+        end = data.index(b"\n", cut + 1)
+        found = json.dumps(change(json.loads(data[cut + 1 : end])), separators=(",", ":"), sort_keys=True)
+        return data[: cut + 1] + found.encode() + data[end:]
+
+    return apply
+
+
+#: Binary parts with valid checksums and a writer's bug inside (bytes, not JSON): (part, change, message start).
 MALFORMED_BINARY = {
     "an encoder shard cut": ("encoder.0.bin", lambda data: data[:-1], "encoder.0.bin has "),
     "encoder shard tokens out of order": (
@@ -294,6 +314,27 @@ MALFORMED_BINARY = {
     ),
     "an encoder shard emptied": ("encoder.2.bin", lambda data: b"", "the encoder shards hold "),
     "encoder model short": ("encoder-model.bin", lambda data: data[:-4], "encoder-model.bin has "),
+    # the term count is the bundle's: only the message's start is pinned
+    "a stem to no term": (
+        "postings.0.bin", _shard_stems(_edit("acm", [999])), f"postings.0.bin: stems.acm[0] {WHOLE} 0 to "
+    ),
+    "stems a list": ("postings.0.bin", _shard_stems(lambda stems: []), "postings.0.bin: stems must be an object"),
+    "definitions a list": (
+        "postings.0.bin", _shard_stems(lambda names: [], line=2), "postings.0.bin: defines must be an object"
+    ),
+    "a definition of no chunk": (
+        "postings.0.bin", _shard_stems(_edit("md", [99]), line=2), f"postings.0.bin: defines.md[0] {WHOLE} 0 to 8"
+    ),
+    "a definition null": (
+        "postings.0.bin", _shard_stems(_edit("md", None), line=2), "postings.0.bin: defines.md must be a list"
+    ),
+    "no definition list": (
+        "postings.0.bin", lambda data: b"\n".join(data.split(b"\n", 2)[:2]) + b"\n",
+        "postings.0.bin has no definition list (corrupted)",
+    ),
+    "no stem list": (
+        "postings.0.bin", lambda data: data[: data.index(b"\n") + 1], "postings.0.bin has no stem list (corrupted)"
+    ),
 }  # fmt: skip
 
 
@@ -319,6 +360,26 @@ def test_malformed_encoder_parts_give_the_same_error_in_both_engines(checked: Pa
         python = python_outcome(folder)
         assert python[0] == "error" and python[1].startswith(MALFORMED_BINARY[case][2]), (case, python)
         assert js_outcome == python, case
+
+
+def test_a_stem_outside_its_shard_gives_the_same_error_in_both_engines(tmp_path: Path, node: str) -> None:
+    """A query looks a stem up in the shard of the stem's string only (js/src/keyword.js
+    stemTerms): a stem elsewhere would be found by Python and not by JS, so both refuse it. On
+    the frozen bundle (15 term shards; the checked one has a single shard)."""
+    first = orjson.loads((FROZEN / MANIFEST).read_bytes())["term_shards"]["first"]
+    cases = {  # (shard, stem): before the shard's first term, at the next shard's first term
+        (1, "a"): "postings.1.bin: stems.a is outside the shard's term range",
+        (0, first[1]): f"postings.0.bin: stems.{first[1]} is outside the shard's term range",
+    }
+    folders = []
+    for i, (shard, stem) in enumerate(cases):
+        folder = tmp_path / str(i)
+        shutil.copytree(FROZEN, folder)
+        part = f"postings.{shard}.bin"
+        rewrite_bundle_file(folder, part, _shard_stems(_edit(stem, [0]))(bundle_part(folder, part).read_bytes()))
+        folders.append(folder)
+    for message, folder, js_outcome in zip(cases.values(), folders, js_outcomes(node, folders), strict=True):
+        assert python_outcome(folder) == ("error", message) == js_outcome
 
 
 def test_malformed_bundles_give_the_same_error_in_both_engines(checked: Path, tmp_path: Path, node: str) -> None:
@@ -421,7 +482,7 @@ def _names_a_file(message: str, mutation: Mutation, logical: dict[str, str], any
 
 def _check_mutations(source: Path, node: str, tmp_path: Path, batch: list[Mutation], checked: bool) -> None:
     manifest = orjson.loads((source / MANIFEST).read_bytes())
-    logical = {entry.get("name", part): part for part, entry in manifest["files"].items()}
+    logical = {file_name(manifest, part): part for part in listed_parts(manifest)}
     tmp = Path(tempfile.mkdtemp(dir=tmp_path))  # one per example (tmp_path is the test's)
     folders = []
     for i, mutation in enumerate(batch):
@@ -498,7 +559,7 @@ MALFORMED_CLUSTERED = {
     "no cluster sizes": (M, _edit("vectors/clusters/sizes", []), f"{M}: vectors.clusters.sizes must list at least one"),
     "an empty cluster": (M, _edit("vectors/clusters/sizes/1", 0), f"{M}: vectors.clusters.sizes[1] {WHOLE} 1 to 9"),
     "sizes not the chunks": (
-        M, _edit("vectors/clusters/sizes", [3, 3]), f"{M}: vectors.clusters.sizes must add up to counts.chunks"
+        M, _edit("vectors/clusters/sizes", [3, 3, 2]), f"{M}: vectors.clusters.sizes must add up to counts.chunks"
     ),
     "probe 0": (M, _edit("vectors/clusters/probe", 0), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
     "probe past the clusters": (M, _edit("vectors/clusters/probe", 4), f"{M}: vectors.clusters.probe {WHOLE} 1 to 3"),
@@ -515,7 +576,7 @@ MALFORMED_CLUSTERED = {
     # Another width than the files': their sizes say so (the first file read names itself).
     "bits not the files'": (M, _edit("vectors/clusters/bits", 8), "vectors.0.bin has "),
     "centroid bits not the file's": (M, _edit("vectors/clusters/centroid_bits", 8), "centroids.bin has "),
-    "a cluster unlisted": (M, _edit("files/vectors.2.bin", delete=True), f"{M}: files.vectors.2.bin is missing"),
+    "a cluster unlisted": (M, _edit("files/vectors.#.bin/2", delete=True), f"{M}: files.vectors.#.bin has "),
     "centroids unlisted": (M, _edit("files/centroids.bin", delete=True), f"{M}: files.centroids.bin is missing"),
     "cluster sizes off by one": (M, _one_moved, "vectors.0.bin has "),
     "chunks not rising": ("vectors.0.bin", _swapped_chunks, "vectors.0.bin: its chunk numbers must rise"),

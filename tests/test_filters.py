@@ -111,8 +111,7 @@ def test_a_query_of_filters_alone_lists_the_matching_pages(bundle: Bundle) -> No
     ],
 )
 def test_what_defines_a_name_ranks_above_its_uses(bundle: Bundle, mode: str, query: str, key: str, use: str) -> None:
-    columns = zip(bundle.chunks["id"], bundle.chunks["defines"], strict=True)
-    defining = {chunk for chunk, names in columns if key in names}
+    defining = {bundle.chunks["id"][chunk] for chunk in bundle.defines.get(key, [])}  # key, or a dotted name's end
     found = sections(search(bundle, query, mode=mode, limit=20))
     first = [s["score"] for s in found if s["id"] in defining]
     others = [s["score"] for s in found if s["id"] not in defining and s["via"] != ["graph"]]
@@ -138,11 +137,13 @@ def test_a_file_name_or_a_path_finds_its_page(bundle: Bundle, mode: str) -> None
 def test_the_bundle_carries_tags_definitions_and_facets(bundle: Bundle) -> None:
     python_client = bundle.pages["path"].index("reference/python-client.md")
     assert bundle.pages["tags"][python_client] == ["reference", "python", "api"]
-    defines = dict(zip(bundle.chunks["id"], bundle.chunks["defines"], strict=True))
-    assert defines["user-guide/jobs.md::Defining tasks::code-2"] == ["generatereport", "setup", "run"]
-    assert defines["user-guide/jobs.md::Enqueueing jobs::code-1"] == []  # `job = client.enqueue(...)` defines nothing
-    assert defines["how-to/deploy-to-production.md"] == ["how-to", "deploy-to-production.md", "deploy-to-production"]
-    assert defines["reference/python-client.md::enqueue_many()"] == ["enqueue_many"]  # headed by the name
+    chunk = {chunk_id: i for i, chunk_id in enumerate(bundle.chunks["id"])}
+    defines = {i: sorted(name for name, chunks in bundle.defines.items() if i in chunks) for i in chunk.values()}
+    assert defines[chunk["user-guide/jobs.md::Defining tasks::code-2"]] == ["generatereport", "run", "setup"]
+    assert defines[chunk["user-guide/jobs.md::Enqueueing jobs::code-1"]] == []  # `job = client.enqueue(...)`
+    page = chunk["how-to/deploy-to-production.md"]  # and the part after the dot: `md`
+    assert defines[page] == ["deploy-to-production", "deploy-to-production.md", "how-to", "md"]
+    assert defines[chunk["reference/python-client.md::enqueue_many()"]] == ["enqueue_many"]  # headed by the name
     facets = bundle.manifest["facets"]
     folders = {entry["value"] for entry in facets["in"]}
     assert folders == {"about", "getting-started", "how-to", "ja", "reference", "user-guide", "zh"}

@@ -15,7 +15,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from conftest import EXAMPLE_SITE, VECTORS, build_bundle_dir
-from mkdocs_graphsearch.bundle.format import RELATED, BundleError
+from mkdocs_graphsearch.bundle.format import RELATED, BundleError, file_name
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.bundle.related import parse_related, read_related, read_top
 from mkdocs_graphsearch.index.related import (
@@ -142,7 +142,7 @@ def test_related_is_deterministic(tmp_path: Path, keyword_bundle: Bundle) -> Non
     assert read_related(again) == read_related(keyword_bundle)
     assert again.files[RELATED] == keyword_bundle.files[RELATED]  # the bytes too (read on demand above)
     assert again.manifest["top"] == keyword_bundle.manifest["top"]
-    assert again.manifest["files"][RELATED]["name"].startswith("related.")  # content-hashed like every part
+    assert file_name(again.manifest, RELATED).startswith("related.")  # content-hashed like every part
 
 
 def test_a_bundle_without_related_pages_still_reads() -> None:

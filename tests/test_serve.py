@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from mkdocs_graphsearch.bundle.format import file_name
+from mkdocs_graphsearch.bundle.format import file_name, listed_parts
 from mkdocs_graphsearch.bundle.read import load_bundle
 from test_plugin_rendered import QUERIES, _answers, build_harbor, copy_site
 
@@ -69,7 +69,7 @@ def fetch_bundle(base: str, target: Path, *, unlike: bytes | None = None, timeou
     target.mkdir(parents=True)
     (target / "manifest.json").write_bytes(manifest)
     parsed = orjson.loads(manifest)
-    for part in parsed["files"]:
+    for part in listed_parts(parsed):
         name = file_name(parsed, part)
         (target / name).write_bytes(_get(base + "search/" + name))
     return target

@@ -13,7 +13,7 @@
  *
  * Checks, in the order the Python engine makes them (bundle/read.py, bundle/schema.py), with
  * the same messages: the manifest's format, its own checksum (when it has one), the shape of
- * every value either engine reads; each part's size and CRC-32, then its shape. Any fault is a
+ * every value either engine reads; each part's CRC-32, then its shape. Any fault is a
  * BundleError naming the file, never a TypeError at load or query time.
  */
 
@@ -23,9 +23,6 @@ export const MIN_FORMAT_VERSION = 3;
 export const MANIFEST = "manifest.json";
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
 export const MODES = ["keyword", "vector", "hybrid"];
-/** A part's file name: one plain file in the bundle folder, never a path or another origin. */
-const SAFE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
-
 export class BundleError extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -44,7 +41,8 @@ export class BundleError extends Error {
  *   termShards: {first: string[], start: number[], postings: number[]}, shardLoaded: Uint8Array,
  *   dictionary: boolean, pages: {path: string[], url: string[], title: string[], tags?: string[][]},
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
- *            anchor: string[], title: string[], language: string[], defines?: string[][]},
+ *            anchor: string[], title: string[], language: string[]},
+ *   defines: Map<string, number[]>,
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], edges: ({targets: number[], types: number[]} | undefined)[]} | null,
@@ -229,39 +227,71 @@ function verifyManifest(bytes) {
   return true;
 }
 
-/**
- * The file a manifest stores a part in (format 1: the part's own name).
- * @param {any} manifest @param {string} name the part's logical name (e.g. "keyword.json")
- */
-export function fileName(manifest, name) {
-  const entry = manifest.files && Object.hasOwn(manifest.files, name) ? manifest.files[name] : null;
-  if (!entry || typeof entry !== "object") throw new BundleError(`manifest.json does not list ${name}`);
-  const file = entry.name === undefined ? name : entry.name;
-  if (typeof file !== "string" || !SAFE_NAME.test(file) || file === MANIFEST) {
-    throw new BundleError(`manifest.json gives ${name} an invalid file name`);
+/** A part's key in the manifest's `files` and its number there: `text.3.json` -> [`text.#.json`, 3],
+ * `keyword.json` -> [`keyword.json`, null] (spec: bundle/format.py file_key).
+ * @param {string} part @returns {[string, number | null]} */
+export function fileKey(part) {
+  const match = /^(.+)\.(\d+)\.([^.]+)$/.exec(part);
+  return match ? [`${match[1]}.#.${match[3]}`, Number(match[2])] : [part, null];
+}
+
+/** A part's CRC-32 as the manifest lists it (spec: bundle/format.py part_crc).
+ * @param {any} manifest @param {string} name @returns {number} */
+function partCrc(manifest, name) {
+  const [key, index] = fileKey(name);
+  const files = manifest.files;
+  let value = files && typeof files === "object" && Object.hasOwn(files, key) ? files[key] : null;
+  if (index !== null) value = Array.isArray(value) && index < value.length ? value[index] : null;
+  if (!Number.isInteger(value) || value < 0 || value > MAX_CRC32) {
+    throw new BundleError(`manifest.json does not list ${name}`);
   }
-  return file;
+  return value;
 }
 
 /**
- * Fetch one bundle part (by its logical name) and check it against the manifest's size and CRC-32.
+ * The file a manifest stores a part in: its logical name with its CRC-32's eight hex digits
+ * before the extension (spec: bundle/format.py stored_name).
+ * @param {any} manifest @param {string} name the part's logical name (e.g. "keyword.json")
+ */
+export function fileName(manifest, name) {
+  const digits = partCrc(manifest, name).toString(16).padStart(8, "0");
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? `${name}.${digits}` : `${name.slice(0, dot)}.${digits}${name.slice(dot)}`;
+}
+
+/** Every part a manifest's `files` lists (what is not a CRC-32 or a list of them is skipped;
+ * spec: bundle/format.py listed_parts). @param {any} manifest @returns {string[]} */
+export function listedParts(manifest) {
+  const files = manifest.files && typeof manifest.files === "object" ? manifest.files : {};
+  /** @type {string[]} */
+  const parts = [];
+  for (const [key, value] of Object.entries(files)) {
+    if (!key.includes("#")) parts.push(key);
+    else if (Array.isArray(value)) value.forEach((_, i) => parts.push(key.replace(".#.", `.${i}.`)));
+  }
+  return parts.filter((part) => {
+    try {
+      return Boolean(fileName(manifest, part));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Fetch one bundle part (by its logical name) and check it against the manifest's CRC-32 (which
+ * a cut or damaged file fails).
  * @param {FetchFile} fetchFile @param {any} manifest @param {string} name
  */
 export async function readFile(fetchFile, manifest, name) {
   const file = fileName(manifest, name);
-  const entry = manifest.files[name];
   let bytes;
   try {
     bytes = asBytes(await fetchFile(file));
   } catch (error) {
     throw new BundleError(`cannot read ${name}: ${/** @type {Error} */ (error).message}`);
   }
-  if (bytes.length !== entry.bytes) {
-    throw new BundleError(
-      `${name} is ${bytes.length} bytes, the manifest says ${entry.bytes} (truncated or stale)`,
-    );
-  }
-  if (crc32(bytes) !== entry.crc32) {
+  if (crc32(bytes) !== partCrc(manifest, name)) {
     throw new BundleError(`${name} is corrupted (CRC-32 differs from the manifest)`);
   }
   return bytes;
@@ -288,14 +318,16 @@ export async function loadKeywordBundle(fetchFile) {
   const manifest = await loadManifest(fetchFile);
   const keyword = checkKeyword(parseJson("keyword.json", await readFile(fetchFile, manifest, "keyword.json")), manifest);
   const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
-  /** @type {Map<string, number[]>} stem -> terms that are prose words with it (format 1: none) */
-  const stems = new Map(Object.entries(Object.hasOwn(keyword, "stems") ? keyword.stems : {}));
+  /** @type {Map<string, number[]>} stem -> terms that are prose words with it (from the loaded term shards) */
+  const stems = new Map();
   return {
     manifest,
     settings: manifest.search,
     terms: new Array(nTerms),
     termIndex: new Map(),
     stems,
+    /** name -> chunks that define it (from the loaded term shards: bundle/write.py defines_index) */
+    defines: new Map(),
     termLengths: new Int32Array(nTerms),
     termCounts: new Float64Array(nTerms),
     termShards: manifest.term_shards,
@@ -388,9 +420,15 @@ export async function loadShard(bundle, fetchFile, index) {
   if (!Array.isArray(terms) || terms.length !== nTerms || !terms.every((term) => typeof term === "string")) {
     throw new BundleError(`${name}: its term list must be ${nTerms} strings`);
   }
+  const stemsEnd = bytes.indexOf(0x0a, cut + 1);
+  if (stemsEnd < 0) throw new BundleError(`${name} has no stem list (corrupted)`);
+  const stems = checkShardKeys(parseJson(name, bytes.subarray(cut + 1, stemsEnd)), manifest, index, "stems");
+  const definesEnd = bytes.indexOf(0x0a, stemsEnd + 1);
+  if (definesEnd < 0) throw new BundleError(`${name} has no definition list (corrupted)`);
+  const defines = checkShardKeys(parseJson(name, bytes.subarray(stemsEnd + 1, definesEnd)), manifest, index, "defines");
   let values;
   try {
-    values = decodeVarints(bytes.subarray(cut + 1));
+    values = decodeVarints(bytes.subarray(definesEnd + 1));
   } catch (error) {
     throw new BundleError(`${name}: ${/** @type {Error} */ (error).message} (corrupted)`);
   }
@@ -415,9 +453,48 @@ export async function loadShard(bundle, fetchFile, index) {
   }
   // Written only now (a shard that fails a check adds nothing): terms, then the end of the last.
   terms.forEach((term, t) => setTerm(bundle, start + t, term, values[t]));
+  for (const [stem, stemTerms] of Object.entries(stems)) bundle.stems.set(stem, stemTerms);
+  for (const [key, chunks] of Object.entries(defines)) bundle.defines.set(key, chunks);
   termStart[end] = endPosting;
   bundle.shardLoaded[index] = 1;
   return bundle;
+}
+
+/** The `stems` (stem -> term numbers) or `defines` (name -> chunk numbers) of term shard
+ * `index`, each key in the shard's term range: the shard a query looks it up in (spec:
+ * bundle/schema.py check_shard_keys).
+ * @param {unknown} data @param {any} manifest @param {number} index @param {"stems" | "defines"} field
+ * @returns {Record<string, number[]>} */
+function checkShardKeys(data, manifest, index, field) {
+  const name = postingsShard(index);
+  const found = object(name, data, field);
+  const first = manifest.term_shards.first;
+  const low = first[index], high = index + 1 < first.length ? first[index + 1] : null;
+  const top = manifest.counts[field === "stems" ? "terms" : "chunks"] - 1;
+  for (const [key, numbers] of Object.entries(found)) {
+    wholes(name, numbers, `${field}.${key}`, null, 0, top);
+    if (compareCodePoints(key, low) < 0 || (high !== null && compareCodePoints(key, high) >= 0)) {
+      fail(name, `${field}.${key}`, "is outside the shard's term range");
+    }
+  }
+  if (field === "stems" && Object.keys(found).length && !Object.hasOwn(manifest.search, "stem_weight")) {
+    fail("manifest.json", "search.stem_weight", `is missing (${name} has stems)`);
+  }
+  return found;
+}
+
+/** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
+export function compareCodePoints(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral code points) sort after every BMP code point above them.
+    const xs = x >= 0xd800 && x <= 0xdfff, ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /** @param {Bundle} bundle @param {number} index @param {string} term @param {number} count */
@@ -760,14 +837,7 @@ function checkManifest(manifest) {
   const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
   const displays = starts.map((_, i) => displayFragment(i));
   const graphs = starts.map((_, i) => graphShard(i));
-  for (const part of [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]) {
-    const entry = own(files, part);
-    if (entry === undefined || entry === null) fail(m, `files.${part}`, "is missing");
-    object(m, entry, `files.${part}`);
-    whole(m, own(entry, "bytes"), `files.${part}.bytes`);
-    whole(m, own(entry, "crc32"), `files.${part}.crc32`, 0, MAX_CRC32);
-    fileName(manifest, part);
-  }
+  checkFiles(files, [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]);
   checkSettings(object(m, own(manifest, "search"), "search"));
   if (semantic) {
     const vectors = object(m, manifest.vectors, "vectors");
@@ -794,6 +864,25 @@ function checkManifest(manifest) {
     });
   }
   return manifest;
+}
+
+/** `files` (bundle/format.py compact_files): each kind's CRC-32s, in the order of their first
+ * part: a whole number for a single part, a list of one per part for numbered parts (spec:
+ * bundle/schema.py _check_files). @param {Record<string, any>} files @param {string[]} parts */
+function checkFiles(files, parts) {
+  const m = "manifest.json";
+  /** @type {Map<string, number | null>} key -> how many parts it lists (null: a single part) */
+  const numbered = new Map();
+  for (const part of parts) {
+    const [key, index] = fileKey(part);
+    numbered.set(key, index === null ? null : (numbered.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of numbered) {
+    const value = own(files, key);
+    if (value === undefined || value === null) fail(m, `files.${key}`, "is missing");
+    if (count === null) whole(m, value, `files.${key}`, 0, MAX_CRC32);
+    else wholes(m, value, `files.${key}`, count, 0, MAX_CRC32);
+  }
 }
 
 /** `term_shards`: parallel lists, shard 0 first at "" / 0 / 0, then starts and postings rising;
@@ -841,17 +930,12 @@ function checkSettings(search) {
   }
 }
 
-/** keyword.json: stems, and the pages and chunks columns, consistent with the counts.
+/** keyword.json: the pages and chunks columns, consistent with the counts.
  * @param {unknown} data @param {any} manifest @returns {any} */
 function checkKeyword(data, manifest) {
   const k = "keyword.json";
-  const { terms: nTerms, pages: nPages, chunks: nChunks } = manifest.counts;
+  const { pages: nPages, chunks: nChunks } = manifest.counts;
   const keyword = object(k, data, "the file");
-  const stems = object(k, Object.hasOwn(keyword, "stems") ? keyword.stems : {}, "stems");
-  for (const [stem, terms] of Object.entries(stems)) wholes(k, terms, `stems.${stem}`, null, 0, nTerms - 1);
-  if (Object.keys(stems).length && !Object.hasOwn(manifest.search, "stem_weight")) {
-    fail("manifest.json", "search.stem_weight", "is missing (keyword.json has stems)");
-  }
   const pages = object(k, own(keyword, "pages"), "pages");
   strings(k, own(pages, "path"), "pages.path", nPages);
   if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
@@ -865,8 +949,6 @@ function checkKeyword(data, manifest) {
       fail(k, `chunks.page[${start}]`, `must start a page (text fragment ${i} starts there)`);
     }
   });
-  // optional: each chunk's definition terms (fuse.js)
-  if (Object.hasOwn(chunks, "defines")) listsOfStrings(k, chunks.defines, "chunks.defines", nChunks);
   return keyword;
 }
 

@@ -62,21 +62,20 @@ export function exactCover(bundle, tokens, typed = new Set()) {
   return cover ?? new Set();
 }
 
-/** Does a chunk with these definition terms define one of these tokens?
- * @param {string[]} names @param {string[]} tokens */
-export function defines(names, tokens) {
-  return names.some((name) => tokens.some((token) => name === token || name.endsWith(`.${token}`)));
-}
-
 /** The chunks of the exact cover that define an identifier token of the query, or one of its
  * completions. @param {Bundle} bundle @param {string[]} tokens @param {Set<number>} cover
  * @param {Set<string>} [typed] @returns {Set<number>} */
 export function definingChunks(bundle, tokens, cover, typed = new Set()) {
-  const column = bundle.chunks.defines;
   const identifiers = identifierTokens(tokens);
   const wanted = [...identifiers, ...identifiers.flatMap((token) => completions(bundle, token, typed).map((term) => /** @type {string} */ (bundle.terms[term])))];
-  if (!column || !column.length || !wanted.length) return new Set();
-  return new Set([...cover].filter((chunk) => defines(column[chunk], wanted)));
+  // bundle.defines: each name a chunk defines and each part of it after a dot (bundle/write.py
+  // defines_index), from the term shards; the shard of each wanted token (a query token or a
+  // completion, a loaded term) is loaded before any answer: the chunks with a name that is a
+  // wanted token or ends in "." + it.
+  /** @type {Set<number>} */
+  const found = new Set();
+  for (const token of wanted) for (const chunk of bundle.defines.get(token) ?? []) if (cover.has(chunk)) found.add(chunk);
+  return found;
 }
 
 const EDGE_SPACE = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;

@@ -1,6 +1,6 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
-import { lastAtOrBefore } from "./bundle.js";
+import { compareCodePoints, lastAtOrBefore } from "./bundle.js";
 import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./tokenize.js";
 import { osaWithin } from "./fuzzy.js";
 import { isProseWord, stem } from "./stem.js";
@@ -43,26 +43,16 @@ export function stopTokens(bundle, tokens, words) {
   return stop.size < tokens.length ? stop : new Set();
 }
 
-/** The other terms of a prose word's stem group, in term order.
- * @param {Bundle} bundle @param {string} token @param {boolean} isWord @returns {number[]} */
-export function stemTerms(bundle, token, isWord) {
+/** The other terms of a prose word's stem group, in term order; null while the term shard of
+ * the stem's string (which holds its group: bundle/write.py keyword_part) is not loaded (it
+ * goes into `wanted`). @param {Bundle} bundle @param {string} token @param {boolean} isWord
+ * @param {Set<number> | null} [wanted] @returns {number[] | null} */
+export function stemTerms(bundle, token, isWord, wanted = null) {
   if (!isWord || !isProseWord(token)) return [];
+  const stemmed = stem(token);
+  if (!ready(bundle, shardOf(bundle, stemmed), wanted)) return null;
   const exact = bundle.termIndex.get(token);
-  return (bundle.stems.get(stem(token)) ?? []).filter((term) => term !== exact);
-}
-
-/** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
-export function compareCodePoints(a, b) {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i), y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Surrogates (astral code points) sort after every BMP code point above them.
-    const xs = x >= 0xd800 && x <= 0xdfff, ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
+  return (bundle.stems.get(stemmed) ?? []).filter((term) => term !== exact);
 }
 
 /** The shard a term is in, or would be: the last whose first term is <= it (bundle/format.py).
@@ -189,7 +179,9 @@ export function expand(bundle, token, isTyped, isWord, wanted = null) {
   if (isTyped) known = prefixReady(bundle, token, wanted) && known;
   const prefixed = isTyped ? prefixTerms(bundle, token, wanted) : [];
   for (const term of prefixed) expansions.push({ term, weight: settings.prefix_weight });
-  const stemmed = stemTerms(bundle, token, isWord);
+  const group = stemTerms(bundle, token, isWord, wanted);
+  known = group !== null && known; // no typo search before the stem's group is known
+  const stemmed = group ?? [];
   for (const term of stemmed) {
     ready(bundle, shardOfTerm(bundle, term), wanted);
     expansions.push({ term, weight: settings.stem_weight });

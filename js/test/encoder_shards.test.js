@@ -3,6 +3,7 @@
 // fetches only the shards of the query's word pieces, answers exactly as with every shard loaded,
 // and goes on without a shard that fails (a warning). encoder-model.bin is never fetched.
 import { test } from "node:test";
+import { fileName } from "../src/bundle.js";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { encoderShardOf } from "../src/encoder-shards.js";
@@ -53,7 +54,7 @@ function shardsOf(full, query) {
 }
 
 /** @param {any} full @param {Set<number>} indexes */
-const namesOf = (full, indexes) => new Set([...indexes].map((i) => full.manifest.files[`encoder.${i}.bin`].name));
+const namesOf = (full, indexes) => new Set([...indexes].map((i) => fileName(full.manifest, `encoder.${i}.bin`)));
 
 test("a hybrid query fetches only its pieces' encoder shards and answers as with all of them", async () => {
   const full = await loadBundle(fetchFile);
@@ -64,7 +65,7 @@ test("a hybrid query fetches only its pieces' encoder shards and answers as with
     assert.ok(wanted.size < full.encoder.shards.length, `${query}: every shard was fetched`);
     const words = new Set(full.encoder.vocabShardsOf(completedQuery(full, query, keywordScores(full, query))));
     const special = ["[CLS]", "[SEP]", "[UNK]"].map((token) => keyShard(vocabKey(token), full.manifest.encoder.vocab.shards));
-    const vocab = new Set([...words, ...special].map((i) => full.manifest.files[`vocab.${i}.json`].name));
+    const vocab = new Set([...words, ...special].map((i) => fileName(full.manifest, `vocab.${i}.json`)));
     assert.deepEqual(new Set(fetched.filter((name) => name.startsWith("vocab."))), vocab, query);
     assert.ok(!fetched.some((name) => name.startsWith("encoder-model.")), "the browser fetched encoder-model.bin");
     assert.deepEqual(last.results, search(full, query, { mode: "hybrid", limit: 10 }).results, query);
@@ -76,7 +77,7 @@ test("an encoder shard that fails is a warning: the answer goes out without its 
   const query = QUERIES[0];
   const wanted = [...shardsOf(full, query)].sort((a, b) => a - b);
   assert.ok(wanted.length >= 2, "the query should span several shards");
-  const lost = full.manifest.files[`encoder.${wanted[0]}.bin`].name;
+  const lost = fileName(full.manifest, `encoder.${wanted[0]}.bin`);
   const { last, warnings } = await serve(query, (name) => name === lost);
   assert.ok(warnings.some((warning) => warning.startsWith("encoder: ")), warnings.join("; "));
   // Expected: the full bundle with that shard's rows taken out.

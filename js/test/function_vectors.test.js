@@ -48,6 +48,25 @@ for (const c of fusion.typed_tokens) {
     assert.deepEqual([...typedTokens(c.query, c.tokens)].sort(), c.expected);
   });
 }
+/** A `defines` column inverted as the term shards hold it (spec: bundle/write.py defines_index):
+ * each name and each part of it after a dot -> the chunks, rising.
+ * @param {string[][]} column @returns {Map<string, number[]>} */
+function definesIndex(column) {
+  /** @type {Map<string, number[]>} */
+  const index = new Map();
+  column.forEach((names, chunk) => {
+    for (const name of names) {
+      const keys = new Set([name, ...[...name].flatMap((char, i) => (char === "." ? [name.slice(i + 1)] : []))]);
+      for (const key of keys) {
+        const chunks = index.get(key) ?? [];
+        if (chunks[chunks.length - 1] !== chunk) chunks.push(chunk);
+        index.set(key, chunks);
+      }
+    }
+  });
+  return index;
+}
+
 /** Just the parts of a bundle exactCover and definingChunks read. @param {any} c @returns {any} */
 function smallBundle(c) {
   const termStart = [0];
@@ -59,6 +78,7 @@ function smallBundle(c) {
     postChunk: c.postings.flat(),
     settings: c.settings,
     chunks: c.chunks ?? {},
+    defines: definesIndex(c.chunks?.defines ?? []),
     termCounts: c.postings.map((/** @type {number[]} */ postings) => postings.length),
     termShards: { first: [""], start: [0] }, // one shard, loaded: every term is in
     shardLoaded: [true],

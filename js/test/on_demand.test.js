@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { fragmentOf } from "../src/bundle.js";
+import { fileName, fragmentOf } from "../src/bundle.js";
 import { createService, loadBundle } from "../src/worker.js";
 import { search } from "../src/engine.js";
 
@@ -46,7 +46,7 @@ async function ask(query, mode, fails = () => false) {
 }
 
 /** The file names of these parts. @param {any} full @param {string} kind @param {Iterable<number>} indexes */
-const names = (full, kind, indexes) => new Set([...indexes].map((i) => full.manifest.files[`${kind}.${i}.json`].name));
+const names = (full, kind, indexes) => new Set([...indexes].map((i) => fileName(full.manifest, `${kind}.${i}.json`)));
 /** @param {string[]} fetched @param {RegExp} pattern */
 const only = (fetched, pattern) => new Set(fetched.filter((name) => pattern.test(name)));
 
@@ -62,7 +62,7 @@ test("an answer fetches the display fragments of the pages it shows, and answers
 
 test("a display fragment that fails: a warning, its pages left out, the others shown", async () => {
   const full = await loadBundle(fetchFile);
-  const broken = full.manifest.files["display.0.json"].name;
+  const broken = fileName(full.manifest, "display.0.json");
   const { last, status } = await ask("retry policy", "keyword", (name) => name === broken);
   assert.ok(status.warnings.some((/** @type {string} */ w) => w.startsWith("display: ")), status.warnings.join());
   const inFirst = (/** @type {any} */ r) => fragmentOf(full, full.chunks.page.indexOf(full.pages.path.indexOf(r.page))) === 0;
@@ -83,7 +83,7 @@ test("a hybrid answer fetches the graph shards of its seeds only and expands as 
 
 test("a graph shard that fails: a warning, and the answer still goes out", async () => {
   const full = await loadBundle(fetchFile);
-  const shards = Array.from(full.textStarts, (_, i) => full.manifest.files[`graph.${i}.json`].name);
+  const shards = Array.from(full.textStarts, (_, i) => fileName(full.manifest, `graph.${i}.json`));
   const { last, status } = await ask("retry_policy", "hybrid", (name) => shards.includes(name));
   assert.ok(status.warnings.some((/** @type {string} */ w) => w.startsWith("graph: ")), status.warnings.join());
   assert.ok(last.results.length);

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { fragmentOf } from "../src/bundle.js";
+import { fileName, fragmentOf } from "../src/bundle.js";
 import { createService, loadBundle } from "../src/worker.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
@@ -33,7 +33,7 @@ test("a query fetches only the text fragments of the results shown", async () =>
   assert.ok(last.results[0].sections.every((/** @type {any} */ section) => section.snippet));
   const shown = last.results[0].sections.map((/** @type {any} */ section) => full.chunks.id.indexOf(section.id));
   const wanted = new Set(shown.map((/** @type {number} */ chunk) => fragmentOf(full, chunk)));
-  const names = new Set([...wanted].map((index) => full.manifest.files[`text.${index}.json`].name));
+  const names = new Set([...wanted].map((index) => fileName(full.manifest, `text.${index}.json`)));
   assert.deepEqual(new Set(fetched.filter((name) => name.startsWith("text."))), names);
   assert.ok(names.size < full.textStarts.length, "every fragment was fetched");
   assert.ok(answers[0].results[0].sections.every((/** @type {any} */ section) => section.snippet === ""));

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { crc32, fileName } from "../src/bundle.js";
+import { crc32, fileKey, fileName, listedParts } from "../src/bundle.js";
 import { createService, loadBundle } from "../src/worker.js";
 import { codeRows, probedClusters } from "../src/vector-shards.js";
 import { queryVector } from "../src/encoder.js";
@@ -24,7 +24,7 @@ async function clusteredFiles(probe = 1, probeChunks = 0) {
   delete manifest.checksum; // optional: this manifest is rewritten
   /** @type {Map<string, Uint8Array>} */
   const files = new Map();
-  for (const part of Object.keys(manifest.files)) {
+  for (const part of listedParts(manifest)) {
     if (part !== "vectors.bin") files.set(part, new Uint8Array(await readFile(new URL(fileName(manifest, part), BUNDLE))));
   }
   const vectors = new Uint8Array(await readFile(new URL(fileName(manifest, "vectors.bin"), BUNDLE)));
@@ -44,11 +44,20 @@ async function clusteredFiles(probe = 1, probeChunks = 0) {
     files.set(`vectors.${k}.bin`, concat([chunks, ...m.map(row), ...m.map(scale)]));
   });
   delete manifest.files["vectors.bin"];
-  for (const [part, bytes] of files) manifest.files[part] = { name: part, bytes: bytes.length, crc32: crc32(bytes) };
+  for (const [part, bytes] of files) {
+    const [key, index] = fileKey(part);
+    if (index === null) manifest.files[key] = crc32(bytes);
+    else (manifest.files[key] ??= [])[index] = crc32(bytes);
+  }
   manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
-  files.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
-  return files;
+  /** @type {Map<string, Uint8Array>} by file name (bundle.js fileName) */
+  const served = new Map([...files].map(([part, bytes]) => [fileName(manifest, part), bytes]));
+  served.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+  return served;
 }
+
+/** A stored file's logical name: without the CRC-32 before its extension. @param {string} name */
+const logical = (name) => name.replace(/\.[0-9a-f]{8}(\.\w+)$/, "$1");
 
 /**
  * Run one query through the service; resolves with its answers, the files fetched, the warnings.
@@ -69,8 +78,8 @@ async function serve(files, query, mode, fails = () => false) {
       answers.push(message);
       if (message.complete) done(undefined);
     }, { fetcher: () => async (name) => {
-      fetched.push(name);
-      if (fails(name)) throw new Error("HTTP 404");
+      fetched.push(logical(name));
+      if (fails(logical(name))) throw new Error("HTTP 404");
       return /** @type {Uint8Array} */ (files.get(name));
     } });
     service.handle({ type: "init", bundleUrl: "http://localhost/search/" });

@@ -1,8 +1,8 @@
 """Bundle format v3: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
-                    each filter facet has, for UI chips: index/facets.py), and per part: its
-                    file name (v2), bytes and CRC-32                             -- fetched first
+                    each filter facet has, for UI chips: index/facets.py), and each part's
+                    CRC-32 (which names its file: see below)                     -- fetched first
     keyword.json    stems (stem -> its prose terms' indexes, optional: index/bm25.py), pages
                     and chunks (columnar, what ranking and filters read: pages.path, chunks.kind,
                     language, page; optional pages.tags and chunks.defines: index/documents.py)
@@ -49,12 +49,15 @@ The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v2, v3): the names above are the parts' logical names. Every part is stored under a
-content-hashed name, its logical name with the first HASH_CHARS hex digits of the SHA-256 of its
-bytes before the extension (`keyword.json` -> `keyword.3f9a1c2b40de.json`); only manifest.json
-keeps its name. The manifest's `files` maps each logical name to
-`{"name": <file name>, "bytes": <size>, "crc32": <CRC-32>}`. So a host may cache the parts forever
-while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds.
+Layout on disk (v3): the names above are the parts' logical names. Every part is stored under a
+content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
+extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0a1b2c3d.json`);
+only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
+follows from it): a single part under its logical name, the numbered parts of a kind as one list
+by number under the kind's key (`{"keyword.json": <crc>, "text.#.json": [<crc of text.0.json>,
+...], ...}`: file_key, compact_files), about 4 bytes gzipped a file. So a host may cache the parts
+forever while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds
+(short of two builds' versions of a part sharing a CRC-32: 1 in 2^32).
 Formats 1 and 2 (one text.json; format 1 without `name`) are refused with a message naming their
 version: rebuild the site.
 
@@ -68,7 +71,7 @@ this definition, so any reader tells a damaged manifest from a newer one.
 
 Every file is written deterministically (sorted keys, no floats beyond fixed rounding), so the
 same docs give byte-identical bundles, file names included. A reader checks `format`, the
-manifest's checksum, each file's size and CRC-32, then the shape of every value it reads
+manifest's checksum, each file's CRC-32, then the shape of every value it reads
 (schema.py), and reports which file is wrong. The writer (write.py) writes parts
 first and the manifest last, each through a temporary file and an atomic rename, and removes
 only the parts its previous manifest listed.
@@ -76,7 +79,6 @@ only the parts its previous manifest listed.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import zlib
 from collections.abc import Iterable
@@ -101,14 +103,17 @@ RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
-#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (about
-#: 16-24 KiB gzipped for prose): a result list of 10 pages fetches a few fragments, not all text.
-TEXT_FRAGMENT_BYTES = 64 * 1024
+#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a few
+#: KiB gzipped; a bigger page is one fragment of its own): 10 results fetch about their own pages'
+#: text. On k8s-docs (885 pages) 8 KiB beat 16, 32 and 64 KiB on text + display + manifest bytes
+#: of a first complete answer (docs/format3-status.md).
+TEXT_FRAGMENT_BYTES = 8 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
-#: shards of about 8-16 KiB gzipped, not every posting of the site.
-TERM_SHARD_BYTES = 32 * 1024
+#: shards of a few KiB gzipped, not every posting of the site (on k8s-docs 8 KiB: 6-24 KiB gzip of
+#: term shards for the benchmark queries, against 20-69 KiB at 32 KiB; docs/format3-status.md).
+TERM_SHARD_BYTES = 8 * 1024
 
 
 def postings_shard(index: int) -> str:
@@ -141,32 +146,85 @@ def display_fragment(index: int) -> str:
     return f"display.{index}.json"
 
 
-#: Hex digits of a part's SHA-256 in its file name (48 bits: no two builds' parts collide in practice).
-HASH_CHARS = 12
-#: What a part's file name may look like: one plain file in the bundle folder, never a path.
-SAFE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
+#: A numbered part (`text.3.json`): its kind's key in the manifest's `files` is `text.#.json`.
+_NUMBERED = re.compile(r"(.+)\.(\d+)\.([^.]+)")
 
 
 class BundleError(Exception):
     """A bundle that is missing, newer than this reader, truncated or corrupted."""
 
 
-def hashed_name(part: str, data: bytes) -> str:
-    """The file name a part is stored under: `keyword.json` -> `keyword.<hash>.json`."""
+def file_key(part: str) -> tuple[str, int | None]:
+    """A part's key in the manifest's `files` and its number there: `text.3.json` -> (`text.#.json`,
+    3), `keyword.json` -> (`keyword.json`, None)."""
+    match = _NUMBERED.fullmatch(part)
+    return (f"{match[1]}.#.{match[3]}", int(match[2])) if match else (part, None)
+
+
+def stored_name(part: str, crc: int) -> str:
+    """The file a part with this CRC-32 is stored under: its logical name with the CRC's eight
+    lowercase hex digits before the extension (`text.3.json` -> `text.3.0a1b2c3d.json`)."""
     stem, dot, ext = part.rpartition(".")
-    digest = hashlib.sha256(data).hexdigest()[:HASH_CHARS]
-    return f"{stem}.{digest}.{ext}" if dot else f"{part}.{digest}"
+    return f"{stem}.{crc:08x}.{ext}" if dot else f"{part}.{crc:08x}"
+
+
+def hashed_name(part: str, data: bytes) -> str:
+    """The file name a part is stored under: `keyword.json` -> `keyword.<crc32>.json`."""
+    return stored_name(part, checksum(data))
+
+
+def compact_files(crcs: dict[str, int]) -> dict[str, int | list[int]]:
+    """The manifest's `files`: per single part its CRC-32, per kind of numbered part the list of
+    its parts' CRC-32s by number (`{"keyword.json": c, "text.#.json": [c0, c1, ...]}`)."""
+    files: dict[str, int | list[int]] = {}
+    numbered: dict[str, dict[int, int]] = {}
+    for part, crc in sorted(crcs.items()):
+        key, index = file_key(part)
+        if index is None:
+            files[key] = crc
+        else:
+            numbered.setdefault(key, {})[index] = crc
+    for key, by_number in numbered.items():
+        if sorted(by_number) != list(range(len(by_number))):
+            raise ValueError(f"the parts {key} are not numbered 0, 1, ...")
+        files[key] = [by_number[i] for i in range(len(by_number))]
+    return files
+
+
+def part_crc(manifest: dict[str, Any], part: str) -> int:
+    """A part's CRC-32 as the manifest lists it (BundleError when it does not)."""
+    files = manifest.get("files")
+    key, index = file_key(part)
+    value = files.get(key) if isinstance(files, dict) else None
+    if index is not None:
+        value = value[index] if isinstance(value, list) and index < len(value) else None
+    if type(value) is not int or not 0 <= value <= 0xFFFFFFFF:
+        raise BundleError(f"{MANIFEST} does not list {part}")
+    return value
 
 
 def file_name(manifest: dict[str, Any], part: str) -> str:
-    """The file a manifest stores a part in (format 1: the part's own name)."""
-    entry = manifest.get("files", {}).get(part)
-    if not isinstance(entry, dict):
-        raise BundleError(f"{MANIFEST} does not list {part}")
-    name = entry.get("name", part)
-    if not isinstance(name, str) or not SAFE_NAME.fullmatch(name) or name == MANIFEST:
-        raise BundleError(f"{MANIFEST} gives {part} an invalid file name")
-    return name
+    """The file a manifest stores a part in (its name follows from its CRC-32: stored_name)."""
+    return stored_name(part, part_crc(manifest, part))
+
+
+def listed_parts(manifest: dict[str, Any]) -> list[str]:
+    """Every part a manifest's `files` lists (what is not a CRC-32 or a list of them is skipped)."""
+    files = manifest.get("files")
+    parts: list[str] = []
+    for key, value in files.items() if isinstance(files, dict) else ():
+        if "#" not in key:
+            parts.append(key)
+        elif isinstance(value, list):
+            parts += [key.replace(".#.", f".{i}.", 1) for i in range(len(value))]
+    return [part for part in parts if _lists(manifest, part)]
+
+
+def _lists(manifest: dict[str, Any], part: str) -> bool:
+    try:
+        return bool(file_name(manifest, part))
+    except BundleError:
+        return False
 
 
 #: The largest varint value: 2^53 - 1, the largest integer a JavaScript number holds exactly

@@ -31,6 +31,7 @@ from mkdocs_graphsearch.bundle.format import (
     encoder_shard,
     file_name,
     graph_shard,
+    part_crc,
     postings_shard,
     text_fragment,
     verify_manifest,
@@ -45,6 +46,7 @@ from mkdocs_graphsearch.bundle.schema import (
     check_graph_shard,
     check_keyword,
     check_manifest,
+    check_shard_keys,
     check_texts,
     shard_range,
 )
@@ -60,7 +62,8 @@ class Bundle:
     manifest: dict[str, Any]
     terms: list[str]
     term_index: dict[str, int]
-    stems: dict[str, list[int]]  # stem -> terms that are prose words with it (format 1: none)
+    stems: dict[str, list[int]]  # stem -> terms that are prose words with it (from the term shards)
+    defines: dict[str, list[int]]  # name -> chunks that define it (from the term shards: write.py defines_index)
     pages: dict[str, list[Any]]
     chunks: dict[str, list[Any]]
     term_start: np.ndarray
@@ -95,16 +98,14 @@ def locate(path: Path) -> Path:
 
 
 def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
-    """A bundle part by its logical name, checked against the manifest's size and CRC-32."""
+    """A bundle part by its logical name, checked against the manifest's CRC-32 (which a cut or
+    damaged file fails)."""
     path = folder / file_name(manifest, name)
-    entry = manifest["files"][name]
     try:
         data = path.read_bytes()
     except OSError as error:
         raise BundleError(f"cannot read {path}: {error}") from error
-    if len(data) != entry["bytes"]:
-        raise BundleError(f"{name} is {len(data)} bytes, the manifest says {entry['bytes']} (truncated or stale)")
-    if checksum(data) != entry["crc32"]:
+    if checksum(data) != part_crc(manifest, name):
         raise BundleError(f"{name} is corrupted (CRC-32 differs from the manifest)")
     return data
 
@@ -166,12 +167,18 @@ def load_bundle(path: Path) -> Bundle:
     keyword = check_keyword(parse_json(KEYWORD, files[KEYWORD]), manifest)
     # Every term shard (the JS runtime fetches only those a query needs), then the dictionary.
     terms: list[str] = []
+    stems: dict[str, list[int]] = {}
+    defines: dict[str, list[int]] = {}
     per_term: list[np.ndarray] = []
     chunk_parts: list[np.ndarray] = []
     impact_parts: list[np.ndarray] = []
     for index, _, data in read_each(folder, manifest, files, postings_shard, len(manifest["term_shards"]["start"])):
-        shard_terms, shard_counts, shard_chunks, shard_impacts = read_shard(data, manifest, index)
+        shard_terms, shard_stems, shard_defines, shard_counts, shard_chunks, shard_impacts = read_shard(
+            data, manifest, index
+        )
         terms += shard_terms
+        stems.update(shard_stems)
+        defines.update(shard_defines)
         per_term.append(shard_counts)
         chunk_parts.append(shard_chunks)
         impact_parts.append(shard_impacts)
@@ -198,7 +205,8 @@ def load_bundle(path: Path) -> Bundle:
         manifest=manifest,
         terms=terms,
         term_index={term: i for i, term in enumerate(terms)},
-        stems=keyword.get("stems", {}),
+        stems=stems,
+        defines=defines,
         pages=keyword["pages"],
         chunks=keyword["chunks"],
         term_start=term_start,
@@ -252,9 +260,9 @@ def read_pages(folder: Path, manifest: dict[str, Any]) -> dict[str, list[Any]]:
 
 def read_shard(
     data: bytes, manifest: dict[str, Any], index: int
-) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """Term shard `index` -> (its terms, their posting counts, post_chunk, post_impact), checked
-    against the manifest's term_shards and counts."""
+) -> tuple[list[str], dict[str, list[int]], dict[str, list[int]], np.ndarray, np.ndarray, np.ndarray]:
+    """Term shard `index` -> (its terms, its stems, its definition names, their posting counts,
+    post_chunk, post_impact), checked against the manifest's term_shards and counts."""
     name = postings_shard(index)
     start, end = shard_range(manifest, index)
     shards, counts = manifest["term_shards"], manifest["counts"]
@@ -264,8 +272,16 @@ def read_shard(
     if cut < 0:
         raise BundleError(f"{name} has no term list (corrupted)")
     terms = _check_shard_terms(parse_json(name, data[:cut]), name, n_terms)
+    stems_end = data.find(b"\n", cut + 1)
+    if stems_end < 0:
+        raise BundleError(f"{name} has no stem list (corrupted)")
+    stems = check_shard_keys(parse_json(name, data[cut + 1 : stems_end]), manifest, index, "stems")
+    defines_end = data.find(b"\n", stems_end + 1)
+    if defines_end < 0:
+        raise BundleError(f"{name} has no definition list (corrupted)")
+    defines = check_shard_keys(parse_json(name, data[stems_end + 1 : defines_end]), manifest, index, "defines")
     try:
-        values = decode_varints(data[cut + 1 :])
+        values = decode_varints(data[defines_end + 1 :])
     except BundleError as error:
         raise BundleError(f"{name}: {error} (corrupted)") from None
     if values.size != n_terms + 2 * n_postings:
@@ -281,7 +297,7 @@ def read_shard(
     post_chunk = running - np.repeat(before, per_term)
     if post_chunk.size and (post_chunk.min() < 0 or post_chunk.max() >= counts["chunks"]):
         raise BundleError(f"{name} points at chunks that do not exist (corrupted)")
-    return terms, per_term, post_chunk, values[n_terms + n_postings :]
+    return terms, stems, defines, per_term, post_chunk, values[n_terms + n_postings :]
 
 
 def _check_shard_terms(data: Any, name: str, n_terms: int) -> list[str]:

@@ -31,7 +31,7 @@ from mkdocs_graphsearch.bundle.format import (
     BundleError,
     display_fragment,
     encoder_shard,
-    file_name,
+    file_key,
     graph_shard,
     postings_shard,
     text_fragment,
@@ -159,14 +159,7 @@ def check_manifest(data: Any) -> dict[str, Any]:
     semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
     displays = tuple(display_fragment(i) for i in range(len(starts)))
     graphs = tuple(graph_shard(i) for i in range(len(starts)))
-    for part in KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts:
-        entry = files.get(part)
-        if entry is None:
-            _fail(MANIFEST, f"files.{part}", "is missing")
-        _object(MANIFEST, entry, f"files.{part}")
-        entry["bytes"] = _whole(MANIFEST, entry.get("bytes"), f"files.{part}.bytes")
-        entry["crc32"] = _whole(MANIFEST, entry.get("crc32"), f"files.{part}.crc32", high=MAX_CRC32)
-        file_name(manifest, part)
+    _check_files(files, KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts)
     _check_settings(_object(MANIFEST, manifest.get("search"), "search"))
     if semantic:
         vectors = _object(MANIFEST, manifest["vectors"], "vectors")
@@ -192,6 +185,23 @@ def check_manifest(data: Any) -> dict[str, Any]:
             for key in ("path", "title", "url"):
                 _string(MANIFEST, entry.get(key), f"top[{i}].{key}")
     return manifest
+
+
+def _check_files(files: dict[str, Any], parts: tuple[str, ...]) -> None:
+    """`files` (format.py compact_files): each kind's CRC-32s, in the order of their first part:
+    a whole number for a single part, a list of one per part for numbered parts."""
+    numbered: dict[str, int | None] = {}  # key -> how many parts it lists (None: a single part)
+    for part in parts:
+        key, index = file_key(part)
+        numbered[key] = None if index is None else numbered.get(key, 0) + 1  # type: ignore[operator]
+    for key, count in numbered.items():
+        value = files.get(key)
+        if value is None:
+            _fail(MANIFEST, f"files.{key}", "is missing")
+        if count is None:
+            files[key] = _whole(MANIFEST, value, f"files.{key}", high=MAX_CRC32)
+        else:
+            _wholes(MANIFEST, value, f"files.{key}", count, 0, MAX_CRC32)
 
 
 def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tuple[str, ...]:
@@ -232,6 +242,24 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
+def check_shard_keys(data: Any, manifest: dict[str, Any], index: int, field: str) -> dict[str, list[int]]:
+    """The `stems` (stem -> term numbers) or `defines` (name -> chunk numbers) of term shard
+    `index`: each key in the shard's term range (the shard a query looks it up in: js/src/
+    keyword.js stemTerms, fuse.js definingChunks)."""
+    name = postings_shard(index)
+    found = _object(name, data, field)
+    first = manifest["term_shards"]["first"]
+    low, high = first[index], first[index + 1] if index + 1 < len(first) else None
+    top = manifest["counts"]["terms" if field == "stems" else "chunks"] - 1
+    for key, numbers in found.items():
+        _wholes(name, numbers, f"{field}.{key}", None, 0, top)
+        if key < low or (high is not None and key >= high):  # str order: code point order
+            _fail(name, f"{field}.{key}", "is outside the shard's term range")
+    if field == "stems" and found and "stem_weight" not in manifest["search"]:
+        _fail(MANIFEST, "search.stem_weight", f"is missing ({name} has stems)")
+    return found
+
+
 def shard_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
     """The terms shard `index` holds: start, end (exclusive)."""
     starts = manifest["term_shards"]["start"]
@@ -267,15 +295,10 @@ def _check_settings(search: dict[str, Any]) -> None:
 
 
 def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
-    """keyword.json: stems, and the pages and chunks columns, consistent with the counts."""
+    """keyword.json: the pages and chunks columns, consistent with the counts."""
     counts = manifest["counts"]
-    n_terms, n_pages, n_chunks = counts["terms"], counts["pages"], counts["chunks"]
+    n_pages, n_chunks = counts["pages"], counts["chunks"]
     keyword = _object(KEYWORD, data, "the file")
-    stems = _object(KEYWORD, keyword.get("stems", {}), "stems")
-    for stem, terms in stems.items():
-        _wholes(KEYWORD, terms, f"stems.{stem}", None, 0, n_terms - 1)
-    if stems and "stem_weight" not in manifest["search"]:
-        _fail(MANIFEST, "search.stem_weight", "is missing (keyword.json has stems)")
     pages = _object(KEYWORD, keyword.get("pages"), "pages")
     _strings(KEYWORD, pages.get("path"), "pages.path", n_pages)
     if "tags" in pages:  # optional: each page's front matter tags
@@ -290,8 +313,6 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     for i, start in enumerate(manifest["text_starts"][1:], 1):  # a fragment starts a page
         if chunk_pages[start] == chunk_pages[start - 1]:
             _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page (text fragment {i} starts there)")
-    if "defines" in chunks:  # optional: each chunk's definition terms (engine/fuse.py)
-        _lists_of_strings(KEYWORD, chunks["defines"], "chunks.defines", n_chunks)
     return keyword
 
 

@@ -6,6 +6,7 @@ texts): it knows the format, not the index's classes, so bundle/ imports nothing
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,12 @@ from mkdocs_graphsearch.bundle.format import (
     TERM_SHARD_BYTES,
     TERMS,
     TEXT_FRAGMENT_BYTES,
-    BundleError,
     checksum,
+    compact_files,
     encode_varints,
     file_name,
     hashed_name,
+    listed_parts,
     postings_shard,
     seal_manifest,
     text_fragment,
@@ -46,8 +48,12 @@ def dumps(data: object) -> bytes:
     return orjson.dumps(data, option=_JSON_OPTIONS)
 
 
-def postings_bytes(terms: Sequence[str], postings: Postings) -> bytes:
-    """One term shard: its terms as compact JSON, a newline, then its postings' varints."""
+def postings_bytes(
+    terms: Sequence[str], postings: Postings, stems: Mapping[str, Sequence[int]], defines: Mapping[str, Sequence[int]]
+) -> bytes:
+    """One term shard: its terms as compact JSON, a newline, the stems in its term range as a
+    compact JSON object (stem -> term numbers), a newline, the definition names in its term range
+    likewise (name -> chunk numbers: defines_index), a newline, then its postings' varints."""
     counts = [len(term_postings) for term_postings in postings]
     deltas: list[int] = []
     impacts: list[int] = []
@@ -57,14 +63,30 @@ def postings_bytes(terms: Sequence[str], postings: Postings) -> bytes:
             deltas.append(chunk - previous)
             previous = chunk
             impacts.append(impact)
-    return dumps(list(terms)) + b"\n" + encode_varints(counts + deltas + impacts)
+    lines = dumps(list(terms)) + b"\n" + dumps(dict(stems)) + b"\n" + dumps(dict(defines)) + b"\n"
+    return lines + encode_varints(counts + deltas + impacts)
+
+
+def defines_index(column: Sequence[Sequence[str]]) -> dict[str, list[int]]:
+    """keyword.json's `chunks.defines` inverted: each name a chunk defines, and each part of it
+    after a dot, -> those chunks, rising. So a token t has chunk c iff c defines a name that is
+    t or ends in "." + t (engine/fuse.py defines)."""
+    index: dict[str, set[int]] = {}
+    for chunk, names in enumerate(column):
+        for name in names:
+            for key in {name, *(name[i + 1 :] for i, char in enumerate(name) if char == ".")}:
+                index.setdefault(key, set()).add(chunk)
+    return {key: sorted(chunks) for key, chunks in sorted(index.items())}
 
 
 def keyword_part(
     keyword: Mapping[str, Any], postings: Postings, target: int = TERM_SHARD_BYTES
 ) -> tuple[dict[str, bytes], dict[str, list[Any]]]:
-    """keyword.json (without its terms), the term shards, the term dictionary, and the manifest's
-    `term_shards`: a shard ends at the first term once it holds `target` bytes (format.py)."""
+    """keyword.json (without its terms, stems and chunks.defines), the term shards, the term
+    dictionary, and the manifest's `term_shards`: a shard ends at the first term once it holds
+    `target` bytes, and holds the stems and the definition names in its term range (a query's
+    stem lookup needs the shard of the stem's string, usually the token's own; a definition
+    lookup the shard of the token or completion, always loaded: format.py)."""
     terms: list[str] = list(keyword["terms"])
     shards: dict[str, list[Any]] = {"first": [""], "start": [0], "postings": [0]}
     size = posted = 0
@@ -77,11 +99,19 @@ def keyword_part(
         size += len(dumps(term)) + 3 * len(term_postings) + 1
         posted += len(term_postings)
     ends = [*shards["start"][1:], len(terms)]
+    stems: list[dict[str, list[int]]] = [{} for _ in ends]
+    for stem, stem_terms in keyword.get("stems", {}).items():  # str order is code point order
+        stems[bisect_right(shards["first"], stem) - 1][stem] = stem_terms
+    defines: list[dict[str, list[int]]] = [{} for _ in ends]
+    for name, chunks in defines_index(keyword["chunks"].get("defines", [])).items():
+        defines[bisect_right(shards["first"], name) - 1][name] = chunks
     parts = {
-        postings_shard(i): postings_bytes(terms[start:end], postings[start:end])
+        postings_shard(i): postings_bytes(terms[start:end], postings[start:end], stems[i], defines[i])
         for i, (start, end) in enumerate(zip(shards["start"], ends, strict=True))
     }
-    parts[KEYWORD] = dumps({key: value for key, value in keyword.items() if key != "terms"})
+    rest = {key: value for key, value in keyword.items() if key not in ("terms", "stems")}
+    rest["chunks"] = {key: value for key, value in keyword["chunks"].items() if key != "defines"}
+    parts[KEYWORD] = dumps(rest)
     parts[TERMS] = dumps({"terms": terms, "postings": [len(term_postings) for term_postings in postings]})
     return parts, shards
 
@@ -118,10 +148,7 @@ def manifest(
         "counts": dict(counts),
         "impact_scale": IMPACT_SCALE,
         "search": settings.to_json(),
-        "files": {
-            part: {"name": hashed_name(part, data), "bytes": len(data), "crc32": checksum(data)}
-            for part, data in sorted(files.items())
-        },
+        "files": compact_files({part: checksum(data) for part, data in files.items()}),
     }
     data.update(extra or {})
     return sealed_manifest(data)
@@ -183,13 +210,8 @@ def previous_files(out_dir: Path) -> set[str]:
         and str(data.get("generator", "")).startswith("mkdocs-graphsearch ")
     ):
         return set()
-    names = set()
-    for part in data["files"]:
-        try:
-            names.add(file_name(data, part))
-        except BundleError:
-            continue  # not a name this writer would have written: leave it
-    return names
+    # Only names this writer would have written (listed_parts skips the rest: left alone).
+    return {file_name(data, part) for part in listed_parts(data)}
 
 
 def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:

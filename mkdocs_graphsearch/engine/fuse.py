@@ -41,8 +41,9 @@ under every section that mentions the file; covering lookups only gave dev 0.731
 0.678 hybrid nDCG@10 against 0.720 / 0.630 for covering every identifier).
 
 Definitions: within a lookup, a covering chunk that *defines* an identifier token of the query
-or one of its completions (keyword.json `chunks.defines` holds it, or a dotted name ending in
-`.` + it: a
+or one of its completions (the chunk's definition names, index/documents.py, hold it, or a
+dotted name ending in `.` + it; the bundle's term shards list them by name: bundle/write.py
+defines_index: a
 code block's `def enqueue`, `class RetryPolicy`, an API entry `harbor.Berth.assign` for
 `assign` or `Berth.assign`) scores 2 x ceiling + its fused score, ahead of every chunk that merely
 holds the name (a block that calls `enqueue()`). A page root defines the compound names of its
@@ -126,20 +127,14 @@ def exact_cover(bundle: Bundle, tokens: list[str], typed: Set[str] = frozenset()
     return cover or set()
 
 
-def defines(names: list[str], tokens: list[str]) -> bool:
-    """Does a chunk with these definition terms define one of these tokens?"""
-    return any(name == token or name.endswith("." + token) for name in names for token in tokens)
-
-
 def defining_chunks(bundle: Bundle, tokens: list[str], cover: Set[int], typed: Set[str] = frozenset()) -> set[int]:
     """The chunks of the exact cover that define an identifier token of the query, or one of
     its completions."""
-    column = bundle.chunks.get("defines")
     identifiers = identifier_tokens(tokens)
     wanted = identifiers + [bundle.terms[term] for token in identifiers for term in completions(bundle, token, typed)]
-    if not column or not wanted:
-        return set()
-    return {chunk for chunk in cover if defines(column[chunk], wanted)}
+    # bundle.defines: each name a chunk defines and each part of it after a dot (write.py
+    # defines_index), so this is: the chunks with a name that is a wanted token or ends in "." + it.
+    return {chunk for token in wanted for chunk in bundle.defines.get(token, ()) if chunk in cover}
 
 
 def path_roots(bundle: Bundle, text: str, found: Set[int]) -> set[int]:
