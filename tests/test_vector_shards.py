@@ -57,21 +57,21 @@ def test_small_sites_stay_one_file_unless_forced() -> None:
     # k8s-docs: docs/format3-status.md
     assert cluster_rule(12486, 128) == 894
     assert probe_rule(12486, None, None) == {
-        "bits": 6, "centroid_bits": 4, "probe": 1, "probe_chunks": 999, "cell_chunks": 3996
+        "bits": 6, "centroid_bits": 4, "probe": 1, "probe_chunks": 999, "cell_chunks": 7992
     }
     forced = {"bits": 8, "centroid_bits": 4, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486}
     assert probe_rule(12486, 5, 8) == forced
 
 
 def test_big_sites_get_two_levels_and_read_a_falling_share() -> None:
-    """Up to SHARE_CHUNKS: one level, 8 % read (k8s-docs as before); beyond: sqrt(clusters) cells
+    """Up to SHARE_CHUNKS: one level, 8 % read (k8s-docs as before); beyond: 2 sqrt(clusters) cells
     and reads growing with sqrt(n), continuous at SHARE_CHUNKS (the 100k site: docs/format3-status.md)."""
     assert cell_rule(12486, 894) == 1 and cell_rule(SHARE_CHUNKS, 1024) == 1
     at, past = probe_rule(SHARE_CHUNKS, None, None), probe_rule(SHARE_CHUNKS + 1, None, None)
     assert at["probe_chunks"] == past["probe_chunks"]
-    assert cluster_rule(99888, 128) == 2528 and cell_rule(99888, 2528) == 50
+    assert cluster_rule(99888, 128) == 2528 and cell_rule(99888, 2528) == 101
     rule = probe_rule(99888, None, None)
-    assert (rule["probe_chunks"], rule["cell_chunks"]) == (3237, 12948)
+    assert (rule["probe_chunks"], rule["cell_chunks"]) == (3237, 25896)
 
 
 def test_cells_number_the_clusters_cell_by_cell() -> None:

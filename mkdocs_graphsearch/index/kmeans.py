@@ -36,8 +36,11 @@ CENTROID_BITS = 4
 #: and the clusters get two levels (cell_rule): their centroids (4-bit, 68 B each at dim 128)
 #: would be ~170 KB at 100,000 chunks.
 SHARE_CHUNKS = 16384
-#: Two levels: the cells a query takes cover CELL_READS times the chunks it reads.
-CELL_READS = 4
+#: Two levels: cells per square root of the clusters, and the chunks the cells a query takes
+#: cover (CELL_READS times the chunks it reads): measured on k8s-docs' own clusters
+#: (docs/format3-status.md: cells are coarse; fewer cover too few of the right clusters).
+CELLS_PER_ROOT = 2
+CELL_READS = 8
 
 
 def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
@@ -55,9 +58,9 @@ def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
 
 def cell_rule(n_chunks: int, clusters: int) -> int:
     """How many cells group the clusters: none (one level: every centroid in centroids.bin)
-    up to SHARE_CHUNKS chunks, else round(sqrt(clusters)) (~50 cells of ~50 clusters at 100,000
-    chunks)."""
-    return 1 if n_chunks <= SHARE_CHUNKS else max(2, round(math.sqrt(clusters)))
+    up to SHARE_CHUNKS chunks, else round(2 sqrt(clusters)) (~100 cells of ~25 clusters at
+    100,000 chunks)."""
+    return 1 if n_chunks <= SHARE_CHUNKS else max(2, round(CELLS_PER_ROOT * math.sqrt(clusters)))
 
 
 def probe_chunks_rule(n_chunks: int) -> int:
