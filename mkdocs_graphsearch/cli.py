@@ -323,8 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     index.add_argument(
         "--vector-probe", type=_int_range(1), default=None, metavar="P",
-        help="clusters a query reads (default: the best clusters until 8 %% of the chunks are read, "
-        "fewer beyond 16,384 chunks)",
+        help="clusters a query reads (default: the best clusters until 8 %% of the chunks are read)",
     )
     index.add_argument(
         "--vector-bits", type=_int_range(2, 8), default=None, metavar="B",
@@ -333,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument(
         "--vector-cells", type=_int_range(1), default=None, metavar="G",
         help="group the clusters in G cells whose centroids a query fetches for its best cells "
-        "(1: one level; default: sqrt(clusters) cells beyond 16,384 chunks)",
+        "(1: one level; default: 2 sqrt(clusters) cells beyond 16,384 chunks)",
     )
     index.set_defaults(func=cmd_index)
 

@@ -16,8 +16,8 @@ from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.engine.vector import probed_clusters, query_levels
 from mkdocs_graphsearch.index.kmeans import (
-    SHARE_CHUNKS,
     SINGLE_FILE_BYTES,
+    TWO_LEVEL_CHUNKS,
     cell_rule,
     cluster_rule,
     grouped_in_cells,
@@ -63,15 +63,13 @@ def test_small_sites_stay_one_file_unless_forced() -> None:
     assert probe_rule(12486, 5, 8) == forced
 
 
-def test_big_sites_get_two_levels_and_read_a_falling_share() -> None:
-    """Up to SHARE_CHUNKS: one level, 8 % read (k8s-docs as before); beyond: 2 sqrt(clusters) cells
-    and reads growing with sqrt(n), continuous at SHARE_CHUNKS (the 100k site: docs/format3-status.md)."""
-    assert cell_rule(12486, 894) == 1 and cell_rule(SHARE_CHUNKS, 1024) == 1
-    at, past = probe_rule(SHARE_CHUNKS, None, None), probe_rule(SHARE_CHUNKS + 1, None, None)
-    assert at["probe_chunks"] == past["probe_chunks"]
+def test_big_sites_get_two_levels() -> None:
+    """Up to TWO_LEVEL_CHUNKS: one level (k8s-docs as before); beyond: 2 sqrt(clusters) cells
+    covering 8 x the chunks read (the 100k site: docs/format3-status.md)."""
+    assert cell_rule(12486, 894) == 1 and cell_rule(TWO_LEVEL_CHUNKS, 1024) == 1
     assert cluster_rule(99888, 128) == 2528 and cell_rule(99888, 2528) == 101
     rule = probe_rule(99888, None, None)
-    assert (rule["probe_chunks"], rule["cell_chunks"]) == (3237, 25896)
+    assert (rule["probe_chunks"], rule["cell_chunks"]) == (7992, 63936)
 
 
 def test_cells_number_the_clusters_cell_by_cell() -> None:

@@ -31,11 +31,10 @@ CLUSTERS_PER_ROOT = 8
 PROBE_SHARE = 0.08
 BITS = 6
 CENTROID_BITS = 4
-#: Up to this many chunks a query reads PROBE_SHARE of them; beyond, the count grows with the
-#: square root of the chunks (PROBE_SHARE * sqrt(SHARE_CHUNKS * n): the same at SHARE_CHUNKS),
-#: and the clusters get two levels (cell_rule): their centroids (4-bit, 68 B each at dim 128)
-#: would be ~170 KB at 100,000 chunks.
-SHARE_CHUNKS = 16384
+#: Beyond this many chunks the clusters get two levels (cell_rule): their centroids (4-bit, 68 B
+#: each at dim 128, all loaded) would be ~170 KB at 100,000 chunks. (A share of reads falling
+#: with n was measured there and lost recall: docs/format3-status.md.)
+TWO_LEVEL_CHUNKS = 16384
 #: Two levels: cells per square root of the clusters, and the chunks the cells a query takes
 #: cover (CELL_READS times the chunks it reads): measured on k8s-docs' own clusters
 #: (docs/format3-status.md: cells are coarse; fewer cover too few of the right clusters).
@@ -58,27 +57,19 @@ def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
 
 def cell_rule(n_chunks: int, clusters: int) -> int:
     """How many cells group the clusters: none (one level: every centroid in centroids.bin)
-    up to SHARE_CHUNKS chunks, else round(2 sqrt(clusters)) (~100 cells of ~25 clusters at
-    100,000 chunks)."""
-    return 1 if n_chunks <= SHARE_CHUNKS else max(2, round(CELLS_PER_ROOT * math.sqrt(clusters)))
-
-
-def probe_chunks_rule(n_chunks: int) -> int:
-    """The chunks a query reads: PROBE_SHARE of them up to SHARE_CHUNKS, then growing with the
-    square root of the chunk count."""
-    if n_chunks <= SHARE_CHUNKS:
-        return math.ceil(n_chunks * PROBE_SHARE)
-    return math.ceil(PROBE_SHARE * math.sqrt(SHARE_CHUNKS * n_chunks))
+    up to TWO_LEVEL_CHUNKS chunks, else round(2 sqrt(clusters)) (~100 cells of ~25 clusters at
+    100,000 distinct chunks)."""
+    return 1 if n_chunks <= TWO_LEVEL_CHUNKS else max(2, round(CELLS_PER_ROOT * math.sqrt(clusters)))
 
 
 def probe_rule(n_chunks: int, probe: int | None, bits: int | None) -> dict[str, int]:
     """The manifest's code widths and probe rule: `probe` clusters if given (exactly that many),
-    else the best clusters until probe_chunks_rule chunks are read; two levels: the best cells
+    else the best clusters until PROBE_SHARE of the chunks are read; two levels: the best cells
     until CELL_READS times that many chunks (with `probe`: every cell)."""
     rule = {"bits": bits or BITS, "centroid_bits": CENTROID_BITS}
     if probe is not None:
         return {**rule, "probe": probe, "probe_chunks": 0, "cell_chunks": n_chunks}
-    chunks = probe_chunks_rule(n_chunks)
+    chunks = math.ceil(n_chunks * PROBE_SHARE)
     return {**rule, "probe": 1, "probe_chunks": chunks, "cell_chunks": min(n_chunks, CELL_READS * chunks)}
 
 
