@@ -2,7 +2,7 @@
 bytes of the vector files a query reads.
 
     .venv/bin/python benchmarks/vector_recall.py BUNDLE QUERIES.jsonl [--clusters K ...]
-        [--probe P ... | --probe-share S ...] [--bits B]
+        [--probe P ... | --probe-share S ...] [--bits B] [--cells G ... [--cell-reads R ...]]
 
 The vector ranking is the engine's (engine/search.py, vector mode without graph): cosines at or
 above `vector_threshold`, best first, ties by chunk. Approximate = only the chunks of the probed
@@ -14,6 +14,14 @@ measures many layouts. Recall@10 = mean over queries with an exact top 10 of |ap
 exact top 10| / |exact top 10|, against two exact searches: over the same codes ("same") and
 over the bundle's stored vectors ("stored": today's int8 rows for an unclustered bundle). Bytes:
 gzip -9 of centroids.bin plus the probed clusters' files, mean and max over the queries.
+
+Two levels (--cells G: each layout, the bundle's own too, also with its clusters grouped in G
+cells by index/kmeans.py grouped_in_cells; --cell-reads R: the cells taken cover R times the
+chunks read, default kmeans.CELL_READS): bytes add the cells' files taken. Sites with copies of
+the same passages (the generated 100k site) make exact ties; two more recalls against the same
+codes count them fairly: "dup" counts an exact top-10 chunk as found when the approximate top 10
+holds a chunk with the same code row and scale; "distinct" compares the top 10 distinct vectors
+of both rankings.
 """
 
 from __future__ import annotations
@@ -23,15 +31,18 @@ import gzip
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import orjson
 
-from mkdocs_graphsearch.bundle.read import load_bundle, read_file
+from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.vector_shards import (
     CENTROIDS,
     Clusters,
+    cell_centroids,
     clustered_files,
+    read_cell,
     read_centroids,
     read_cluster,
     vector_shard,
@@ -40,35 +51,77 @@ from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.filters import parse_query
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import rank_chunks
-from mkdocs_graphsearch.engine.vector import cosines, probed_clusters, query_levels
-from mkdocs_graphsearch.index.kmeans import probe_rule, spherical_kmeans, unit_rows
+from mkdocs_graphsearch.engine.vector import cosines, probed_cells, probed_clusters, query_levels
+from mkdocs_graphsearch.index.kmeans import CELL_READS, grouped_in_cells, probe_rule, spherical_kmeans, unit_rows
 
 TOP = 10
 
 
-def made_layout(
-    rows: np.ndarray, scales: np.ndarray, count: int, rule: dict[str, int]
-) -> tuple[Clusters, np.ndarray, np.ndarray, dict[str, bytes]]:
-    """Clusters as the build makes them: (clusters, every chunk's decoded codes and scales, files)."""
-    n, dim = rows.shape
-    centroids, assignment = spherical_kmeans(unit_rows(rows, scales), count)
-    rule = {**rule, "probe": min(rule["probe"], centroids.shape[0])}
-    files, entry = clustered_files(rows.astype(np.float64) * scales[:, None], centroids, assignment, rule)
+Layout = tuple[Clusters, np.ndarray, np.ndarray, dict[str, bytes]]
+
+
+def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int) -> Layout:
+    """(clusters, every chunk's decoded codes and scales, files) from the layout's files."""
     manifest = {"vectors": {"dim": dim, "clusters": entry}, "counts": {"chunks": n}}
     c_rows, c_scales = read_centroids(files[CENTROIDS], manifest)
-    codes, code_scales = np.zeros_like(rows), np.zeros_like(scales)
+    cell_rows, cell_scales = c_rows, c_scales
+    if "cells" in entry:
+        read = [read_cell(files[cell_centroids(g)], manifest, g) for g in range(len(entry["cells"]))]
+        c_rows, c_scales = np.concatenate([r for r, _ in read]), np.concatenate([sc for _, sc in read])
+    codes, code_scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n)
     members = []
     for i in range(len(entry["sizes"])):
         chunks, cluster_rows, cluster_scales = read_cluster(files[vector_shard(i)], manifest, i)
         codes[chunks], code_scales[chunks] = cluster_rows, cluster_scales
         members.append(chunks)
-    return Clusters(c_rows, c_scales, members, entry["probe"], entry["probe_chunks"]), codes, code_scales, files
+    clusters = Clusters(c_rows, c_scales, members, entry["probe"], entry["probe_chunks"])
+    if "cells" in entry:
+        clusters.cells, clusters.cell_chunks = entry["cells"], entry["cell_chunks"]
+        clusters.cell_centroids, clusters.cell_scales = cell_rows, cell_scales
+    return clusters, codes, code_scales, files
 
 
-def top(bundle_threshold: float, cos: np.ndarray) -> list[int]:
+def made_layout(rows: np.ndarray, scales: np.ndarray, count: int, rule: dict[str, int]) -> Layout:
+    """Clusters as the build makes them."""
+    n, dim = rows.shape
+    centroids, assignment = spherical_kmeans(unit_rows(rows, scales), count)
+    rule = {**rule, "probe": min(rule["probe"], centroids.shape[0])}
+    files, entry = clustered_files(rows.astype(np.float64) * scales[:, None], centroids, assignment, rule)
+    return read_layout(files, entry, n, dim)
+
+
+def in_cells(layout: Layout, rule: dict[str, int], cells: int) -> Layout:
+    """A one-level layout's clusters grouped in `cells` cells (the build's grouped_in_cells)."""
+    clusters, codes, code_scales, _ = layout
+    n, dim = codes.shape
+    assignment = np.zeros(n, dtype=np.int64)
+    for i, members in enumerate(clusters.members):
+        assignment[members] = i
+    centroids = unit_rows(clusters.centroids, clusters.centroid_scales)
+    centroids, assignment, grouped = grouped_in_cells(centroids, assignment, cells)
+    files, entry = clustered_files(
+        codes.astype(np.float64) * code_scales[:, None], centroids, assignment, rule, grouped
+    )
+    return read_layout(files, entry, n, dim)
+
+
+def distinct_first(ranked: list[int], canon: np.ndarray) -> list[int]:
+    """The first TOP chunks of `ranked` with distinct vectors."""
+    out: list[int] = []
+    seen: set[int] = set()
+    for chunk in ranked:
+        if canon[chunk] not in seen:
+            seen.add(int(canon[chunk]))
+            out.append(chunk)
+            if len(out) == TOP:
+                break
+    return out
+
+
+def top(bundle_threshold: float, cos: np.ndarray, count: int | None = TOP) -> list[int]:
     cos = cos.copy()
     cos[cos < bundle_threshold] = 0.0
-    return rank_chunks(cos)[:TOP]
+    return rank_chunks(cos)[:count]
 
 
 def main() -> int:
@@ -79,6 +132,8 @@ def main() -> int:
     parser.add_argument("--probe", type=int, nargs="*", default=[], help="probe counts to try")
     parser.add_argument("--probe-share", type=float, nargs="*", default=[], help="shares of the chunks to read")
     parser.add_argument("--bits", type=int, default=None, help="code bits when re-clustering")
+    parser.add_argument("--cells", type=int, nargs="*", default=[], help="also in G cells (two levels)")
+    parser.add_argument("--cell-reads", type=float, nargs="*", default=[CELL_READS], help="cells taken: R x reads")
     args = parser.parse_args()
     bundle = load_bundle(Path(args.bundle))
     if bundle.vectors is None or bundle.vector_scales is None:
@@ -98,9 +153,7 @@ def main() -> int:
     layouts: list[tuple[str, Clusters, np.ndarray, np.ndarray, dict[str, bytes]]] = []
     if bundle.clusters is not None:
         rule = bundle.manifest["vectors"]["clusters"]
-        files = {CENTROIDS: read_file(bundle.path, bundle.manifest, CENTROIDS)}
-        for i in range(len(bundle.clusters.members)):
-            files[vector_shard(i)] = read_file(bundle.path, bundle.manifest, vector_shard(i))
+        files = {name: bundle.files[name] for name in bundle.files if name.endswith(".bin")}
         name = f"bundle's own, bits {rule['bits']}"
         layouts.append((name, bundle.clusters, bundle.vectors, bundle.vector_scales, files))
     rules = [probe_rule(n, probe, args.bits) for probe in args.probe]
@@ -110,28 +163,57 @@ def main() -> int:
             made = made_layout(bundle.vectors, bundle.vector_scales, count, rule)
             name = f"bits {rule['bits']}, centroid bits {rule['centroid_bits']}"
             layouts.append((name, *made))
+    for name, *layout in list(layouts):
+        if layout[0].cells is not None:
+            continue
+        own = layout[0].probe_chunks  # or each --probe-share (the bundle's own clusters too)
+        for cells in args.cells:
+            for chunks in [math.ceil(n * share) for share in args.probe_share] or [own]:
+                for reads in args.cell_reads:
+                    rule = {"probe": 1, "probe_chunks": chunks, "cell_chunks": min(n, math.ceil(reads * chunks))}
+                    rule = {**probe_rule(n, None, args.bits), **rule}
+                    grouped = in_cells((layout[0], layout[1], layout[2], layout[3]), rule, cells)
+                    layouts.append((f"{name}, {cells} cells x {reads}, {chunks} chunks", *grouped))
+    _, unique_index, canon_inverse = np.unique(
+        np.hstack([bundle.vectors.view(np.uint8), bundle.vector_scales.astype("<f4")[:, None].view(np.uint8)]),
+        axis=0,
+        return_index=True,
+        return_inverse=True,
+    )
+    canon = unique_index[canon_inverse.ravel()]
     print(f"{bundle.path}: {n} chunks, {len(vectors)} of {len(queries)} queries have a vector")
     for name, clusters, codes, code_scales, files in layouts:
         gz = {part: len(gzip.compress(data, 9, mtime=0)) for part, data in files.items()}
-        recall_same, recall_stored, read, sent = [], [], [], []
+        recall_same, recall_stored, recall_dup, recall_distinct, read, sent = [], [], [], [], [], []
         for vector, want_stored in zip(vectors, stored, strict=True):
             cos = cosines(codes, code_scales, vector, levels)
-            want = top(threshold, cos)
+            ranked = top(threshold, cos, None)
+            want = ranked[:TOP]
             probed = probed_clusters(clusters, vector, levels)
             mask = np.zeros(n, dtype=bool)
             for cluster in probed:
                 mask[clusters.members[cluster]] = True
             read.append(mask.sum() / n)
-            sent.append(gz[CENTROIDS] + sum(gz[vector_shard(c)] for c in probed))
-            got = set(top(threshold, np.where(mask, cos, 0.0)))
+            cells = probed_cells(clusters, vector, levels) if clusters.cells is not None else []
+            sent.append(
+                gz[CENTROIDS] + sum(gz[cell_centroids(g)] for g in cells) + sum(gz[vector_shard(c)] for c in probed)
+            )
+            got_ranked = top(threshold, np.where(mask, cos, 0.0), None)
+            got = set(got_ranked[:TOP])
             if want:
                 recall_same.append(len(got & set(want)) / len(want))
+                got_canon = {int(canon[c]) for c in got}
+                recall_dup.append(sum(int(canon[c]) in got_canon for c in want) / len(want))
+                want_distinct = {int(canon[c]) for c in distinct_first(ranked, canon)}
+                got_distinct = {int(canon[c]) for c in distinct_first(got_ranked, canon)}
+                recall_distinct.append(len(want_distinct & got_distinct) / len(want_distinct))
             if want_stored:
                 recall_stored.append(len(got & set(want_stored)) / len(want_stored))
         sizes = [m.size for m in clusters.members]
         print(
             f"{name}: clusters {len(sizes)} (sizes {min(sizes)}..{max(sizes)}), probe {clusters.probe}, "
-            f"probe_chunks {clusters.probe_chunks}: recall@{TOP} same codes {np.mean(recall_same):.4f}, "
+            f"probe_chunks {clusters.probe_chunks}: recall@{TOP} same codes {np.mean(recall_same):.4f} "
+            f"(dup {np.mean(recall_dup):.4f}, distinct {np.mean(recall_distinct):.4f}), "
             f"stored vectors {np.mean(recall_stored):.4f} ({len(recall_same)} queries); vectors read "
             f"{np.mean(read) * 100:.1f} % (max {max(read) * 100:.1f} %); gzip centroids "
             f"{gz[CENTROIDS] / 1024:.1f} KiB + clusters = {np.mean(sent) / 1024:.1f} KiB (max {max(sent) / 1024:.1f})"

@@ -86,7 +86,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         semantic = _semantic_options(usable_cache_dir(Path(args.cache_dir) if args.cache_dir else None, _warn))
         if semantic is not None:  # index/kmeans.py clustered_layout
             semantic.vector_clusters, semantic.vector_probe = args.vector_clusters, args.vector_probe
-            semantic.vector_bits = args.vector_bits
+            semantic.vector_bits, semantic.vector_cells = args.vector_bits, args.vector_cells
     files = build_files(pages, semantic=semantic, warn=_warn)
     write_bundle(Path(args.out), files)
     total = sum(len(data) for data in files.values())
@@ -328,6 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument(
         "--vector-bits", type=_int_range(2, 8), default=None, metavar="B",
         help="bits per dimension of the clustered vectors (8: int8 as in one file; default: 6)",
+    )
+    index.add_argument(
+        "--vector-cells", type=_int_range(1), default=None, metavar="G",
+        help="group the clusters in G cells whose centroids a query fetches for its best cells "
+        "(1: one level; default: 2 sqrt(clusters) cells beyond 16,384 chunks)",
     )
     index.set_defaults(func=cmd_index)
 

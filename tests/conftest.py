@@ -52,10 +52,16 @@ def topic_docs(folder: Path, word: str) -> Path:
 
 
 def build_bundle_dir(
-    out: Path, docs: Path, *, embeddings: bool, clusters: int | str | None = None, probe: int | None = None
+    out: Path,
+    docs: Path,
+    *,
+    embeddings: bool,
+    clusters: int | str | None = None,
+    probe: int | None = None,
+    cells: int | None = None,
 ) -> Path:
     """Parse a docs folder and write its bundle (with the default model when embeddings;
-    `clusters`, `probe`: the clustered vector layout, index/kmeans.py clustered_layout)."""
+    `clusters`, `probe`, `cells`: the clustered vector layout, index/kmeans.py clustered_layout)."""
     from mkdocs_graphsearch.bundle.write import write_bundle
     from mkdocs_graphsearch.index.builder import build_files
     from mkdocs_graphsearch.parse.folder import parse_folder
@@ -68,7 +74,7 @@ def build_bundle_dir(
         # One cache folder per docs tree: a cache keeps one fitted query encoder, so trees
         # sharing a folder would refit (run the model over every passage) on each build.
         semantic = SemanticOptions(Embedder(), EMBED_CACHE / f"{docs.resolve().parent.name}-{docs.name}")
-        semantic.vector_clusters, semantic.vector_probe = clusters, probe
+        semantic.vector_clusters, semantic.vector_probe, semantic.vector_cells = clusters, probe, cells
 
     def fail(message: str) -> None:
         raise AssertionError(message)

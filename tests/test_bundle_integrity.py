@@ -589,24 +589,72 @@ MALFORMED_CLUSTERED = {
 }  # fmt: skip
 
 
-def test_malformed_clustered_bundles_give_the_same_error_in_both_engines(
-    clustered: Path, tmp_path: Path, node: str
-) -> None:
-    rule = json.loads((clustered / M).read_bytes())["vectors"]["clusters"]
-    assert (rule["probe"], rule["bits"], rule["centroid_bits"]) == (1, 6, 4)
-    cases = sorted(MALFORMED_CLUSTERED)
+def _same_errors(bundle: Path, malformed: dict[str, Any], tmp_path: Path, node: str) -> None:
+    """Each case of `malformed` (as MALFORMED_CLUSTERED) gives its error, the same in both engines."""
+    cases = sorted(malformed)
     folders = []
     for i, case in enumerate(cases):
-        part, change, _ = MALFORMED_CLUSTERED[case]
+        part, change, _ = malformed[case]
         if part == M:
-            folders.append(_malformed_copy(clustered, tmp_path / str(i), part, change))
+            folders.append(_malformed_copy(bundle, tmp_path / str(i), part, change))
         else:
             folder = tmp_path / str(i)
-            shutil.copytree(clustered, folder)
+            shutil.copytree(bundle, folder)
             rewrite_bundle_file(folder, part, change(folder))
             folders.append(folder)
     js = js_outcomes(node, folders)
     for case, folder, js_outcome in zip(cases, folders, js, strict=True):
         python = python_outcome(folder)
-        assert python[0] == "error" and python[1].startswith(MALFORMED_CLUSTERED[case][2]), (case, python)
+        assert python[0] == "error" and python[1].startswith(malformed[case][2]), (case, python)
         assert js_outcome == python, case
+
+
+def test_malformed_clustered_bundles_give_the_same_error_in_both_engines(
+    clustered: Path, tmp_path: Path, node: str
+) -> None:
+    rule = json.loads((clustered / M).read_bytes())["vectors"]["clusters"]
+    assert (rule["probe"], rule["bits"], rule["centroid_bits"]) == (1, 6, 4)
+    _same_errors(clustered, MALFORMED_CLUSTERED, tmp_path, node)
+
+
+@pytest.fixture(scope="module")
+def two_level(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The engine docs with their vectors in 3 clusters grouped in 2 cells (two levels), probe 1."""
+    folder = tmp_path_factory.mktemp("two-level")
+    return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3, probe=1, cells=2)
+
+
+def _cells_swapped(manifest: Any) -> Any:
+    """The cells' cluster counts in the other order: they still add up to the clusters."""
+    manifest["vectors"]["clusters"]["cells"].reverse()
+    return manifest
+
+
+#: As MALFORMED_CLUSTERED, on the two-level bundle (its cells hold 2 and 1 clusters).
+MALFORMED_TWO_LEVEL = {
+    "cells an object": (M, _edit("vectors/clusters/cells", {}), f"{M}: vectors.clusters.cells must be a list"),
+    "no cells": (M, _edit("vectors/clusters/cells", []), f"{M}: vectors.clusters.cells must list at least one cell"),
+    "an empty cell": (M, _edit("vectors/clusters/cells/0", 0), f"{M}: vectors.clusters.cells[0] {WHOLE} 1 to 3"),
+    "cells not the clusters": (
+        M, _edit("vectors/clusters/cells", [1, 1]), f"{M}: vectors.clusters.cells must add up to the clusters"
+    ),
+    "no cell_chunks": (
+        M, _edit("vectors/clusters/cell_chunks", delete=True), f"{M}: vectors.clusters.cell_chunks {WHOLE} 0 to 9"
+    ),
+    "a cell unlisted": (M, _edit("files/centroids.1.bin", delete=True), f"{M}: files.centroids.1.bin is missing"),
+    "cell counts swapped": (M, _cells_swapped, "centroids.0.bin has "),
+    "cells' centroids cut": (
+        "centroids.bin", lambda f: bundle_part(f, "centroids.bin").read_bytes()[:-1], "centroids.bin has "
+    ),
+    "a cell cut": (
+        "centroids.1.bin", lambda f: bundle_part(f, "centroids.1.bin").read_bytes()[:-1], "centroids.1.bin has "
+    ),
+}  # fmt: skip
+
+
+def test_malformed_two_level_bundles_give_the_same_error_in_both_engines(
+    two_level: Path, tmp_path: Path, node: str
+) -> None:
+    rule = json.loads((two_level / M).read_bytes())["vectors"]["clusters"]
+    assert (rule["cells"], rule["cell_chunks"]) == ([2, 1], 9)  # --vector-probe: every cell taken
+    _same_errors(two_level, MALFORMED_TWO_LEVEL, tmp_path, node)

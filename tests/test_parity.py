@@ -30,9 +30,13 @@ EXAMPLE_QUERIES = [
 
 
 def _bundle(
-    tmp_path_factory: pytest.TempPathFactory, docs: Path, name: str, clusters: int | str | None = None
+    tmp_path_factory: pytest.TempPathFactory,
+    docs: Path,
+    name: str,
+    clusters: int | str | None = None,
+    cells: int | None = None,
 ) -> Path:
-    return build_bundle_dir(tmp_path_factory.mktemp(name), docs, embeddings=True, clusters=clusters)
+    return build_bundle_dir(tmp_path_factory.mktemp(name), docs, embeddings=True, clusters=clusters, cells=cells)
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +92,22 @@ def test_clustered_parity(node: str, clustered_corpus_bundle: Path) -> None:
     queries = orjson.loads((PARITY_CORPUS / "queries.json").read_bytes()) + generated_queries(bundle, 300)
     queries += filtered_queries(bundle, 50)
     assert assert_parity(clustered_corpus_bundle, queries, MODES) == len(queries) * len(MODES)
+
+
+@pytest.fixture(scope="module")
+def two_level_corpus_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The parity corpus clustered by the size rule, forced, its clusters in 4 cells (two levels)."""
+    return _bundle(tmp_path_factory, PARITY_CORPUS / "docs", "two-level-corpus-bundle", clusters="auto", cells=4)
+
+
+def test_two_level_parity(node: str, two_level_corpus_bundle: Path) -> None:
+    """Both engines take the same cells, then probe the same clusters among theirs."""
+    bundle = load_bundle(two_level_corpus_bundle)
+    assert bundle.clusters is not None and bundle.clusters.cells is not None and len(bundle.clusters.cells) == 4
+    assert bundle.clusters.cell_chunks < bundle.n_chunks  # a query takes some of the cells only
+    queries = orjson.loads((PARITY_CORPUS / "queries.json").read_bytes()) + generated_queries(bundle, 300)
+    queries += filtered_queries(bundle, 50)
+    assert assert_parity(two_level_corpus_bundle, queries, MODES) == len(queries) * len(MODES)
 
 
 def test_parity_check_can_fail(node: str, example_bundle: Path, tmp_path: Path) -> None:

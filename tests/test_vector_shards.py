@@ -15,7 +15,15 @@ from mkdocs_graphsearch.bundle.vector_shards import Clusters, pack_codes, quanti
 from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.engine.vector import probed_clusters, query_levels
-from mkdocs_graphsearch.index.kmeans import SINGLE_FILE_BYTES, cluster_rule, probe_rule, spherical_kmeans
+from mkdocs_graphsearch.index.kmeans import (
+    SINGLE_FILE_BYTES,
+    TWO_LEVEL_CHUNKS,
+    cell_rule,
+    cluster_rule,
+    grouped_in_cells,
+    probe_rule,
+    spherical_kmeans,
+)
 
 DOCS = VECTORS / "engine" / "docs"
 
@@ -48,8 +56,31 @@ def test_small_sites_stay_one_file_unless_forced() -> None:
     assert cluster_rule(small, 128, force=True) == round(8 * small**0.5)
     # k8s-docs: docs/format3-status.md
     assert cluster_rule(12486, 128) == 894
-    assert probe_rule(12486, None, None) == {"bits": 6, "centroid_bits": 4, "probe": 1, "probe_chunks": 999}
-    assert probe_rule(12486, 5, 8) == {"bits": 8, "centroid_bits": 4, "probe": 5, "probe_chunks": 0}
+    assert probe_rule(12486, None, None) == {
+        "bits": 6, "centroid_bits": 4, "probe": 1, "probe_chunks": 999, "cell_chunks": 7992
+    }
+    forced = {"bits": 8, "centroid_bits": 4, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486}
+    assert probe_rule(12486, 5, 8) == forced
+
+
+def test_big_sites_get_two_levels() -> None:
+    """Up to TWO_LEVEL_CHUNKS: one level (k8s-docs as before); beyond: 2 sqrt(clusters) cells
+    covering 8 x the chunks read (the 100k site: docs/format3-status.md)."""
+    assert cell_rule(12486, 894) == 1 and cell_rule(TWO_LEVEL_CHUNKS, 1024) == 1
+    assert cluster_rule(99888, 128) == 2528 and cell_rule(99888, 2528) == 101
+    rule = probe_rule(99888, None, None)
+    assert (rule["probe_chunks"], rule["cell_chunks"]) == (7992, 63936)
+
+
+def test_cells_number_the_clusters_cell_by_cell() -> None:
+    """grouped_in_cells: the clusters renumbered so each cell's are consecutive, in their order."""
+    centroids = np.array([[1.0, 0.0], [0.0, 1.0], [0.9, 0.1], [0.1, 0.9]])
+    centroids /= np.linalg.norm(centroids, axis=1)[:, None]
+    assignment = np.array([0, 1, 2, 3, 3, 0])
+    grouped, renumbered, (cells, counts) = grouped_in_cells(centroids, assignment, 2)
+    assert counts == [2, 2] and cells.shape == (2, 2)
+    assert renumbered.tolist() == [0, 2, 1, 3, 3, 0]  # clusters 0, 2 in cell 0; 1, 3 in cell 1
+    assert np.array_equal(grouped, centroids[[0, 2, 1, 3]])
 
 
 #: Codes and their bytes (the bit layout of bundle/vector_shards.py; js/test/vector-shards.test.js

@@ -5,7 +5,10 @@
  * and engine/vector.py probed_clusters).
  * centroids.bin comes with the semantic part; vectors.<i>.bin when a query probes cluster i
  * (engine.js notes the clusters it needs in a `wanted` set; worker.js fetches them and asks
- * again; one that fails is marked `failed` and the answer goes out without it).
+ * again; one that fails is marked `failed` and the answer goes out without it). Two levels:
+ * centroids.bin holds the cells' centroids and centroids.<g>.bin cell g's clusters' centroids,
+ * fetched when a query takes cell g (in `wanted` as -1 - g; a failed cell's clusters are
+ * left out).
  */
 import { BundleError, readFile } from "./bundle.js";
 import { quantizeQuery } from "./vector.js";
@@ -15,7 +18,11 @@ import { quantizeQuery } from "./vector.js";
 /**
  * @typedef {{centroids: Int8Array, centroidScales: Float64Array, sizes: number[], probe: number,
  *            probeChunks: number, bits: number, members: (Uint32Array | undefined)[],
- *            failed: Uint8Array}} Clusters
+ *            failed: Uint8Array, cells?: Cells}} Clusters
+ * @typedef {{counts: number[], starts: number[], chunks: number[], cellChunks: number,
+ *            centroids: Int8Array, scales: Float64Array, bits: number, state: Uint8Array}} Cells
+ *   two levels: clusters per cell, each cell's first cluster and chunks, the cells' centroids;
+ *   state 0 not loaded, 1 loaded (its clusters' rows are in Clusters.centroids), 2 failed
  * @typedef {{values: Int8Array, scales: Float64Array, dim: number, clusters?: Clusters}} Vectors
  *   (clustered: values and scales hold the rows of the clusters loaded, `members` their chunks)
  */
@@ -24,6 +31,9 @@ export const CENTROIDS = "centroids.bin";
 
 /** @param {number} index */
 export const vectorShard = (index) => `vectors.${index}.bin`;
+
+/** @param {number} index */
+export const cellCentroids = (index) => `centroids.${index}.bin`;
 
 /** Bytes of one row of `dim` codes of `bits` bits. @param {number} dim @param {number} bits */
 export const rowBytes = (dim, bits) => Math.ceil((dim * bits) / 8);
@@ -69,15 +79,48 @@ export async function loadVectors(bundle, fetchFile) {
   if (!info) return null;
   const n = bundle.nChunks, dim = info.dim;
   if (!info.clusters) return { ...codeRows("vectors.bin", await readFile(fetchFile, bundle.manifest, "vectors.bin"), n, dim, 8), dim };
-  const { sizes, probe, probe_chunks: probeChunks, bits, centroid_bits: centroidBits } = info.clusters;
-  const centroids = codeRows(CENTROIDS, await readFile(fetchFile, bundle.manifest, CENTROIDS), sizes.length, dim, centroidBits);
-  return {
-    values: new Int8Array(n * dim),
-    scales: new Float64Array(n),
-    dim,
-    clusters: { centroids: centroids.values, centroidScales: centroids.scales, sizes, probe, probeChunks, bits,
-                members: new Array(sizes.length).fill(undefined), failed: new Uint8Array(sizes.length) },
-  };
+  const { sizes, probe, probe_chunks: probeChunks, bits, centroid_bits: centroidBits, cells: counts } = info.clusters;
+  const rows = counts ? counts.length : sizes.length;
+  const centroids = codeRows(CENTROIDS, await readFile(fetchFile, bundle.manifest, CENTROIDS), rows, dim, centroidBits);
+  /** @type {Clusters} */
+  const clusters = { centroids: centroids.values, centroidScales: centroids.scales, sizes, probe, probeChunks, bits,
+                     members: new Array(sizes.length).fill(undefined), failed: new Uint8Array(sizes.length) };
+  if (counts) {
+    /** @type {number[]} */
+    const starts = [], chunks = [];
+    let start = 0;
+    for (const count of counts) {
+      starts.push(start);
+      chunks.push(sizes.slice(start, start + count).reduce((/** @type {number} */ a, /** @type {number} */ b) => a + b, 0));
+      start += count;
+    }
+    clusters.cells = { counts, starts, chunks, cellChunks: info.clusters.cell_chunks, centroids: centroids.values,
+                       scales: centroids.scales, bits: centroidBits, state: new Uint8Array(counts.length) };
+    clusters.centroids = new Int8Array(sizes.length * dim);
+    clusters.centroidScales = new Float64Array(sizes.length);
+  }
+  return { values: new Int8Array(n * dim), scales: new Float64Array(n), dim, clusters };
+}
+
+/**
+ * Read cell `index`'s cluster centroids (centroids.<index>.bin, two levels) into the clusters';
+ * a file that fails marks the cell failed (its clusters are left out) and throws.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
+ */
+export async function loadCell(bundle, fetchFile, index) {
+  const vectors = /** @type {Vectors} */ (bundle.vectors);
+  const clusters = /** @type {Clusters} */ (vectors.clusters);
+  const cells = /** @type {Cells} */ (clusters.cells);
+  try {
+    const name = cellCentroids(index);
+    const rows = codeRows(name, await readFile(fetchFile, bundle.manifest, name), cells.counts[index], vectors.dim, cells.bits);
+    clusters.centroids.set(rows.values, cells.starts[index] * vectors.dim);
+    clusters.centroidScales.set(rows.scales, cells.starts[index]);
+    cells.state[index] = 1;
+  } catch (error) {
+    cells.state[index] = 2;
+    throw error;
+  }
 }
 
 /**
@@ -113,30 +156,69 @@ export async function loadCluster(bundle, fetchFile, index) {
 }
 
 /**
+ * `numbers` (rows of `rows`: cluster or cell numbers) by the cosine of their rows with the query
+ * (integer dot products, as for passages), best first, ties to the lower number.
+ * @param {Int8Array} rows @param {Float64Array} scales @param {number[]} numbers @param {number} dim
+ * @param {number[]} query @param {number} levels
+ */
+function bestFirst(rows, scales, numbers, dim, query, levels) {
+  const { q, scale } = quantizeQuery(query, levels);
+  /** @type {Map<number, number>} */
+  const cos = new Map();
+  for (const c of numbers) {
+    let dot = 0;
+    for (let i = 0; i < dim; i++) dot += rows[c * dim + i] * q[i];
+    cos.set(c, dot * scales[c] * scale);
+  }
+  return [...numbers].sort((a, b) => /** @type {number} */ (cos.get(b)) - /** @type {number} */ (cos.get(a)) || a - b);
+}
+
+/**
+ * The first of `order` taken while fewer than `probe` are taken or their sizes add up to fewer
+ * than `probeChunks`.
+ * @param {number[]} order @param {number[]} sizes @param {number} probe @param {number} probeChunks
+ */
+function taken(order, sizes, probe, probeChunks) {
+  /** @type {number[]} */
+  const out = [];
+  let read = 0;
+  for (const number of order) {
+    if (out.length >= probe && read >= probeChunks) break;
+    out.push(number);
+    read += sizes[number];
+  }
+  return out;
+}
+
+/**
+ * Two levels: the cells a query takes, best first, until their clusters' chunks add up to at
+ * least `cellChunks` (at least one cell).
+ * @param {Cells} cells @param {number} dim @param {number[]} query @param {number} levels
+ */
+export function probedCells(cells, dim, query, levels) {
+  const numbers = Array.from({ length: cells.counts.length }, (_, g) => g);
+  return taken(bestFirst(cells.centroids, cells.scales, numbers, dim, query, levels), cells.chunks, 1, cells.cellChunks);
+}
+
+/**
  * The clusters a query reads: by the cosine of their centroids with the query (integer dot
  * products, as for passages), best first, ties to the lower cluster number, taken while fewer
- * than `probe` are taken or fewer than `probeChunks` chunks are read.
+ * than `probe` are taken or fewer than `probeChunks` chunks are read; two levels: among the
+ * clusters of the cells taken (probedCells) that are loaded only.
  * @param {Clusters} clusters @param {number} dim @param {number[]} query @param {number} levels
  */
 export function probedClusters(clusters, dim, query, levels) {
-  const { q, scale } = quantizeQuery(query, levels);
-  const k = clusters.sizes.length;
-  const cos = new Float64Array(k);
-  for (let c = 0; c < k; c++) {
-    let dot = 0;
-    for (let i = 0; i < dim; i++) dot += clusters.centroids[c * dim + i] * q[i];
-    cos[c] = dot * clusters.centroidScales[c] * scale;
+  const cells = clusters.cells;
+  let numbers = Array.from({ length: clusters.sizes.length }, (_, c) => c);
+  if (cells) {
+    numbers = [];
+    for (const g of probedCells(cells, dim, query, levels).sort((a, b) => a - b)) {
+      if (cells.state[g] !== 1) continue;
+      for (let c = cells.starts[g]; c < cells.starts[g] + cells.counts[g]; c++) numbers.push(c);
+    }
   }
-  const order = Array.from({ length: k }, (_, c) => c).sort((a, b) => cos[b] - cos[a] || a - b);
-  /** @type {number[]} */
-  const probed = [];
-  let read = 0;
-  for (const cluster of order) {
-    if (probed.length >= clusters.probe && read >= clusters.probeChunks) break;
-    probed.push(cluster);
-    read += clusters.sizes[cluster];
-  }
-  return probed;
+  const order = bestFirst(clusters.centroids, clusters.centroidScales, numbers, dim, query, levels);
+  return taken(order, clusters.sizes, clusters.probe, clusters.probeChunks);
 }
 
 /**
@@ -148,6 +230,11 @@ export function probedClusters(clusters, dim, query, levels) {
 export function clusterCosines(vectors, query, levels, nChunks, wanted) {
   const clusters = /** @type {Clusters} */ (vectors.clusters);
   const { values, scales, dim } = vectors;
+  if (clusters.cells) { // two levels: the cells taken first (as -1 - cell)
+    const cells = clusters.cells;
+    for (const g of probedCells(cells, dim, query, levels)) if (!cells.state[g]) wanted?.add(-1 - g);
+    if (wanted?.size) return null;
+  }
   const probed = probedClusters(clusters, dim, query, levels);
   for (const cluster of probed) if (!clusters.members[cluster] && !clusters.failed[cluster]) wanted?.add(cluster);
   if (wanted?.size) return null;

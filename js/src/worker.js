@@ -142,10 +142,12 @@ export async function loadBundle(fetchFile) {
     if (part.name !== "graph") await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
     const clusters = part.name === "semantic" ? bundle.vectors?.clusters : undefined;
-    if (clusters) { // every cluster, then each chunk once (bundle/read.py read_clustered)
+    if (clusters) { // every cell (two levels), every cluster, then each chunk once (bundle/read.py read_clustered)
+      const { loadCell, loadCluster } = await import("./vector-shards.js");
+      for (let index = 0; index < (clusters.cells?.counts.length ?? 0); index++) await loadCell(bundle, fetchFile, index);
       const seen = new Uint8Array(bundle.nChunks);
       for (let index = 0; index < clusters.sizes.length; index++) {
-        await (await import("./vector-shards.js")).loadCluster(bundle, fetchFile, index);
+        await loadCluster(bundle, fetchFile, index);
         for (const chunk of /** @type {Uint32Array} */ (clusters.members[index])) {
           if (seen[chunk]++) throw new BundleError(`vectors.${index}.bin: a chunk in two clusters (corrupted)`);
         }
@@ -352,14 +354,17 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Fetch these vector clusters (vector-shards.js), each once, then answer again; one that
-   * fails is a warning and marked failed (answers go on without it).
+   * Fetch these vector clusters (vector-shards.js; two levels: cell g's centroids as -1 - g),
+   * each once, then answer again; one that fails is a warning and marked failed (answers go on
+   * without it).
    * @param {Bundle} bundle @param {Set<number>} wanted
    */
   function wantClusters(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
-    const load = (/** @type {number} */ index) =>
-      import("./vector-shards.js").then(({ loadCluster }) => loadCluster(bundle, fetchFile, index));
+    const load = async (/** @type {number} */ index) => {
+      const { loadCell, loadCluster } = await import("./vector-shards.js");
+      await (index < 0 ? loadCell(bundle, fetchFile, -1 - index) : loadCluster(bundle, fetchFile, index));
+    };
     return fetchEach(clusterStates, wanted, load, "vectors");
   }
 

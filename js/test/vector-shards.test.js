@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { crc32, fileKey, fileName, listedParts } from "../src/bundle.js";
 import { createService, loadBundle } from "../src/worker.js";
-import { codeRows, probedClusters } from "../src/vector-shards.js";
+import { codeRows, probedCells, probedClusters } from "../src/vector-shards.js";
 import { queryVector } from "../src/encoder.js";
 import { queryLevels } from "../src/vector.js";
 import { search } from "../src/engine.js";
@@ -173,4 +173,61 @@ test("probe_chunks: the service fetches every cluster the rule names, and answer
   const { answers, fetched } = await serve(files, QUERY, "vector");
   assert.deepEqual(fetched.filter((name) => name.startsWith("vectors.")).sort(), probed.map((c) => `vectors.${c}.bin`).sort());
   assert.deepEqual(answers[answers.length - 1].results, search(full, QUERY, { mode: "vector" }).results);
+});
+
+/**
+ * clusteredFiles in two levels: clusters 0 and 1 in cell 0, cluster 2 in cell 1; the cells'
+ * centroids are clusters 0's and 2's; a query takes cells until `cellChunks` chunks (1: one cell).
+ * @param {number} cellChunks
+ */
+async function twoLevelFiles(cellChunks) {
+  const files = await clusteredFiles(1);
+  const manifest = JSON.parse(new TextDecoder().decode(files.get("manifest.json")));
+  const dim = manifest.vectors.dim, k = CLUSTERS;
+  const centroids = /** @type {Uint8Array} */ (files.get("centroids.bin"));
+  const rows = (/** @type {number[]} */ cs) => {
+    const out = new Uint8Array(cs.length * (dim + 4));
+    cs.forEach((c, i) => {
+      out.set(centroids.subarray(c * dim, (c + 1) * dim), i * dim);
+      out.set(centroids.subarray(k * dim + 4 * c, k * dim + 4 * c + 4), cs.length * dim + 4 * i);
+    });
+    return out;
+  };
+  files.set("centroids.bin", rows([0, 2]));
+  files.set("centroids.0.bin", rows([0, 1]));
+  files.set("centroids.1.bin", rows([2]));
+  for (const part of ["centroids.bin", "centroids.0.bin", "centroids.1.bin"]) {
+    const bytes = /** @type {Uint8Array} */ (files.get(part));
+    manifest.files[part] = { name: part, bytes: bytes.length, crc32: crc32(bytes) };
+  }
+  Object.assign(manifest.vectors.clusters, { cells: [2, 1], cell_chunks: cellChunks });
+  files.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+  return files;
+}
+
+test("two levels: the service fetches the centroids of the cells a query takes, then only their probed clusters", async () => {
+  const files = await twoLevelFiles(1);
+  const full = await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name)));
+  const clusters = /** @type {any} */ (full.vectors).clusters;
+  const vector = /** @type {number[]} */ (queryVector(full, QUERY));
+  const levels = queryLevels(full.manifest), dim = full.vectors?.dim ?? 0;
+  const cells = probedCells(clusters.cells, dim, vector, levels);
+  assert.equal(cells.length, 1);
+  const probed = probedClusters(clusters, dim, vector, levels);
+  assert.equal(probed.length, 1);
+  assert.ok(probed[0] >= clusters.cells.starts[cells[0]] && probed[0] < clusters.cells.starts[cells[0]] + clusters.cells.counts[cells[0]]);
+  const { answers, fetched } = await serve(files, QUERY, "vector");
+  assert.deepEqual(fetched.filter((name) => name.startsWith("centroids.")), ["centroids.bin", `centroids.${cells[0]}.bin`]);
+  assert.deepEqual(fetched.filter((name) => name.startsWith("vectors.")), [`vectors.${probed[0]}.bin`]);
+  assert.deepEqual(answers[answers.length - 1].results, search(full, QUERY, { mode: "vector" }).results);
+});
+
+test("two levels, every cell taken: the same answers as one level", async () => {
+  const flat = await clusteredFiles(1);
+  const one = await loadBundle(async (name) => /** @type {Uint8Array} */ (flat.get(name)));
+  const files = await twoLevelFiles(9); // counts.chunks
+  const two = await loadBundle(async (name) => /** @type {Uint8Array} */ (files.get(name)));
+  for (const mode of ["vector", "hybrid"]) {
+    assert.deepEqual(search(two, QUERY, { mode }).results, search(one, QUERY, { mode }).results, mode);
+  }
 });

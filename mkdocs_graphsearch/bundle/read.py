@@ -50,7 +50,15 @@ from mkdocs_graphsearch.bundle.schema import (
     check_texts,
     shard_range,
 )
-from mkdocs_graphsearch.bundle.vector_shards import CENTROIDS, Clusters, read_centroids, read_cluster, vector_shard
+from mkdocs_graphsearch.bundle.vector_shards import (
+    CENTROIDS,
+    Clusters,
+    cell_centroids,
+    read_cell,
+    read_centroids,
+    read_cluster,
+    vector_shard,
+)
 from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
 
 
@@ -309,10 +317,18 @@ def _check_shard_terms(data: Any, name: str, n_terms: int) -> list[str]:
 def read_clustered(
     folder: Path, manifest: dict[str, Any], files: dict[str, bytes]
 ) -> tuple[np.ndarray, np.ndarray, Clusters]:
-    """centroids.bin, then every cluster's file (the JS runtime fetches only those a query
-    probes) -> every chunk's row and scale, and the clusters."""
+    """centroids.bin, then every cell's file (two levels), then every cluster's file (the JS
+    runtime fetches only those a query probes) -> every chunk's row and scale, and the clusters."""
+    rule = manifest["vectors"]["clusters"]
     files[CENTROIDS] = read_file(folder, manifest, CENTROIDS)
     centroids, centroid_scales = read_centroids(files[CENTROIDS], manifest)
+    cells = rule.get("cells")
+    cell_rows, cell_scales = centroids, centroid_scales
+    if cells is not None:  # the clusters' centroids, cell by cell
+        each = read_each(folder, manifest, files, cell_centroids, len(cells))
+        read = [read_cell(data, manifest, i) for i, _, data in each]
+        centroids = np.concatenate([rows for rows, _ in read])
+        centroid_scales = np.concatenate([row_scales for _, row_scales in read])
     n, dim = manifest["counts"]["chunks"], manifest["vectors"]["dim"]
     vectors, scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n, dtype=np.float64)
     seen = np.zeros(n, dtype=bool)
@@ -325,8 +341,10 @@ def read_clustered(
         seen[chunks] = True
         vectors[chunks], scales[chunks] = rows, row_scales
         members.append(chunks)
-    rule = manifest["vectors"]["clusters"]
     clusters = Clusters(centroids, centroid_scales, members, rule["probe"], rule["probe_chunks"])
+    if cells is not None:
+        clusters.cells, clusters.cell_chunks = cells, rule["cell_chunks"]
+        clusters.cell_centroids, clusters.cell_scales = cell_rows, cell_scales
     return vectors, scales, clusters
 
 

@@ -2,7 +2,9 @@
 of a few clusters, not every vector of the site, stored as compact codes.
 
     centroids.bin     the clusters' unit centroids: k rows of `centroid_bits`-bit codes, then k
-                      float32 little-endian scales                          -- semantic part
+                      float32 little-endian scales (two levels: the G cells' centroids)
+                                                                            -- semantic part
+    centroids.<g>.bin two levels only: cell g's clusters' centroids, as centroids.bin -- when probed
     vectors.<i>.bin   cluster i: its n_i chunk numbers (uint32 little-endian, rising), their
                       n_i rows of `bits`-bit codes, then their n_i float32 scales -- when probed
 
@@ -15,14 +17,20 @@ two scales). The build quantizes a row v with L = 2^(b-1) - 1 levels: scale = fl
 code = clip(rint(v / scale), -L, L) (quantize_codes).
 
 The manifest's `vectors.clusters` = {"bits": b, "centroid_bits": c, "probe": p,
-"probe_chunks": m, "sizes": [n_0, .. n_k-1]} (every chunk in exactly one cluster). A bundle
-without `clusters` has one vectors.bin (int8 rows: exact search over all vectors).
+"probe_chunks": m, "sizes": [n_0, .. n_k-1]} (every chunk in exactly one cluster), and for
+two levels (a big site: the k centroids are not all loaded) "cells": [k_0, .. k_G-1] (cell g
+holds the k_g clusters after those of cells 0..g-1: clusters are numbered cell by cell) and
+"cell_chunks": m2. A bundle without `clusters` has one vectors.bin (int8 rows: exact search
+over all vectors).
 
 Query (engine/vector.py probed_clusters): cosine of the query with each centroid, exactly as with
 passages (integer dot products); clusters best first (ties to the lower cluster number), taken
 while fewer than `p` are taken or their sizes add up to fewer than `m` chunks; then the passages
-of those clusters only (every other chunk's cosine is 0). Clusters, codes and probe are made at
-build time by index/kmeans.py (cluster_rule).
+of those clusters only (every other chunk's cosine is 0). Two levels: first the cells, by the
+cosine with their centroids, best first (ties to the lower cell), taken until their clusters'
+chunks add up to at least m2 (at least one cell); then the clusters as above, among the taken
+cells' clusters only. Clusters, cells, codes and probe are made at build time by
+index/kmeans.py (cluster_rule, cell_rule).
 """
 
 from __future__ import annotations
@@ -42,16 +50,32 @@ def vector_shard(index: int) -> str:
     return f"vectors.{index}.bin"
 
 
+def cell_centroids(index: int) -> str:
+    """Logical name of cell `index`'s file of cluster centroids (two levels)."""
+    return f"centroids.{index}.bin"
+
+
 @dataclass
 class Clusters:
     """A clustered bundle's centroids (int8 rows of the decoded codes, float64 scales), chunk
-    numbers per cluster and probe rule (vector_shards.py)."""
+    numbers per cluster and probe rule (vector_shards.py); two levels: the cells' centroids,
+    clusters per cell and cell_chunks too."""
 
     centroids: np.ndarray
     centroid_scales: np.ndarray
     members: list[np.ndarray]
     probe: int
     probe_chunks: int = 0
+    cells: list[int] | None = None
+    cell_chunks: int = 0
+    cell_centroids: np.ndarray | None = None
+    cell_scales: np.ndarray | None = None
+
+    def cell_clusters(self, cell: int) -> range:
+        """The numbers of cell `cell`'s clusters (two levels)."""
+        cells = self.cells or []
+        start = sum(cells[:cell])
+        return range(start, start + cells[cell])
 
 
 def row_bytes(dim: int, bits: int) -> int:
@@ -94,12 +118,27 @@ def clustered_files(
     centroids: np.ndarray,
     assignment: np.ndarray,
     rule: dict[str, int],
+    cells: tuple[np.ndarray, list[int]] | None = None,
 ) -> tuple[dict[str, bytes], dict[str, Any]]:
     """centroids.bin and one vectors.<i>.bin per cluster, and the manifest's `clusters` entry.
     `points` are the passages (float64 rows: the int8 rows times their scales), `centroids` unit
-    float64 rows; `rule` = {bits, centroid_bits, probe, probe_chunks} (index/kmeans.py)."""
-    codes, scales = quantize_codes(centroids, rule["centroid_bits"])
-    files = {CENTROIDS: pack_codes(codes, rule["centroid_bits"]) + scales.astype("<f4").tobytes()}
+    float64 rows; `rule` = {bits, centroid_bits, probe, probe_chunks[, cell_chunks]}
+    (index/kmeans.py); `cells` (two levels) = (the cells' unit centroids, clusters per cell),
+    the clusters numbered cell by cell."""
+    bits = rule["centroid_bits"]
+    codes, scales = quantize_codes(centroids, bits)
+    packed, width = pack_codes(codes, bits), row_bytes(codes.shape[1], bits)
+    if cells is None:
+        files = {CENTROIDS: packed + scales.astype("<f4").tobytes()}
+    else:
+        cell_codes, cell_scales = quantize_codes(cells[0], bits)
+        files = {CENTROIDS: pack_codes(cell_codes, bits) + cell_scales.astype("<f4").tobytes()}
+        start = 0
+        for cell, count in enumerate(cells[1]):
+            end = start + count
+            row_scales = scales[start:end].astype("<f4").tobytes()
+            files[cell_centroids(cell)] = packed[start * width : end * width] + row_scales
+            start = end
     codes, scales = quantize_codes(points, rule["bits"])
     sizes: list[int] = []
     for cluster in range(centroids.shape[0]):
@@ -108,7 +147,10 @@ def clustered_files(
         packed = pack_codes(codes[members], rule["bits"]) + scales[members].astype("<f4").tobytes()
         files[vector_shard(cluster)] = members.astype("<u4").tobytes() + packed
     keys = ("bits", "centroid_bits", "probe", "probe_chunks")
-    return files, {**{key: int(rule[key]) for key in keys}, "sizes": sizes}
+    entry: dict[str, Any] = {**{key: int(rule[key]) for key in keys}, "sizes": sizes}
+    if cells is not None:
+        entry |= {"cells": [int(count) for count in cells[1]], "cell_chunks": int(rule["cell_chunks"])}
+    return files, entry
 
 
 def _rows(
@@ -123,9 +165,18 @@ def _rows(
 
 
 def read_centroids(data: bytes, manifest: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """centroids.bin -> (decoded codes as int8 rows k x dim, float64 scales)."""
+    """centroids.bin -> (decoded codes as int8 rows k x dim, float64 scales); two levels: the
+    cells' (G rows)."""
     clusters = manifest["vectors"]["clusters"]
-    return _rows(CENTROIDS, data, len(clusters["sizes"]), manifest["vectors"]["dim"], clusters["centroid_bits"])
+    count = len(clusters["cells"] if "cells" in clusters else clusters["sizes"])
+    return _rows(CENTROIDS, data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
+
+
+def read_cell(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray]:
+    """centroids.<index>.bin -> (its clusters' centroids as int8 rows, float64 scales)."""
+    clusters = manifest["vectors"]["clusters"]
+    count = clusters["cells"][index]
+    return _rows(cell_centroids(index), data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
 
 
 def read_cluster(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -142,11 +193,13 @@ def read_cluster(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.
 
 def semantic_vector_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     """The vector files of a semantic bundle, in reading order: vectors.bin, or centroids.bin
-    then each cluster's file. (Called before the shape check: a bad `clusters` gives no parts;
-    the check then names it.)"""
+    then each cell's file (two levels) then each cluster's file. (Called before the shape check:
+    a bad `clusters` or `cells` gives no parts; the check then names it.)"""
     clusters = manifest["vectors"].get("clusters") if isinstance(manifest.get("vectors"), dict) else None
     if clusters is None:
         return (VECTORS,)
     sizes = clusters.get("sizes") if isinstance(clusters, dict) else None
     count = len(sizes) if isinstance(sizes, list) else 0
-    return (CENTROIDS, *(vector_shard(i) for i in range(count)))
+    cells = clusters.get("cells") if isinstance(clusters, dict) else None
+    cell_count = len(cells) if isinstance(cells, list) else 0
+    return (CENTROIDS, *(cell_centroids(i) for i in range(cell_count)), *(vector_shard(i) for i in range(count)))

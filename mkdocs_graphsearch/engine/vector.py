@@ -47,19 +47,49 @@ def cosines(vectors: np.ndarray, scales: np.ndarray, query: Sequence[float], lev
     return cos
 
 
+def _best_first(
+    rows: np.ndarray, scales: np.ndarray, numbers: Sequence[int], query: Sequence[float], levels: int
+) -> list[int]:
+    """`numbers` (the rows' cluster or cell numbers) by the cosine of their rows with the query
+    (computed as for passages), best first, ties to the lower number."""
+    cos = dict(zip(numbers, cosines(rows, scales, query, levels).tolist(), strict=True))
+    return sorted(numbers, key=lambda c: (-cos[c], c))
+
+
+def _taken(order: list[int], sizes: Sequence[int], probe: int, probe_chunks: int) -> list[int]:
+    """The first of `order` taken while fewer than `probe` are taken or their sizes add up to
+    fewer than `probe_chunks`."""
+    taken: list[int] = []
+    read = 0
+    for number in order:
+        if len(taken) >= probe and read >= probe_chunks:
+            break
+        taken.append(number)
+        read += sizes[number]
+    return taken
+
+
+def probed_cells(clusters: Clusters, query: Sequence[float], levels: int) -> list[int]:
+    """Two levels: the cells a query takes, best first, until their clusters' chunks add up to
+    at least `cell_chunks` (at least one cell)."""
+    cells = clusters.cells or []
+    sizes = [sum(clusters.members[c].size for c in clusters.cell_clusters(cell)) for cell in range(len(cells))]
+    assert clusters.cell_centroids is not None and clusters.cell_scales is not None
+    order = _best_first(clusters.cell_centroids, clusters.cell_scales, range(len(cells)), query, levels)
+    return _taken(order, sizes, 1, clusters.cell_chunks)
+
+
 def probed_clusters(clusters: Clusters, query: Sequence[float], levels: int) -> list[int]:
     """The clusters a query reads (bundle/vector_shards.py): by the cosine of their centroids
     with the query (computed as for passages), best first, ties to the lower cluster number,
-    taken while fewer than `probe` are taken or fewer than `probe_chunks` chunks are read."""
-    cos = cosines(clusters.centroids, clusters.centroid_scales, query, levels).tolist()
-    probed: list[int] = []
-    read = 0
-    for cluster in sorted(range(len(cos)), key=lambda c: (-cos[c], c)):
-        if len(probed) >= clusters.probe and read >= clusters.probe_chunks:
-            break
-        probed.append(cluster)
-        read += clusters.members[cluster].size
-    return probed
+    taken while fewer than `probe` are taken or fewer than `probe_chunks` chunks are read; two
+    levels: among the clusters of the cells taken (probed_cells) only."""
+    numbers: list[int] = list(range(len(clusters.members)))
+    if clusters.cells is not None:
+        numbers = sorted(c for cell in probed_cells(clusters, query, levels) for c in clusters.cell_clusters(cell))
+    rows, scales = clusters.centroids[numbers], clusters.centroid_scales[numbers]
+    order = _best_first(rows, scales, numbers, query, levels)
+    return _taken(order, [m.size for m in clusters.members], clusters.probe, clusters.probe_chunks)
 
 
 def probed_mask(clusters: Clusters, query: Sequence[float], levels: int, n_chunks: int) -> np.ndarray:

@@ -31,6 +31,15 @@ CLUSTERS_PER_ROOT = 8
 PROBE_SHARE = 0.08
 BITS = 6
 CENTROID_BITS = 4
+#: Beyond this many chunks the clusters get two levels (cell_rule): their centroids (4-bit, 68 B
+#: each at dim 128, all loaded) would be ~170 KB at 100,000 chunks. (A share of reads falling
+#: with n was measured there and lost recall: docs/format3-status.md.)
+TWO_LEVEL_CHUNKS = 16384
+#: Two levels: cells per square root of the clusters, and the chunks the cells a query takes
+#: cover (CELL_READS times the chunks it reads): measured on k8s-docs' own clusters
+#: (docs/format3-status.md: cells are coarse; fewer cover too few of the right clusters).
+CELLS_PER_ROOT = 2
+CELL_READS = 8
 
 
 def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
@@ -46,13 +55,22 @@ def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
     return min(n_chunks, max(2, round(CLUSTERS_PER_ROOT * math.sqrt(n_chunks))))
 
 
+def cell_rule(n_chunks: int, clusters: int) -> int:
+    """How many cells group the clusters: none (one level: every centroid in centroids.bin)
+    up to TWO_LEVEL_CHUNKS chunks, else round(2 sqrt(clusters)) (~100 cells of ~25 clusters at
+    100,000 distinct chunks)."""
+    return 1 if n_chunks <= TWO_LEVEL_CHUNKS else max(2, round(CELLS_PER_ROOT * math.sqrt(clusters)))
+
+
 def probe_rule(n_chunks: int, probe: int | None, bits: int | None) -> dict[str, int]:
     """The manifest's code widths and probe rule: `probe` clusters if given (exactly that many),
-    else the best clusters until PROBE_SHARE of the chunks are read."""
+    else the best clusters until PROBE_SHARE of the chunks are read; two levels: the best cells
+    until CELL_READS times that many chunks (with `probe`: every cell)."""
     rule = {"bits": bits or BITS, "centroid_bits": CENTROID_BITS}
     if probe is not None:
-        return {**rule, "probe": probe, "probe_chunks": 0}
-    return {**rule, "probe": 1, "probe_chunks": math.ceil(n_chunks * PROBE_SHARE)}
+        return {**rule, "probe": probe, "probe_chunks": 0, "cell_chunks": n_chunks}
+    chunks = math.ceil(n_chunks * PROBE_SHARE)
+    return {**rule, "probe": 1, "probe_chunks": chunks, "cell_chunks": min(n_chunks, CELL_READS * chunks)}
 
 
 def unit_rows(rows: np.ndarray, scales: np.ndarray) -> np.ndarray:
@@ -84,16 +102,32 @@ def spherical_kmeans(points: np.ndarray, clusters: int) -> tuple[np.ndarray, np.
     return centroids[used], renumber[assignment]
 
 
+def grouped_in_cells(
+    centroids: np.ndarray, assignment: np.ndarray, cells: int
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, list[int]]]:
+    """Two levels: the clusters' unit centroids clustered again (spherical_kmeans) into cells,
+    the clusters renumbered cell by cell (in their order within a cell) -> (centroids,
+    assignment, (the cells' unit centroids, clusters per cell))."""
+    cell_centroids, cell_of = spherical_kmeans(centroids, cells)
+    order = np.argsort(cell_of, kind="stable")
+    renumber = np.empty_like(order)
+    renumber[order] = np.arange(order.size)
+    per_cell = np.bincount(cell_of, minlength=cell_centroids.shape[0])
+    return centroids[order], renumber[assignment], (cell_centroids, [int(c) for c in per_cell])
+
+
 def clustered_layout(
     rows: np.ndarray,
     scales: np.ndarray,
     clusters: int | str | None = None,
     probe: int | None = None,
     bits: int | None = None,
+    cells: int | None = None,
 ) -> tuple[dict[str, bytes], dict[str, Any]] | None:
     """The clustered vector files and the manifest's `vectors.clusters`, or None for one
     vectors.bin. `clusters`: None = cluster_rule, "auto" = cluster_rule even for a small site
-    (tests), a number = that many (1: never); `probe`, `bits`: probe_rule."""
+    (tests), a number = that many (1: never); `probe`, `bits`: probe_rule; `cells`: None =
+    cell_rule, a number = that many (1: one level)."""
     n, dim = rows.shape
     if clusters is None or clusters == "auto":
         count = cluster_rule(n, dim, force=clusters == "auto")
@@ -104,4 +138,9 @@ def clustered_layout(
     centroids, assignment = spherical_kmeans(unit_rows(rows, scales), count)
     rule = probe_rule(n, probe, bits)
     rule["probe"] = min(rule["probe"], centroids.shape[0])
-    return clustered_files(rows.astype(np.float64) * scales[:, None], centroids, assignment, rule)
+    cell_count = cell_rule(n, centroids.shape[0]) if cells is None else min(cells, centroids.shape[0])
+    grouped = None
+    if cell_count > 1:
+        centroids, assignment, grouped = grouped_in_cells(centroids, assignment, cell_count)
+    points = rows.astype(np.float64) * scales[:, None]
+    return clustered_files(points, centroids, assignment, rule, grouped)

@@ -72,6 +72,8 @@ class SemanticOptions:
     vector_clusters: int | str | None = None
     vector_probe: int | None = None
     vector_bits: int | None = None
+    #: Cells grouping the clusters (two levels): None = the rule, 1 = one level.
+    vector_cells: int | None = None
 
 
 def quantize_vectors(vectors: np.ndarray) -> bytes:
@@ -170,7 +172,9 @@ def semantic_files(
         },
         "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards, "vocab": vocab},
     }
-    clustered = clustered_layout(rows, scales, options.vector_clusters, options.vector_probe, options.vector_bits)
+    clustered = clustered_layout(
+        rows, scales, options.vector_clusters, options.vector_probe, options.vector_bits, options.vector_cells
+    )
     if clustered is not None:  # a query reads a few clusters' vectors (bundle/vector_shards.py)
         del files[VECTORS]
         files.update(clustered[0])
