@@ -641,7 +641,7 @@ MALFORMED_TWO_LEVEL = {
     "no cell_chunks": (
         M, _edit("vectors/clusters/cell_chunks", delete=True), f"{M}: vectors.clusters.cell_chunks {WHOLE} 0 to 9"
     ),
-    "a cell unlisted": (M, _edit("files/centroids.1.bin", delete=True), f"{M}: files.centroids.1.bin is missing"),
+    "a cell unlisted": (M, _edit("files/centroids.#.bin/1", delete=True), f"{M}: files.centroids.#.bin has "),
     "cell counts swapped": (M, _cells_swapped, "centroids.0.bin has "),
     "cells' centroids cut": (
         "centroids.bin", lambda f: bundle_part(f, "centroids.bin").read_bytes()[:-1], "centroids.bin has "

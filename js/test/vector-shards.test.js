@@ -18,6 +18,13 @@ import { search } from "../src/engine.js";
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const CLUSTERS = 3;
 
+/** List a part in a manifest's `files` by its CRC-32 (bundle.js fileKey). @param {any} manifest @param {string} part @param {Uint8Array} bytes */
+function listPart(manifest, part, bytes) {
+  const [key, index] = fileKey(part);
+  if (index === null) manifest.files[key] = crc32(bytes);
+  else (manifest.files[key] ??= [])[index] = crc32(bytes);
+}
+
 /** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe` (and `probeChunks`): name -> bytes. */
 async function clusteredFiles(probe = 1, probeChunks = 0) {
   const manifest = JSON.parse(await readFile(new URL("manifest.json", BUNDLE), "utf8"));
@@ -45,9 +52,7 @@ async function clusteredFiles(probe = 1, probeChunks = 0) {
   });
   delete manifest.files["vectors.bin"];
   for (const [part, bytes] of files) {
-    const [key, index] = fileKey(part);
-    if (index === null) manifest.files[key] = crc32(bytes);
-    else (manifest.files[key] ??= [])[index] = crc32(bytes);
+    listPart(manifest, part, bytes);
   }
   manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
   /** @type {Map<string, Uint8Array>} by file name (bundle.js fileName) */
@@ -184,7 +189,7 @@ async function twoLevelFiles(cellChunks) {
   const files = await clusteredFiles(1);
   const manifest = JSON.parse(new TextDecoder().decode(files.get("manifest.json")));
   const dim = manifest.vectors.dim, k = CLUSTERS;
-  const centroids = /** @type {Uint8Array} */ (files.get("centroids.bin"));
+  const centroids = /** @type {Uint8Array} */ (files.get(fileName(manifest, "centroids.bin")));
   const rows = (/** @type {number[]} */ cs) => {
     const out = new Uint8Array(cs.length * (dim + 4));
     cs.forEach((c, i) => {
@@ -193,12 +198,11 @@ async function twoLevelFiles(cellChunks) {
     });
     return out;
   };
-  files.set("centroids.bin", rows([0, 2]));
-  files.set("centroids.0.bin", rows([0, 1]));
-  files.set("centroids.1.bin", rows([2]));
-  for (const part of ["centroids.bin", "centroids.0.bin", "centroids.1.bin"]) {
-    const bytes = /** @type {Uint8Array} */ (files.get(part));
-    manifest.files[part] = { name: part, bytes: bytes.length, crc32: crc32(bytes) };
+  files.delete(fileName(manifest, "centroids.bin"));
+  const parts = new Map([["centroids.bin", rows([0, 2])], ["centroids.0.bin", rows([0, 1])], ["centroids.1.bin", rows([2])]]);
+  for (const [part, bytes] of parts) {
+    listPart(manifest, part, bytes);
+    files.set(fileName(manifest, part), bytes);
   }
   Object.assign(manifest.vectors.clusters, { cells: [2, 1], cell_chunks: cellChunks });
   files.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
