@@ -36,7 +36,7 @@ from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
-from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, unpack_entry
+from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, OtherVersion, choose_base, unpack_entry
 from mkdocs_graphsearch.index.kmeans import clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 
@@ -306,6 +306,8 @@ class _CacheStore:
             return None
         try:
             return unpack_entry(data)
+        except OtherVersion:  # an older plugin's entry: recomputed, nothing to warn about
+            return None
         except ValueError as error:
             self._damaged_fit(path, error)
             return None
