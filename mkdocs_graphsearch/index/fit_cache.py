@@ -30,6 +30,7 @@ import struct
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -129,9 +130,10 @@ class OtherVersion(ValueError):
     """An entry another version of this module wrote: not damaged, just not usable."""
 
 
-def unpack_entry(data: bytes) -> FitEntry:
+def unpack_entry(data: bytes, checked: bool = True) -> FitEntry:
     """A cache entry's passages and statistics; ValueError saying what is wrong (OtherVersion:
-    an entry of another format version)."""
+    an entry of another format version). `checked=False` skips the checksum: for the head of an
+    entry (`read_head`), to choose among entries before reading the chosen one whole."""
     start = len(_MAGIC) + 32
     if len(data) < start + _HEADER.size:
         raise ValueError(f"{len(data)} bytes, shorter than its header")
@@ -139,10 +141,12 @@ def unpack_entry(data: bytes) -> FitEntry:
         if data.startswith(_FAMILY) and data[len(_MAGIC) - 1 : len(_MAGIC)] == b"\n":
             raise OtherVersion("a fit statistics entry of another version")
         raise ValueError("not a fit statistics cache file")
-    if hashlib.sha256(data[start:]).digest() != data[len(_MAGIC) : start]:
+    if checked and hashlib.sha256(data[start:]).digest() != data[len(_MAGIC) : start]:
         raise ValueError("checksum mismatch (truncated or changed)")
     fingerprint, complete, dim, n = _HEADER.unpack_from(data, start)
     offset = start + _HEADER.size
+    if len(data) < offset + n * (_KEY + 8):
+        raise ValueError(f"{len(data)} bytes, shorter than its list of {n} passages")
     keys = [data[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
     offset += n * _KEY
     multiplicity = np.frombuffer(data, dtype="<u4", count=n, offset=offset).tolist()
@@ -155,6 +159,20 @@ def unpack_entry(data: bytes) -> FitEntry:
         sizes=dict(zip(keys, sizes, strict=True)),
         body=data[offset + 8 * n :],
     )
+
+
+def read_head(path: Path) -> FitEntry:
+    """An entry's passages without its statistics (body empty) and unchecked: choosing a base
+    reads every entry of the folder (another site's 34 MB k8s-docs entry, say) only this far.
+    OSError when it cannot be read, ValueError (OtherVersion) as unpack_entry."""
+    start = len(_MAGIC) + 32
+    with path.open("rb") as stream:
+        head = stream.read(start + _HEADER.size)
+        if len(head) == start + _HEADER.size and head.startswith(_MAGIC):
+            head += stream.read(_HEADER.unpack_from(head, start)[3] * (_KEY + 8))
+    entry = unpack_entry(head, checked=False)
+    entry.body = b""
+    return entry
 
 
 def choose_base(target: Counter[str], sizes: Mapping[str, int], entries: Sequence[FitEntry]) -> FitEntry | None:
