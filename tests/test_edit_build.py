@@ -12,6 +12,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 import mkdocs_graphsearch.index.bm25 as bm25
+import mkdocs_graphsearch.site_pages as site_pages
 from conftest import EXAMPLE_SITE
 
 EDIT = "\n\nA closing paragraph about upgrading the scheduler.\n"
@@ -56,7 +57,16 @@ def test_an_edit_build_is_a_fresh_build_byte_for_byte(project: Path, monkeypatch
     page = project / "docs" / "user-guide" / "scheduling.md"
     page.write_text(page.read_text(encoding="utf-8") + EDIT, encoding="utf-8")
     tokenized = _spy_tokenizing(monkeypatch)
+    parsed: list[str] = []
+    parse = site_pages.parse_rendered_page
+
+    def spy(html: str, path: str, **options):
+        parsed.append(path)
+        return parse(html, path, **options)
+
+    monkeypatch.setattr(site_pages, "parse_rendered_page", spy)
     edited = _build(project, "site", "cache")
+    assert parsed == ["user-guide/scheduling.md"]  # the other pages' HTML is unchanged: their saved chunks
     assert tokenized and all("upgrading the scheduler" in " ".join(fields.values()) for fields in tokenized)
     tokenized.clear()
     fresh = _build(project, "fresh-site", "fresh-cache")
