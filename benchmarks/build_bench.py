@@ -6,12 +6,15 @@ plain `mkdocs build` (the plugin removed) of the same docs, with each build's pe
     .venv/bin/python benchmarks/build_bench.py --throughput-only     # model chunks/s only
     .venv/bin/python benchmarks/build_bench.py --code /tmp/old --no-throughput  # another commit's
                                                   # plugin (`git archive COMMIT | tar -x -C /tmp/old`)
+    .venv/bin/python benchmarks/build_bench.py --seed-cache .cache/eval --no-throughput  # cold from a
+                                                  # copy of an embedding cache (embeds what it lacks)
 
 For each corpus (a folder of markdown files under ../shared/corpora, copied to a temporary folder
 so it can be edited), in this order, each build a fresh `python -m mkdocs build -q` process:
 
 1. plain: `theme: mkdocs`, `plugins: []`;
-2. cold: `plugins: [graphsearch]` with an empty cache folder and site folder;
+2. cold: `plugins: [graphsearch]` with an empty cache folder (or a copy of `--seed-cache`) and
+   site folder;
 3. warm: the same again, nothing changed;
 4. edit: one page gets a paragraph appended (`--edit PAGE`, default the first page in sorted
    order), then the plugin build again (the query encoder is refitted: the figure issue 10's
@@ -97,9 +100,11 @@ def write_config(path: Path, name: str, docs: Path, site: Path, plugins: list, t
     return path
 
 
-def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Path) -> dict:
+def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Path, seed: Path | None = None) -> dict:
     docs = work / "docs"
     shutil.copytree(source, docs)
+    if seed is not None:
+        shutil.copytree(seed, work / "cache")
     pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
     if not pages:
         die(f"no markdown files in {source}")
@@ -124,6 +129,7 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
     plain_s = statistics.median([runs["plain"]["wall_s"], runs["plain_after_edit"]["wall_s"]])
     return {
         "corpus": repo_path(source),
+        "seed_cache": repo_path(seed) if seed else None,
         "markdown_files": len(pages),
         "edited_page": page,
         "builds": runs,
@@ -186,6 +192,8 @@ def main() -> None:
                         help="the checkout whose mkdocs_graphsearch the builds import (default: this one), "
                              "e.g. an export of another commit to compare against")
     parser.add_argument("--label", default="", help="what --code is (e.g. 'main at c89cafc'), for the report")
+    parser.add_argument("--seed-cache", type=Path, help="start the plugin's cache folder from a copy of this one")
+    parser.add_argument("--work", type=Path, help="the docs copy, cache and sites (default: a temporary folder)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     source = CORPORA / args.corpus
@@ -202,8 +210,15 @@ def main() -> None:
         "label": args.label,
     }
     if not args.throughput_only:
-        with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
-            report["builds"] = bench_builds(args.corpus, source, args.edit, Path(tmp), args.code.resolve())
+        seed = args.seed_cache.resolve() if args.seed_cache else None
+        if args.work:
+            if args.work.exists():
+                die(f"--work {args.work} exists: give a new folder")
+            args.work.mkdir(parents=True)
+            report["builds"] = bench_builds(args.corpus, source, args.edit, args.work, args.code.resolve(), seed)
+        else:
+            with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
+                report["builds"] = bench_builds(args.corpus, source, args.edit, Path(tmp), args.code.resolve(), seed)
     if not args.no_throughput:
         report["throughput"] = bench_throughput(source, args.throughput_chunks, args.throughput_rounds)
     print(table(report))
