@@ -6,12 +6,15 @@ plain `mkdocs build` (the plugin removed) of the same docs, with each build's pe
     .venv/bin/python benchmarks/build_bench.py --throughput-only     # model chunks/s only
     .venv/bin/python benchmarks/build_bench.py --code /tmp/old --no-throughput  # another commit's
                                                   # plugin (`git archive COMMIT | tar -x -C /tmp/old`)
+    .venv/bin/python benchmarks/build_bench.py --seed-cache .cache/eval --no-throughput  # cold from a
+                                                  # copy of an embedding cache (embeds what it lacks)
 
 For each corpus (a folder of markdown files under ../shared/corpora, copied to a temporary folder
 so it can be edited), in this order, each build a fresh `python -m mkdocs build -q` process:
 
 1. plain: `theme: mkdocs`, `plugins: []`;
-2. cold: `plugins: [graphsearch]` with an empty cache folder and site folder;
+2. cold: `plugins: [graphsearch]` with an empty cache folder (or a copy of `--seed-cache`) and
+   site folder;
 3. warm: the same again, nothing changed;
 4. edit: one page gets a paragraph appended (`--edit PAGE`, default the first page in sorted
    order), then the plugin build again (the query encoder is refitted: the figure issue 10's
@@ -20,6 +23,13 @@ so it can be edited), in this order, each build a fresh `python -m mkdocs build 
 
 Wall time of each build, and its peak resident memory (ru_maxrss of that process, from wait4),
 the 1-minute load average before and after it (the machine is shared: say how busy it was).
+
+Bytecode: the builds run as an installed plugin does, from compiled modules. The builds keep
+their `.pyc` files in BYTECODE (outside the checkout and the venv, PYTHONPYCACHEPREFIX), and one
+untimed process imports the build's modules first (`warm_bytecode`). Without this an environment
+with PYTHONDONTWRITEBYTECODE=1 compiles the plugin's ~90 modules on every build (0.4 s of a
+mkdocs-docs build on 2 busy cores), a cost no installed plugin pays. `--bytecode off` measures
+with the caller's environment unchanged.
 
 Then, unless `--no-throughput`, the embedding model's speed on the corpus's passages: chunks/s
 with batch 1 (one window per model call, no padding) and with the default batching, measured in
@@ -60,12 +70,37 @@ def note(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+#: Where the builds' compiled modules go (see the module docstring); None: the caller's environment.
+BYTECODE: Path | None = Path(tempfile.gettempdir()) / f"build-bench-pycache-{os.getuid()}"
+#: What a build imports (the rest it imports is compiled by the first build that needs it).
+BUILD_MODULES = (
+    "mkdocs.__main__, mkdocs.commands.build, mkdocs.contrib.search, mkdocs.themes.mkdocs, onnxruntime, "
+    "mkdocs_graphsearch.plugin, mkdocs_graphsearch.index.semantic, mkdocs_graphsearch.index.embed"
+)
+
+
+def build_env(code: Path) -> dict[str, str]:
+    """The environment of a build importing the plugin from `code`."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")])))
+    if BYTECODE is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(BYTECODE)
+    return env
+
+
+def warm_bytecode(code: Path, cwd: Path) -> None:
+    """Compile what the builds import (untimed), so no timed build compiles the plugin."""
+    if BYTECODE is not None:
+        subprocess.run([sys.executable, "-c", f"import {BUILD_MODULES}"], cwd=cwd, env=build_env(code), check=True)
+
+
 def timed_build(config: Path, code: Path) -> dict:
     """One `mkdocs build` in its own process, importing the plugin from `code`: wall seconds,
     peak RSS (MiB), load before/after."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")])))
     # cwd: `python -m` puts the working folder first on sys.path
-    return timed_run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], config.parent, env)
+    return timed_run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], config.parent, build_env(code)
+    )
 
 
 def timed_run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict:
@@ -97,9 +132,11 @@ def write_config(path: Path, name: str, docs: Path, site: Path, plugins: list, t
     return path
 
 
-def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Path) -> dict:
+def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Path, seed: Path | None = None) -> dict:
     docs = work / "docs"
     shutil.copytree(source, docs)
+    if seed is not None:
+        shutil.copytree(seed, work / "cache")
     pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
     if not pages:
         die(f"no markdown files in {source}")
@@ -111,6 +148,7 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
         work / "plugin.yml", name, docs, work / "site-plugin", [{"graphsearch": {"cache_dir": str(work / "cache")}}]
     )
     runs: dict[str, dict] = {}
+    warm_bytecode(code, work)
     for label, config in (("plain", plain), ("cold", plugin), ("warm", plugin)):
         note(f"[{name}] {label} build ...")
         runs[label] = timed_build(config, code)
@@ -124,6 +162,7 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
     plain_s = statistics.median([runs["plain"]["wall_s"], runs["plain_after_edit"]["wall_s"]])
     return {
         "corpus": repo_path(source),
+        "seed_cache": repo_path(seed) if seed else None,
         "markdown_files": len(pages),
         "edited_page": page,
         "builds": runs,
@@ -186,8 +225,15 @@ def main() -> None:
                         help="the checkout whose mkdocs_graphsearch the builds import (default: this one), "
                              "e.g. an export of another commit to compare against")
     parser.add_argument("--label", default="", help="what --code is (e.g. 'main at c89cafc'), for the report")
+    parser.add_argument("--seed-cache", type=Path, help="start the plugin's cache folder from a copy of this one")
+    parser.add_argument("--work", type=Path, help="the docs copy, cache and sites (default: a temporary folder)")
+    parser.add_argument("--bytecode", choices=("cached", "off"), default="cached",
+                        help="builds from compiled modules (default), or with the environment as it is")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    global BYTECODE
+    if args.bytecode == "off":
+        BYTECODE = None
     source = CORPORA / args.corpus
     if not source.is_dir():
         die(f"no corpus {source} (the shared corpora live in ../shared beside the repository)")
@@ -200,10 +246,18 @@ def main() -> None:
                                  capture_output=True, text=True).stdout.strip(),
         "code": repo_path(args.code),
         "label": args.label,
+        "bytecode": args.bytecode,
     }
     if not args.throughput_only:
-        with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
-            report["builds"] = bench_builds(args.corpus, source, args.edit, Path(tmp), args.code.resolve())
+        seed = args.seed_cache.resolve() if args.seed_cache else None
+        if args.work:
+            if args.work.exists():
+                die(f"--work {args.work} exists: give a new folder")
+            args.work.mkdir(parents=True)
+            report["builds"] = bench_builds(args.corpus, source, args.edit, args.work, args.code.resolve(), seed)
+        else:
+            with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
+                report["builds"] = bench_builds(args.corpus, source, args.edit, Path(tmp), args.code.resolve(), seed)
     if not args.no_throughput:
         report["throughput"] = bench_throughput(source, args.throughput_chunks, args.throughput_rounds)
     print(table(report))

@@ -11,7 +11,8 @@ builds and Chromium in one run, one table with ratios.
 benchmarks/make_big_site.py). The docs are copied into `--work` (default
 benchmarks/.cache/scale-bench/NAME, ignored by git), since one page gets edited.
 
-1. Builds (unless --skip-build), each its own process (build_bench.timed_run: wall time, peak RSS),
+1. Builds (unless --skip-build), each its own process (build_bench.timed_run: wall time, peak RSS;
+   from compiled modules, build_bench.py BYTECODE),
    `theme: mkdocs` (highlightjs off), in this order: cold, warm (nothing changed), then one page
    edited (`--edit`, default the first page) and built again, for each of
    - ours: `plugins: [graphsearch]`, embedding cache `WORK/cache` (emptied first, or a copy of
@@ -91,6 +92,7 @@ def run_builds(
     code = REPO
     pagefind = bb.pagefind_executable()
     runs: dict[str, dict] = {name: {} for name in plugins}
+    build_bench.warm_bytecode(code, work)  # the builds run from compiled modules (build_bench.py)
     for kind in kinds:
         if kind == "edit":
             with (docs / page).open("a", encoding="utf-8") as out:

@@ -3,6 +3,9 @@
 Why: `mkdocs build --dirty` and `mkdocs serve --dirty` render only the pages that changed, yet
 the bundle must hold every page. Each build saves its pages here; the next one takes the pages
 MkDocs did not render from this file, provided the page's source is unchanged (its SHA-256).
+A page MkDocs did render is taken from here too when its rendered HTML and everything else its
+parse depends on are unchanged (`rendered_key`, site_pages.py): parsing every page's HTML again
+was a third of an edit's rebuild beyond MkDocs' own work on mkdocs-docs.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from mkdocs_graphsearch.parse.model import Chunk, Link, Page
 
 #: Bumped when the saved shape changes; a file of another version is ignored (full re-parse).
 #: 2: chunks carry `definitions`, mkdocstrings sections are kind `api`. 3: links carry `text`.
-STATE_VERSION = 3
+#: 4: pages carry `rendered_key`.
+STATE_VERSION = 4
 
 
 @dataclass
@@ -31,6 +35,8 @@ class SavedPage:
     url: str
     source_sha256: str
     page: Page
+    #: What the page was parsed from when MkDocs rendered it (site_pages.py); "" when from markdown.
+    rendered_key: str = ""
 
 
 def source_digest(source: bytes) -> str:
@@ -62,7 +68,12 @@ def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> Non
         "generator": __version__,
         "chunk_depth": chunk_depth,
         "pages": {
-            name: {"url": saved.url, "source_sha256": saved.source_sha256, "page": _page_json(saved.page)}
+            name: {
+                "url": saved.url,
+                "source_sha256": saved.source_sha256,
+                "rendered_key": saved.rendered_key,
+                "page": _page_json(saved.page),
+            }
             for name, saved in sorted(pages.items())
         },
     }
@@ -90,7 +101,7 @@ def load_pages(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> dic
         ):
             return {}
         return {
-            name: SavedPage(entry["url"], entry["source_sha256"], _page_from_json(entry["page"]))
+            name: SavedPage(entry["url"], entry["source_sha256"], _page_from_json(entry["page"]), entry["rendered_key"])
             for name, entry in data["pages"].items()
         }
     except (ValueError, KeyError, TypeError, AttributeError) as error:

@@ -15,6 +15,7 @@ from mkdocs.utils import is_error_template
 from mkdocs_graphsearch.checks import check_site
 from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
+from mkdocs_graphsearch.index.token_cache import tokens_file
 from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.page_state import state_file
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
@@ -105,7 +106,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             )
         try:
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
-            index = SiteIndex(pages=pages, urls=self.pages.urls)
+            state = self.pages.state_path
+            index = SiteIndex(pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None)
             site_dir, related_count = Path(config.site_dir), self.config.related_count
             files = index.write(site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count)
         except OSError as error:

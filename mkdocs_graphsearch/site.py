@@ -31,6 +31,7 @@ class SiteIndex:
 
     pages: list[Page] = field(default_factory=list)
     urls: dict[str, str] = field(default_factory=dict)
+    token_cache: Path | None = None  # index/token_cache.py (None: no cache folder)
 
     def write(
         self,
@@ -49,6 +50,7 @@ class SiteIndex:
             semantic=semantic,
             warn=warn,
             related_count=related_count,
+            token_cache=self.token_cache,
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(site_dir / bundle_dir, files)

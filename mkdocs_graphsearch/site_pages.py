@@ -6,20 +6,25 @@ under the ids readers land on. Its source still gives what only the source knows
 (tags, search boost/exclude) and source-level warnings (bad fences, bad front matter, invalid
 UTF-8); those facts are kept per page (source_facts.py), so an unchanged page's source is not
 parsed again. A page MkDocs did not render in this build (`--dirty`) comes from the last build's saved
-state when its source is unchanged, else from the markdown front-end: never missing.
+state when its source is unchanged, else from the markdown front-end: never missing. A page it
+did render comes from the saved state too when the HTML and everything its parse depends on are
+those of the last build (`rendered_key`), so an edit parses the edited page's HTML only.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import orjson
 
 from mkdocs_graphsearch.page_state import SavedPage, load_pages, save_pages, source_digest
 from mkdocs_graphsearch.parse.markdown import parse_page
 from mkdocs_graphsearch.parse.model import Page, PageWarning
 from mkdocs_graphsearch.parse.rendered import parse_rendered_page
-from mkdocs_graphsearch.source_facts import SourceFacts, facts_key, load_facts, pages_digest, save_facts
+from mkdocs_graphsearch.source_facts import SourceFacts, code_digest, facts_key, load_facts, pages_digest, save_facts
 
 
 @dataclass
@@ -47,11 +52,15 @@ class SitePages:
     rendered: dict[str, Page] = field(default_factory=dict)
     pages_by_url: dict[str, str] = field(init=False)
     facts: dict[str, SourceFacts] = field(init=False)
+    saved: dict[str, SavedPage] = field(init=False)  # the last build's pages (page_state.py)
+    rendered_keys: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.pages_by_url = {url: path for path, url in self.urls.items()}
         self.facts = load_facts(self.facts_path, self.warn) if self.facts_path else {}
         self._pages_sha256 = pages_digest(self.urls.keys())
+        self._urls_sha256 = pages_digest([f"{url}\0{path}" for url, path in self.pages_by_url.items()])
+        self.saved = load_pages(self.state_path, self.chunk_depth, self.warn) if self.state_path else {}
 
     def read_source(self, path: str, source: bytes) -> list[PageWarning]:
         """Read a page's source; returns its source-level warnings. Broken markdown links are
@@ -75,8 +84,16 @@ class SitePages:
         (not a nav label, so both front-ends name a page alike)."""
         facts = self.sources[path]
         title = front_title if isinstance(front_title, (str, int, float)) and not isinstance(front_title, bool) else ""
+        title = " ".join(str(title).split())
+        parts = [code_digest(), path, title, self.urls[path], self._urls_sha256, str(self.chunk_depth),
+                 orjson.dumps([facts.tags, facts.boost, facts.exclude]).decode(), html]
+        key = self.rendered_keys[path] = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+        previous = self.saved.get(path)
+        if previous is not None and previous.rendered_key == key:
+            self.rendered[path] = previous.page
+            return
         self.rendered[path] = parse_rendered_page(
-            html, path, title=" ".join(str(title).split()), page_url=self.urls[path],
+            html, path, title=title, page_url=self.urls[path],
             pages_by_url=self.pages_by_url, chunk_depth=self.chunk_depth,
             tags=facts.tags, boost=facts.boost, exclude=facts.exclude,
         )
@@ -87,7 +104,7 @@ class SitePages:
         `read` gives a page's source bytes (for pages this build did not render); `note` is told
         which pages came from the markdown front-end because no saved state matched.
         """
-        saved = load_pages(self.state_path, self.chunk_depth, self.warn) if self.state_path else {}
+        saved = self.saved
         pages: list[Page] = []
         keep: dict[str, SavedPage] = {}
         for path in self.order:
@@ -103,7 +120,7 @@ class SitePages:
                     note(path)
                     page = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
             pages.append(page)
-            keep[path] = SavedPage(self.urls[path], digest, page)
+            keep[path] = SavedPage(self.urls[path], digest, page, self.rendered_keys.get(path, ""))
         if self.state_path is not None:
             try:
                 save_pages(self.state_path, self.chunk_depth, keep)

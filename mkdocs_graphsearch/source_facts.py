@@ -26,7 +26,7 @@ import orjson
 from mkdocs_graphsearch import parse, text
 from mkdocs_graphsearch.atomic import write_atomic
 
-__all__ = ["SourceFacts", "facts_file", "facts_key", "load_facts", "pages_digest", "save_facts"]
+__all__ = ["SourceFacts", "code_digest", "facts_file", "facts_key", "load_facts", "pages_digest", "save_facts"]
 
 _MAGIC = b"GSSRCF1\n"
 
@@ -48,7 +48,7 @@ def facts_file(state_path: Path) -> Path:
 
 
 @cache
-def _code_digest() -> str:
+def code_digest() -> str:
     """sha256 of the parser's and the text modules' source: facts parsed by other code are not reused."""
     digest = hashlib.sha256()
     for package in (parse, text):
@@ -64,7 +64,7 @@ def pages_digest(known_pages: Collection[str]) -> str:
 
 
 def facts_key(source_sha256: str, path: str, pages_sha256: str, chunk_depth: int) -> str:
-    parts = [_code_digest(), source_sha256, path, pages_sha256, str(chunk_depth)]
+    parts = [code_digest(), source_sha256, path, pages_sha256, str(chunk_depth)]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 

@@ -323,3 +323,21 @@ def test_progress_is_throttled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert calls[-1][:2] == (10, 10)
     assert 2 <= len(calls) <= 5 and all(b[0] > a[0] for a, b in pairwise(calls))
     assert all(rate > 0 for _, _, rate in calls)
+
+
+def test_only_the_records_asked_for_are_checked(tmp_path: Path) -> None:
+    """A build checks the records of its own passages; another site's damaged record in a shared
+    cache is not its concern until something reads every record (len, compact)."""
+    cache = EmbeddingCache(tmp_path)
+    cache.put_many({cache_key("m", t): np.full(4, i + 1, np.float32) for i, t in enumerate("abc")})
+    cache.flush()
+    path = tmp_path / "vectors-f32-4.bin"
+    data = bytearray(path.read_bytes())
+    rec = 32 + 16 + 4
+    order = sorted(bytes.fromhex(cache_key("m", t)) for t in "abc")
+    data[16 + rec * order.index(bytes.fromhex(cache_key("m", "c"))) + 40] ^= 0xFF
+    path.write_bytes(bytes(data))
+    reader = EmbeddingCache(tmp_path)
+    assert list(reader.get_many([cache_key("m", "a")]).values())[0][0] == 1.0
+    assert reader.corrupt_records == 0 and not reader.damaged
+    assert len(reader) == 2 and reader.corrupt_records == 1 and reader.damaged == {path}

@@ -235,6 +235,22 @@ def test_fit_state_entries_round_trip_and_name_their_passages() -> None:
         unpack_entry(data[:-1])
 
 
+def test_an_entry_of_an_older_version_is_recomputed_without_a_warning(
+    tmp_path: Path, embedder: Embedder, model_runs: list[tuple[str, bool]]
+) -> None:
+    """A `GSFITS1` entry (zlib-compressed, before this version) is not damage: no warning; the
+    statistics are recomputed and written in this version."""
+    docs, cache = VECTORS / "engine" / "docs", tmp_path / "cache"
+    clean, _ = _build(embedder, docs, cache)
+    (entry,) = cache.glob("fitstats-*.cache")
+    entry.write_bytes(b"GSFITS1\n" + entry.read_bytes()[8:])
+    _forget_encoders(cache)
+    model_runs.clear()
+    assert _build(embedder, docs, cache) == (clean, [])
+    assert len(model_runs) == len(_passages(docs))
+    assert unpack_entry(entry.read_bytes()).complete  # rewritten (same passages: same name) in this version
+
+
 def test_the_base_is_the_entry_least_model_work_away() -> None:
     def entry(passages: dict[str, int]):
         state = FitState.empty(2, set())

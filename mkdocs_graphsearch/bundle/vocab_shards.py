@@ -55,8 +55,12 @@ def split_vocab(text: bytes, n: int = VOCAB_SHARDS) -> tuple[dict[str, bytes], d
         lines.pop()
     shards: list[tuple[list[str], list[int]]] = [([], []) for _ in range(n)]
     last = [0] * n
+    shard_of: dict[str, int] = {}  # ~30,000 entries share a few thousand keys: each hashed once
     for i, entry in enumerate(lines):
-        index = key_shard(vocab_key(entry), n)
+        key = vocab_key(entry)
+        index = shard_of.get(key)
+        if index is None:
+            index = shard_of[key] = key_shard(key, n)
         tokens, gaps = shards[index]
         gaps.append(i - last[index] if tokens else i)
         tokens.append(entry)

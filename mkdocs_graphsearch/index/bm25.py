@@ -31,6 +31,7 @@ from mkdocs_graphsearch.bundle.format import IMPACT_SCALE
 from mkdocs_graphsearch.index.anchor_text import incoming_anchor_text
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.release_log import keyword_boost
+from mkdocs_graphsearch.index.token_cache import ChunkTokens, TokenCache
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
 from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
@@ -126,19 +127,35 @@ def chunk_fields(chunk: Chunk, page_tags: list[str], anchor_text: str = "") -> d
     }
 
 
-def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings()) -> KeywordIndex:
-    field_counts: list[dict[str, Counter[str]]] = []
+def chunk_tokens(fields: dict[str, str]) -> ChunkTokens:
+    """A chunk's term counts per field (FIELD_WEIGHTS order) and its prose words (sorted)."""
+    counts: list[dict[str, int]] = []
+    prose: set[str] = set()
+    for name in FIELD_WEIGHTS:
+        tokens = file_terms(fields[name]) if name == "file" and fields[name] else tokenize_words(fields[name])
+        counts.append(dict(Counter(token for token, _ in tokens)))
+        if name in PROSE_FIELDS:
+            prose.update(token for token, word in tokens if word and is_prose_word(token))
+    return counts, sorted(prose)
+
+
+def build_keyword_index(
+    corpus: Corpus, settings: Bm25Settings = Bm25Settings(), cache: TokenCache | None = None
+) -> KeywordIndex:
+    """The index of a corpus; `cache` keeps each chunk's tokens and each word's stem between
+    builds (index/token_cache.py): the same index, without tokenizing unchanged chunks again."""
+    field_counts: list[dict[str, dict[str, int]]] = []
     field_lengths: dict[str, list[int]] = {name: [] for name in FIELD_WEIGHTS}
     prose: set[str] = set()
     anchors = incoming_anchor_text(corpus)
     for chunk, page_index, anchor_text in zip(corpus.chunks, corpus.chunk_page, anchors, strict=True):
         fields = chunk_fields(chunk, corpus.pages[page_index].tags, anchor_text)
-        counts: dict[str, Counter[str]] = {}
-        for name in FIELD_WEIGHTS:
-            tokens = file_terms(fields[name]) if name == "file" and fields[name] else tokenize_words(fields[name])
-            counts[name] = Counter(token for token, _ in tokens)
-            if name in PROSE_FIELDS:
-                prose.update(token for token, word in tokens if word and is_prose_word(token))
+        if cache is None:
+            per_field, words = chunk_tokens(fields)
+        else:
+            per_field, words = cache.chunk(fields, chunk_tokens)
+        counts = dict(zip(FIELD_WEIGHTS, per_field, strict=True))
+        prose.update(words)
         field_counts.append(counts)
         for name in FIELD_WEIGHTS:
             field_lengths[name].append(sum(counts[name].values()))
@@ -175,5 +192,5 @@ def build_keyword_index(corpus: Corpus, settings: Bm25Settings = Bm25Settings())
             )
     stems: dict[str, list[int]] = {}
     for term in sorted(prose):
-        stems.setdefault(stem(term), []).append(term_index[term])
+        stems.setdefault(stem(term) if cache is None else cache.stem(term, stem), []).append(term_index[term])
     return KeywordIndex(terms, postings, stems)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mkdocs_graphsearch.bundle.settings import SearchSettings
@@ -14,6 +15,7 @@ from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.facets import facet_summary
 from mkdocs_graphsearch.index.graph import build_graph
 from mkdocs_graphsearch.index.related import RELATED_COUNT, related_files
+from mkdocs_graphsearch.index.token_cache import TokenCache
 from mkdocs_graphsearch.parse.model import Page
 
 if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are asked for
@@ -28,16 +30,21 @@ def build_files(
     semantic: SemanticOptions | None = None,
     warn: Callable[[str], None] = print,
     related_count: int = RELATED_COUNT,
+    token_cache: Path | None = None,
 ) -> dict[str, bytes]:
     """All bundle files by name for these pages (excluded pages are left out).
 
     With `semantic`, the bundle also carries passage vectors and the query encoder; when the
     model cannot run, `warn` says so once and the bundle is keyword-only. Every bundle carries
     each page's `related_count` related pages and the most connected pages (index/related.py).
+    `token_cache`: where each chunk's keyword tokens are kept between builds (index/token_cache.py).
     """
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
-    index = build_keyword_index(corpus)
+    tokens = TokenCache(token_cache, warn) if token_cache is not None else None
+    index = build_keyword_index(corpus, cache=tokens)
+    if tokens is not None:
+        tokens.save()
     extra_files: dict[str, bytes] = {}
     extra_manifest: dict[str, object] = {"facets": facet_summary(corpus, settings.language_aliases)}
     if semantic is not None and corpus.chunks:

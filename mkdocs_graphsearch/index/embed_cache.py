@@ -82,75 +82,102 @@ def _lock(fh) -> None:
 
 
 class EmbeddingCache:
-    """Vectors by key, read lazily from `directory`, written by `flush()`."""
+    """Vectors by key, read lazily from `directory`, written by `flush()`.
+
+    Reading a file only indexes its records by key; a record's checksum and vector are checked
+    when its key is first asked for (a build asks for its own passages, not for every passage of
+    every site sharing the folder: k8s-docs' cache holds 14,000 records, a small site asks for
+    600). Every record of an asked-for key is checked, so a damaged one is counted even when a
+    later record for the key is good."""
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
-        self._store: dict[bytes, np.ndarray] | None = None
+        self._index: dict[bytes, list[memoryview]] | None = None  # key -> its unchecked records, in file order
+        self._store: dict[bytes, np.ndarray] = {}  # checked vectors
         self._pending: dict[bytes, np.ndarray] = {}
         #: Records ignored while reading (bad checksum, torn tail, bad header): recomputed.
         self.corrupt_records = 0
         #: The files those records were in.
         self.damaged: set[Path] = set()
+        self._file_of: dict[int, Path] = {}  # id of a file's bytes -> the file (for `damaged`)
 
     # --- reading --------------------------------------------------------------------------
 
     def _path(self, dim: int) -> Path:
         return self.directory / f"vectors-f32-{dim}.bin"
 
-    def _load(self) -> dict[bytes, np.ndarray]:
-        if self._store is None:
-            self._store = {}
+    def _records(self) -> dict[bytes, list[memoryview]]:
+        if self._index is None:
+            self._index = {}
             if self.directory.is_dir():
                 for path in sorted(self.directory.glob("vectors-f32-*.bin")):
-                    self._read_file(path)
-        return self._store
+                    self._index_file(path)
+        return self._index
 
-    def _read_file(self, path: Path) -> None:
-        before = self.corrupt_records
-        self._read_records(path)
-        if self.corrupt_records > before:
-            self.damaged.add(path)
+    def _corrupt(self, path: Path) -> None:
+        self.corrupt_records += 1
+        self.damaged.add(path)
 
-    def _read_records(self, path: Path) -> None:
-        assert self._store is not None
+    def _index_file(self, path: Path) -> None:
+        assert self._index is not None
         try:
             data = path.read_bytes()
         except OSError:
-            self.corrupt_records += 1
+            self._corrupt(path)
             return
         if len(data) < _HEADER.size:
-            self.corrupt_records += 1 if data else 0
+            if data:
+                self._corrupt(path)
             return
         magic, dim, _ = _HEADER.unpack_from(data)
         if magic != _MAGIC or dim <= 0 or path.name != f"vectors-f32-{dim}.bin":
-            self.corrupt_records += 1
+            self._corrupt(path)
             return
         size = _KEY + 4 * dim + 4
         body = memoryview(data)[_HEADER.size :]
         count, torn = divmod(len(body), size)
-        self.corrupt_records += 1 if torn else 0
-        for i in range(count):
-            rec = body[i * size : (i + 1) * size]
-            (crc,) = struct.unpack_from("<I", rec, size - 4)
-            if zlib.crc32(rec[: size - 4]) != crc:
-                self.corrupt_records += 1
-                continue
-            vec = np.frombuffer(rec, dtype="<f4", count=dim, offset=_KEY)
-            if not np.all(np.isfinite(vec)):
-                self.corrupt_records += 1
-                continue
-            self._store[bytes(rec[:_KEY])] = vec.astype(np.float32)
+        if torn:
+            self._corrupt(path)
+        self._file_of[id(body.obj)] = path
+        index = self._index
+        for start in range(0, count * size, size):
+            rec = body[start : start + size]
+            index.setdefault(bytes(rec[:_KEY]), []).append(rec)
+
+    def _check(self, rec: memoryview) -> np.ndarray | None:
+        """A record's vector, or None (counted as corrupt) when its checksum or values are bad."""
+        size = len(rec)
+        (crc,) = struct.unpack_from("<I", rec, size - 4)
+        vec = np.frombuffer(rec, dtype="<f4", count=(size - _KEY - 4) // 4, offset=_KEY)
+        if zlib.crc32(rec[: size - 4]) != crc or not np.all(np.isfinite(vec)):
+            self._corrupt(self._file_of[id(rec.obj)])
+            return None
+        return vec.astype(np.float32)
+
+    def _lookup(self, raw: bytes) -> np.ndarray | None:
+        """The stored vector of a key (its last good record), checking its records on first use."""
+        records = self._records().pop(raw, None)
+        if records is not None:
+            for rec in records:
+                vec = self._check(rec)
+                if vec is not None:
+                    self._store[raw] = vec
+        return self._store.get(raw)
+
+    def _load(self) -> dict[bytes, np.ndarray]:
+        """Every stored vector (every record checked)."""
+        for raw in list(self._records()):
+            self._lookup(raw)
+        return self._store
 
     def get_many(self, keys: Iterable[str]) -> dict[str, np.ndarray]:
         """The cached vectors of those keys that are present (hex key -> float32 vector)."""
-        store = self._load()
         out: dict[str, np.ndarray] = {}
         for key in keys:
             raw = bytes.fromhex(key)
             vec = self._pending.get(raw)
             if vec is None:
-                vec = store.get(raw)
+                vec = self._lookup(raw)
             if vec is not None:
                 out[key] = vec
         return out
@@ -165,7 +192,6 @@ class EmbeddingCache:
 
     def put_many(self, items: Mapping[str, np.ndarray]) -> None:
         """Remember vectors (written by the next `flush()`; one already stored as is is skipped)."""
-        store = self._load()
         for key, vec in items.items():
             raw = bytes.fromhex(key)
             if len(raw) != _KEY:
@@ -173,7 +199,7 @@ class EmbeddingCache:
             arr = np.ascontiguousarray(vec, dtype="<f4")
             if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
                 raise ValueError(f"not a finite 1-d vector for {key}: shape {arr.shape}")
-            known = store.get(raw)
+            known = self._lookup(raw)
             if known is not None and known.shape == arr.shape and np.array_equal(known, arr):
                 self._pending.pop(raw, None)
                 continue
@@ -189,8 +215,9 @@ class EmbeddingCache:
             by_dim.setdefault(self._pending[raw].size, []).append(raw)
         for dim, keys in by_dim.items():
             self._append(dim, keys)
-        store = self._load()
-        store.update(self._pending)
+        for raw in self._pending:
+            self._lookup(raw)  # its older records are checked now, and then superseded
+        self._store.update(self._pending)
         self._pending.clear()
 
     def _append(self, dim: int, keys: Sequence[bytes]) -> None:

@@ -10,31 +10,34 @@ state a clean build of the same passages reaches, bit for bit, so the encoder is
 Why not the statistics of every passage: they would be one row of `dim` numbers per distinct word
 piece per passage (k8s-docs: 692,896 rows of 384, 532 MB at float16, 2.1 GB as int64), where a
 state is one row per distinct piece of the whole site (8,775 rows, 27 MB as int64) plus the texts
-(6.4 MB), and zlib shrinks both (mkdocs-docs: 9.5 MB -> 5.2 MB). Taking a passage out costs one
-model pass over its old text.
+(6.4 MB). They are stored as they are: zlib halved them (mkdocs-docs: 9.5 MB -> 5.2 MB) but took
+0.4 s of an edit's rebuild on mkdocs-docs (compress and decompress; 1.2 s on k8s-docs), where
+reading or writing 10 MB takes 0.01 s. Taking a passage out costs one model pass over its old text.
 
-Entry layout (little-endian): magic `GSFITS1\\n`, sha256 of everything after it, the header
+Entry layout (little-endian): magic `GSFITS2\\n`, sha256 of everything after it, the header
 (fingerprint as 32 raw bytes, complete flag, 3 zero bytes, dim, passage count), the passages'
 keys (32 bytes each, ascending), their multiplicities (uint32) and text lengths in UTF-8 bytes
-(uint32), then zlib of: the texts one after another, the token count (uint32), token ids,
+(uint32), then the texts one after another, the token count (uint32), token ids,
 counts, and sums (int64, token rows of dim). A partial state (written while a build runs, so a
-killed build keeps what it computed) has the complete flag 0.
+killed build keeps what it computed) has the complete flag 0. An entry of another version
+(`GSFITS1`: zlib-compressed) is skipped without a warning: the build recomputes what it needs.
 """
 
 from __future__ import annotations
 
 import hashlib
 import struct
-import zlib
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from mkdocs_graphsearch.index.encoder import TokenStats
 
-_MAGIC = b"GSFITS1\n"
+_MAGIC = b"GSFITS2\n"
+_FAMILY = b"GSFITS"  # any version of the entry format
 _HEADER = struct.Struct("<32sB3xII")
 _KEY = 32
 
@@ -42,7 +45,7 @@ _KEY = 32
 @dataclass
 class FitEntry:
     """A cache entry as read: the passages it covers (hex key -> chunks with that text) and their
-    text sizes; its statistics and texts stay compressed until `FitState.load` needs them."""
+    text sizes; its statistics and texts stay bytes until `FitState.load` needs them."""
 
     fingerprint: str
     complete: bool
@@ -68,12 +71,12 @@ class FitState:
         an entry from a writer with a bug)."""
         try:
             return cls._load(entry, special_ids)
-        except (ValueError, zlib.error, struct.error) as error:
+        except (ValueError, struct.error) as error:
             raise ValueError(f"statistics do not decode ({error})") from error
 
     @classmethod
     def _load(cls, entry: FitEntry, special_ids: Collection[int]) -> FitState:
-        body = zlib.decompress(entry.body)
+        body = entry.body
         keys = sorted(entry.passages)
         texts, offset = {}, 0
         for key in keys:
@@ -111,7 +114,7 @@ class FitState:
             b"".join(bytes.fromhex(key) for key in keys),
             np.array([self.passages[key] for key in keys], dtype="<u4").tobytes(),
             np.array([len(text) for text in encoded], dtype="<u4").tobytes(),
-            zlib.compress(body, 1),
+            body,
         ])
         return _MAGIC + hashlib.sha256(rest).digest() + rest
 
@@ -123,17 +126,27 @@ class FitState:
         return f"fitstats-{digest.hexdigest()}.cache"
 
 
-def unpack_entry(data: bytes) -> FitEntry:
-    """A cache entry's passages and compressed statistics; ValueError saying what is wrong."""
+class OtherVersion(ValueError):
+    """An entry another version of this module wrote: not damaged, just not usable."""
+
+
+def unpack_entry(data: bytes, checked: bool = True) -> FitEntry:
+    """A cache entry's passages and statistics; ValueError saying what is wrong (OtherVersion:
+    an entry of another format version). `checked=False` skips the checksum: for the head of an
+    entry (`read_head`), to choose among entries before reading the chosen one whole."""
     start = len(_MAGIC) + 32
     if len(data) < start + _HEADER.size:
         raise ValueError(f"{len(data)} bytes, shorter than its header")
     if data[: len(_MAGIC)] != _MAGIC:
+        if data.startswith(_FAMILY) and data[len(_MAGIC) - 1 : len(_MAGIC)] == b"\n":
+            raise OtherVersion("a fit statistics entry of another version")
         raise ValueError("not a fit statistics cache file")
-    if hashlib.sha256(data[start:]).digest() != data[len(_MAGIC) : start]:
+    if checked and hashlib.sha256(data[start:]).digest() != data[len(_MAGIC) : start]:
         raise ValueError("checksum mismatch (truncated or changed)")
     fingerprint, complete, dim, n = _HEADER.unpack_from(data, start)
     offset = start + _HEADER.size
+    if len(data) < offset + n * (_KEY + 8):
+        raise ValueError(f"{len(data)} bytes, shorter than its list of {n} passages")
     keys = [data[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
     offset += n * _KEY
     multiplicity = np.frombuffer(data, dtype="<u4", count=n, offset=offset).tolist()
@@ -146,6 +159,20 @@ def unpack_entry(data: bytes) -> FitEntry:
         sizes=dict(zip(keys, sizes, strict=True)),
         body=data[offset + 8 * n :],
     )
+
+
+def read_head(path: Path) -> FitEntry:
+    """An entry's passages without its statistics (body empty) and unchecked: choosing a base
+    reads every entry of the folder (another site's 34 MB k8s-docs entry, say) only this far.
+    OSError when it cannot be read, ValueError (OtherVersion) as unpack_entry."""
+    start = len(_MAGIC) + 32
+    with path.open("rb") as stream:
+        head = stream.read(start + _HEADER.size)
+        if len(head) == start + _HEADER.size and head.startswith(_MAGIC):
+            head += stream.read(_HEADER.unpack_from(head, start)[3] * (_KEY + 8))
+    entry = unpack_entry(head, checked=False)
+    entry.body = b""
+    return entry
 
 
 def choose_base(target: Counter[str], sizes: Mapping[str, int], entries: Sequence[FitEntry]) -> FitEntry | None:

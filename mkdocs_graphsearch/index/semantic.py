@@ -36,7 +36,14 @@ from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
-from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, unpack_entry
+from mkdocs_graphsearch.index.fit_cache import (
+    FitEntry,
+    FitState,
+    OtherVersion,
+    choose_base,
+    read_head,
+    unpack_entry,
+)
 from mkdocs_graphsearch.index.kmeans import clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 
@@ -285,32 +292,39 @@ class _CacheStore:
     def fit_state(
         self, fingerprint: str, target: Counter[str], text_of: dict[str, str], dim: int, special: set[int]
     ) -> FitState:
-        """The cached fit statistics least model work away from `target` (empty if none)."""
+        """The cached fit statistics least model work away from `target` (empty if none): chosen
+        by the entries' heads, then the chosen one read whole and checked (if damaged: warned
+        about, removed, and the next best chosen)."""
         entries = []
         for path in self._fitted("fitstats-*.cache") if self.dir is not None else []:
-            entry = self._read_fit_entry(path)
-            if entry is not None and entry.fingerprint == fingerprint and entry.dim == dim:
-                entries.append((path, entry))
+            head = self._read_fit_entry(path, read_head)
+            if head is not None and head.fingerprint == fingerprint and head.dim == dim:
+                entries.append((path, head))
         sizes = {key: len(text.encode("utf-8")) for key, text in text_of.items()}
-        base = choose_base(target, sizes, [entry for _, entry in entries])
-        if base is None:
-            return FitState.empty(dim, special)
-        path = next(path for path, entry in entries if entry is base)
-        try:
-            state = FitState.load(base, special)
-        except ValueError as error:
-            self._damaged_fit(path, error)
-            return FitState.empty(dim, special)
-        self.partial_base = None if base.complete else path
-        return state
+        while True:
+            base = choose_base(target, sizes, [head for _, head in entries])
+            if base is None:
+                return FitState.empty(dim, special)
+            path = next(path for path, head in entries if head is base)
+            entries = [(other, head) for other, head in entries if other != path]
+            entry = self._read_fit_entry(path, lambda path: unpack_entry(path.read_bytes()))
+            if entry is None:
+                continue
+            try:
+                state = FitState.load(entry, special)
+            except ValueError as error:
+                self._damaged_fit(path, error)
+                continue
+            self.partial_base = None if entry.complete else path
+            return state
 
-    def _read_fit_entry(self, path: Path) -> FitEntry | None:
+    def _read_fit_entry(self, path: Path, read: Callable[[Path], FitEntry]) -> FitEntry | None:
         try:
-            data = path.read_bytes()
+            return read(path)
         except OSError:  # removed meanwhile by another build: not damaged
             return None
-        try:
-            return unpack_entry(data)
+        except OtherVersion:  # an older plugin's entry: recomputed, nothing to warn about
+            return None
         except ValueError as error:
             self._damaged_fit(path, error)
             return None
