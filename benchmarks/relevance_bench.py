@@ -151,7 +151,7 @@ def main() -> None:
     for result in results:
         for t in result["targets"]:
             print(f"{'PASS' if t['pass'] else 'FAIL'}  {t['target']}: {t['value']}")
-    common.save_report("relevance", json.dumps({"started": started.isoformat(timespec="seconds"), "cwd": str(Path.cwd()),
+    common.save_report("relevance", json.dumps({"started": started.isoformat(timespec="seconds"), "cwd": common.repo_path(Path.cwd()),
                                                 "sets": results}, indent=1), args.out, started)
 
 
