@@ -25,6 +25,7 @@ import orjson
 
 from mkdocs_graphsearch import parse, text
 from mkdocs_graphsearch.atomic import write_atomic
+from mkdocs_graphsearch.checksummed import framed, payload_of
 
 __all__ = ["SourceFacts", "code_digest", "facts_file", "facts_key", "load_facts", "pages_digest", "save_facts"]
 
@@ -82,13 +83,7 @@ def load_facts(path: Path, warn: Callable[[str], None]) -> dict[str, SourceFacts
 
 
 def _unpack(data: bytes) -> dict[str, SourceFacts]:
-    head = len(_MAGIC) + 65
-    if data[: len(_MAGIC)] != _MAGIC or len(data) < head or data[head - 1 : head] != b"\n":
-        raise ValueError("not a page facts cache file")
-    payload = data[head:]
-    if hashlib.sha256(payload).hexdigest().encode() != data[len(_MAGIC) : head - 1]:
-        raise ValueError("checksum mismatch (truncated or changed)")
-    entries = orjson.loads(payload)
+    entries = orjson.loads(payload_of(data, _MAGIC, "page facts cache"))
     out = {}
     for name, entry in entries.items():
         key, tags, boost, exclude, warnings = (entry[k] for k in ("key", "tags", "boost", "exclude", "warnings"))
@@ -108,4 +103,4 @@ def save_facts(path: Path, facts: dict[str, SourceFacts]) -> None:
         for name, f in sorted(facts.items())
     }
     payload = orjson.dumps(entries, option=orjson.OPT_SORT_KEYS)
-    write_atomic(path, _MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    write_atomic(path, framed(_MAGIC, payload))

@@ -27,6 +27,7 @@ import orjson
 
 from mkdocs_graphsearch import text
 from mkdocs_graphsearch.atomic import write_atomic
+from mkdocs_graphsearch.checksummed import framed, payload_of
 
 __all__ = ["ChunkTokens", "TokenCache", "tokens_file"]
 
@@ -94,19 +95,13 @@ class TokenCache:
         )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, _MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+            write_atomic(self.path, framed(_MAGIC, payload))
         except OSError as error:
             self.warn(f"cannot save the keyword tokens cache {self.path} ({error}); the next build tokenizes again")
 
 
 def _unpack(data: bytes) -> tuple[dict[str, ChunkTokens], dict[str, str]]:
-    head = len(_MAGIC) + 65
-    if data[: len(_MAGIC)] != _MAGIC or len(data) < head or data[head - 1 : head] != b"\n":
-        raise ValueError("not a keyword tokens cache file")
-    payload = data[head:]
-    if hashlib.sha256(payload).hexdigest().encode() != data[len(_MAGIC) : head - 1]:
-        raise ValueError("checksum mismatch (truncated or changed)")
-    entries = orjson.loads(payload)
+    entries = orjson.loads(payload_of(data, _MAGIC, "keyword tokens cache"))
     if entries["code"] != _code_digest():  # written by other code: nothing in it applies
         return {}, {}
     chunks: dict[str, ChunkTokens] = {}
