@@ -29,7 +29,15 @@ from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.bundle.write import defines_index
 from mkdocs_graphsearch.engine.filters import allowed_chunks, parse_filter, parse_query
-from mkdocs_graphsearch.engine.fuse import coverage, defining_chunks, exact_cover, fuse, identifier_tokens, path_roots
+from mkdocs_graphsearch.engine.fuse import (
+    Coverage,
+    coverage,
+    defining_chunks,
+    exact_cover,
+    fuse,
+    identifier_tokens,
+    path_roots,
+)
 from mkdocs_graphsearch.engine.fuzzy import osa_within
 from mkdocs_graphsearch.engine.keyword import query_tokens, typed_tokens
 from mkdocs_graphsearch.engine.results import group_by_page, page_score, rank_chunks
@@ -119,34 +127,40 @@ def side_scores(ranking: list[int], top: float, step: float) -> list[float]:
     return scores
 
 
-#: (name, keyword ranking, vector ranking, cover, coverage, settings[, keyword scores, cosines]);
-#: without scores, keyword scores from 9.5 and cosines from 0.7 fall along the rankings (side_scores).
+#: (name, keyword ranking, vector ranking, cover, coverage (words held, words), settings[, keyword
+#: scores, cosines]); without scores, keyword scores from 9.5 and cosines from 0.7 fall along the
+#: rankings (side_scores): a keyword gap of 0.2 between the first two.
 FUSE = [
-    ("both empty", [], [], [], 0.0, FUSION),
-    ("keyword only", [3, 1, 2], [], [], 1.0, FUSION),
-    ("vector only", [], [2, 0], [], 0.0, FUSION),
-    ("both sides, keyword first in insertion order", [3, 1, 2], [2, 4, 3], [], 0.5, FUSION),
-    ("covered chunks get the ceiling", [5, 1, 9, 4], [4, 1, 7], [9, 4], 1.0, FUSION),
-    ("a cover outside the keyword ranking adds nothing", [1, 2], [3], [3, 8], 0.5, FUSION),
-    ("ties: the same score twice (share 0.5, 0.5 of the best on each side)", [1, 2], [2, 1], [], 0.25,
-     {**FUSION, "vector_threshold": 0.25}, [0.0, 2.0, 1.0], [0.0, 0.5, 0.75]),
-    ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2], 0.75,
+    ("both empty", [], [], [], (0, 0), FUSION),
+    ("keyword only", [3, 1, 2], [], [], (1, 1), FUSION),
+    ("vector only", [], [2, 0], [], (0, 2), FUSION),
+    ("both sides, keyword first in insertion order", [3, 1, 2], [2, 4, 3], [], (1, 2), FUSION),
+    ("covered chunks get the ceiling", [5, 1, 9, 4], [4, 1, 7], [9, 4], (1, 1), FUSION),
+    ("a cover outside the keyword ranking adds nothing", [1, 2], [3], [3, 8], (1, 2), FUSION),
+    ("ties: the same score twice (share 0.4 + 0.2 x gap 0.5, 0.5 of the best on each side)", [1, 2], [2, 1], [],
+     (0, 1), {**FUSION, "vector_threshold": 0.25}, [0.0, 2.0, 1.0], [0.0, 0.5, 0.75]),
+    ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2], (3, 4),
      {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3, "vector_threshold": 0.2}),
-    ("k = 0", [7, 8], [8], [], 0.0, {**FUSION, "rrf_k": 0}),
-    ("coverage 1: the keyword side's share 0.8", [0, 1], [1, 0], [], 1.0, FUSION),
-    ("coverage 0: the vector side's share 0.6", [0, 1], [1, 0], [], 0.0, FUSION),
-    ("score gaps count, not only ranks", [4, 5, 6], [6, 5, 4], [], 0.5, FUSION,
+    ("k = 0", [7, 8], [8], [], (0, 1), {**FUSION, "rrf_k": 0}),
+    ("one word, held: the keyword side's share 0.8 + 0.2 x gap", [0, 1], [1, 0], [], (1, 1), FUSION),
+    ("nothing held: the keyword side's share 0.4 + 0.2 x gap", [0, 1], [1, 0], [], (0, 3), FUSION),
+    ("every word of two held: the keyword side's share 0.98", [0, 1], [1, 0], [], (2, 2), FUSION),
+    ("every word of five held, a wide gap: 0.8 + 0.2 x 0.95 over 0.98", [0, 1], [1, 0], [], (5, 5), FUSION,
+     [20.0, 1.0], None),
+    ("two of three held: no floor", [0, 1], [1, 0], [], (2, 3), FUSION),
+    ("a single keyword match held whole: share 1, the vector side adds nothing", [0], [1, 0], [], (1, 1), FUSION),
+    ("score gaps count, not only ranks", [4, 5, 6], [6, 5, 4], [], (1, 2), FUSION,
      [0.0, 0.0, 0.0, 0.0, 8.0, 0.4, 0.3], [0.0, 0.0, 0.0, 0.0, 0.21, 0.6, 0.61]),
-    ("the best cosine at the threshold: each vector chunk counts 1", [1], [2, 3], [], 0.5, FUSION,
+    ("the best cosine at the threshold: each vector chunk counts 1", [1], [2, 3], [], (1, 2), FUSION,
      None, [0.0, 0.0, 0.2, 0.2]),
-    ("both weights 0: nothing scores", [0, 1], [1], [], 0.5,
+    ("both weights 0: nothing scores", [0, 1], [1], [], (1, 2),
      {**FUSION, "keyword_weight": 0.0, "vector_weight": 0.0}),
-    ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), 0.3, FUSION),
+    ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), (3, 10), FUSION),
 ]
 FUSE_DEFINED = [  # (name, keyword ranking, vector ranking, cover, definitions, coverage, settings)
-    ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], 1.0, FUSION),
-    ("a definition outside the cover still counts", [5, 1, 9, 4], [4, 1, 7], [9], [1, 4], 1.0, FUSION),
-    ("a definition outside the keyword ranking adds nothing", [1, 2], [3], [], [3, 8], 0.5, FUSION),
+    ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], (1, 1), FUSION),
+    ("a definition outside the cover still counts", [5, 1, 9, 4], [4, 1, 7], [9], [1, 4], (1, 1), FUSION),
+    ("a definition outside the keyword ranking adds nothing", [1, 2], [3], [], [3, 8], (1, 2), FUSION),
 ]
 #: Coverage: (query tokens, stop tokens, keyword ranking) on the COVER_TERMS site.
 COVERAGE = [
@@ -154,6 +168,12 @@ COVERAGE = [
     (["how", "jitter", "timeout", "missing"], ["how"], [3, 0]), (["jitter"], [], []), (["how"], ["how"], [1]),
     (["timeoutstopsec", "timeout", "stop", "sec"], [], [4]), (["日本", "jitter"], [], [2]),
 ]
+#: Coverage on long posting lists (a binary search finds the best chunk): `many` is in every third
+#: chunk of 0..297, `few` in 7, 150, 299; best chunks at the start, the middle, the end, between
+#: two postings, past the last one.
+COVERAGE_LONG_TERMS = ["few", "many"]
+COVERAGE_LONG_POSTINGS = [[7, 150, 299], list(range(0, 300, 3))]
+COVERAGE_LONG = [(["many", "few"], [], [best]) for best in (0, 7, 150, 151, 297, 298, 299, 300)]
 
 # Definitions: per chunk, the terms it defines (index/documents.py `chunks.defines`; the bundle's
 # term shards hold it inverted: bundle/write.py defines_index, which both test harnesses apply).
@@ -298,12 +318,12 @@ def small_bundle(case: dict[str, Any]) -> Bundle:
     )
 
 
-def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: float,
+def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: tuple[int, int],
               settings: dict[str, Any], scores: list[float] | None = None, cosines: list[float] | None = None,
               defined: list[int] | None = None) -> dict[str, Any]:
     case: dict[str, Any] = {"name": name, "keyword": keyword, "scores": scores or side_scores(keyword, 9.5, 0.25),
                             "vector": vector, "cosines": cosines or side_scores(vector, 0.7, 0.01),
-                            "coverage": covered, "cover": cover}
+                            "coverage": list(covered), "cover": cover}
     if defined is not None:
         case["defined"] = defined
     return case | {"settings": settings}
@@ -328,11 +348,11 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
         return sorted(exact_cover(small_bundle(case), case["tokens"], set(case.get("typed", []))))
     if kind == "fuse":
         defined = set(case.get("defined", []))
-        fused = fuse(case["keyword"], case["scores"], case["vector"], case["cosines"], case["coverage"],
+        fused = fuse(case["keyword"], case["scores"], case["vector"], case["cosines"], Coverage(*case["coverage"]),
                      set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
     if kind == "coverage":
-        return coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"])
+        return list(coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"]))
     if kind == "defining_chunks":
         typed = set(case.get("typed", []))
         return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"]), typed))
@@ -452,6 +472,11 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
             "coverage": [
                 {"tokens": tokens, "stop": stop, "keyword": ranked, "terms": COVER_TERMS, "postings": COVER_POSTINGS}
                 for tokens, stop, ranked in COVERAGE
+            ]
+            + [
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "terms": COVERAGE_LONG_TERMS,
+                 "postings": COVERAGE_LONG_POSTINGS}
+                for tokens, stop, ranked in COVERAGE_LONG
             ],
             "defining_chunks": [
                 {"query": q, "tokens": query_tokens(q), "typed": sorted(typed_tokens(q, query_tokens(q))),

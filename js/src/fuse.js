@@ -91,36 +91,62 @@ export function pathRoots(bundle, text, found) {
   return new Set([...found].filter((chunk) => kind[chunk] === "page" && `/${pathKey(paths[page[chunk]])}`.includes(`/${typed}`)));
 }
 
-/** Of the query's tokens that are not stop words, the share the keyword side's best chunk holds
- * as an exact term; 0 without a keyword match (spec: coverage).
+/** How much of the query the keyword side's best chunk holds: `held` of the query's `words` (its
+ * tokens that are not stop words) are exact terms of that chunk (spec: Coverage).
+ * @typedef {{held: number, words: number}} Coverage */
+
+/** Of the query's tokens that are not stop words, how many the keyword side's best chunk holds
+ * as an exact term; none held without a keyword match (spec: coverage).
  * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} stop
- * @param {number[]} keywordRanked @returns {number} */
+ * @param {number[]} keywordRanked @returns {Coverage} */
 export function coverage(bundle, tokens, stop, keywordRanked) {
   const content = tokens.filter((token) => !stop.has(token));
-  if (!keywordRanked.length || !content.length) return 0;
+  if (!keywordRanked.length || !content.length) return { held: 0, words: content.length };
   const best = keywordRanked[0];
   let held = 0;
   for (const token of content) {
     const term = bundle.termIndex.get(token);
-    if (term === undefined) continue;
-    for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
-      if (bundle.postChunk[p] === best) {
-        held++;
-        break;
-      }
-    }
+    if (term !== undefined && holds(bundle, term, best)) held++;
   }
-  return held / content.length;
+  return { held, words: content.length };
 }
 
-/** The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage. */
+/** Whether the term's postings name the chunk: a binary search, as they rise by chunk (spec: holds).
+ * @param {Bundle} bundle @param {number} term @param {number} chunk @returns {boolean} */
+export function holds(bundle, term, chunk) {
+  let low = bundle.termStart[term];
+  const end = bundle.termStart[term + 1];
+  let high = end;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (bundle.postChunk[middle] < chunk) low = middle + 1;
+    else high = middle;
+  }
+  return low < end && bundle.postChunk[low] === chunk;
+}
+
+/** The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage +
+ * GAP_SPAN x gap, at least WHOLE_SHARE when the best chunk holds every word of two or more. */
 const COVERAGE_BASE = 0.4;
 const COVERAGE_SPAN = 0.4;
+const GAP_SPAN = 0.2;
+const WHOLE_SHARE = 0.98;
+
+/** How far the keyword side's best chunk leads: 1 - second score / best score (1 with a single
+ * keyword match, 0 with none) (spec: keyword_gap).
+ * @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores @returns {number} */
+export function keywordGap(keywordRanked, keywordScores) {
+  if (!keywordRanked.length) return 0;
+  if (keywordRanked.length === 1) return 1;
+  return 1 - keywordScores[keywordRanked[1]] / keywordScores[keywordRanked[0]];
+}
 
 /** The keyword side's share of a fused score (spec: keyword_share).
- * @param {number} covered @param {any} settings @returns {number} */
-export function keywordShare(covered, settings) {
-  const a = COVERAGE_BASE + COVERAGE_SPAN * covered;
+ * @param {Coverage} covered @param {number} gap @param {any} settings @returns {number} */
+export function keywordShare(covered, gap, settings) {
+  let a = COVERAGE_BASE + COVERAGE_SPAN * (covered.words ? covered.held / covered.words : 0) + GAP_SPAN * gap;
+  if (covered.words >= 2 && covered.held === covered.words) a = Math.max(a, WHOLE_SHARE);
+  a = Math.min(a, 1);
   const keyword = settings.keyword_weight * a;
   const vector = settings.vector_weight * (1 - a);
   const total = keyword + vector;
@@ -130,12 +156,12 @@ export function keywordShare(covered, settings) {
 /** Normalized scores mixed by the keyword share, with covers one ceiling up and definitions two
  * (both count in the keyword ranking only); scores and cosines are indexed by chunk (spec: fuse).
  * @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores
- * @param {number[]} vectorRanked @param {ArrayLike<number>} cosines @param {number} covered
+ * @param {number[]} vectorRanked @param {ArrayLike<number>} cosines @param {Coverage} covered
  * @param {Set<number>} cover @param {any} settings @param {Set<number>} [defined]
  * @returns {Map<number, number>} */
 export function fuse(keywordRanked, keywordScores, vectorRanked, cosines, covered, cover, settings, defined = new Set()) {
   const ceiling = (settings.keyword_weight + settings.vector_weight) / (settings.rrf_k + 1);
-  const share = keywordShare(covered, settings);
+  const share = keywordShare(covered, keywordGap(keywordRanked, keywordScores), settings);
   const keywordPart = ceiling * share;
   const vectorPart = ceiling * (1 - share);
   const fused = new Map();

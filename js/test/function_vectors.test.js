@@ -91,13 +91,15 @@ for (const c of fusion.exact_cover) {
 }
 for (const c of fusion.fuse) {
   test(`fuse: ${c.name}`, () => {
-    const fused = fuse(c.keyword, c.scores, c.vector, c.cosines, c.coverage, new Set(c.cover), c.settings, new Set(c.defined ?? []));
+    const covered = { held: c.coverage[0], words: c.coverage[1] };
+    const fused = fuse(c.keyword, c.scores, c.vector, c.cosines, covered, new Set(c.cover), c.settings, new Set(c.defined ?? []));
     assert.deepEqual([...fused], c.expected);
   });
 }
 for (const c of fusion.coverage) {
   test(`coverage of ${JSON.stringify(c.tokens)} (stop ${JSON.stringify(c.stop)}) by ${JSON.stringify(c.keyword)}`, () => {
-    assert.equal(coverage(smallBundle(c), c.tokens, new Set(c.stop), c.keyword), c.expected);
+    const covered = coverage(smallBundle(c), c.tokens, new Set(c.stop), c.keyword);
+    assert.deepEqual([covered.held, covered.words], c.expected);
   });
 }
 for (const c of fusion.defining_chunks) {

@@ -2,9 +2,13 @@
 
 Score-aware fusion: each side's scores, normalized to [0, 1] per query, are mixed in a share
 that follows how sure the keyword side is:
-    coverage = of the query's tokens that are not stop words (keyword.py), the share that the
-               keyword side's best chunk holds as an exact term (0 without a keyword match)
-    a        = COVERAGE_BASE + COVERAGE_SPAN * coverage                 (0.4 .. 0.8)
+    coverage = of the query's `words` (its tokens that are not stop words, keyword.py), the
+               share the keyword side's best chunk holds as exact terms (`held`; 0 without a
+               keyword match or without words)
+    gap      = 1 - second keyword score / best keyword score (1 with a single keyword match, 0
+               with none): how far the keyword side's best chunk leads
+    a        = COVERAGE_BASE + COVERAGE_SPAN * coverage + GAP_SPAN * gap    (0.4 + 0.4 c + 0.2 g)
+               raised to WHOLE_SHARE (0.98) when held = words >= 2, then at most 1
     share    = keyword_weight * a / (keyword_weight * a + vector_weight * (1 - a))   (0 if both 0)
     ceiling  = (keyword_weight + vector_weight) / (rrf_k + 1)   (the best score plain RRF could
                give: fused scores keep RRF's scale, so `min_score` and graph decay keep theirs)
@@ -13,12 +17,15 @@ that follows how sure the keyword side is:
 each term present only when c is in that ranking, added in that order, each computed as
 written: (ceiling * share) * (score / best), (ceiling * (1 - share)) * ((cosine - t) / (best - t));
 a vector ranking whose best cosine is the threshold itself counts each of its chunks as 1.
-A query whose best keyword match holds every word (`TimeoutStopSec`, a pasted code line, a
-sentence copied from the page) keeps nearly keyword order; a question whose words are spread
-over many sections (`where does the generated html end up`) leans on meaning. The scores say
+A query whose best keyword match holds every one of two or more words (a pasted error message
+or code line, `mkdocs get-deps`) keeps keyword order: the vector side is left 0.02 of the
+score, too little to reorder keyword matches or to let a chunk found by meaning alone reach
+`min_score`. A one-word query, or one whose words the best chunk only partly holds, mixes
+both, leaning on the keyword side the more its best match leads (gap) and on meaning when its
+words are spread over many sections (`where does the generated html end up`). The scores say
 how far ahead a chunk is, where ranks only say that it is (measured on the dev set, nDCG@10
 hybrid: RRF 0.786; fixed share 0.7 with the same normalization 0.836; the share by coverage
-0.849; held out, uv-docs 0.673 -> 0.693, k8s-docs 0.491 -> 0.504: CHANGELOG.md).
+0.849; with the gap and the whole-match floor 0.869: CHANGELOG.md).
 
 Exact cover: when the query is a lookup, nothing but identifiers (tokens the tokenizer keeps
 whole beside their parts: `TimeoutStopSec`, `visibility_timeout`, `mkdocs.yml`, `--no-cache`) or
@@ -63,7 +70,7 @@ nothing and returns nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -151,30 +158,58 @@ def path_roots(bundle: Bundle, text: str, found: Set[int]) -> set[int]:
     }
 
 
-def coverage(bundle: Bundle, tokens: list[str], stop: Set[str], keyword_ranked: list[int]) -> float:
-    """Of the query's tokens that are not stop words, the share the keyword side's best chunk
-    holds as an exact term; 0 without a keyword match (or without such a token)."""
+class Coverage(NamedTuple):
+    """How much of the query the keyword side's best chunk holds: `held` of the query's `words`
+    (its tokens that are not stop words) are exact terms of that chunk."""
+
+    held: int
+    words: int
+
+
+def coverage(bundle: Bundle, tokens: list[str], stop: Set[str], keyword_ranked: list[int]) -> Coverage:
+    """Of the query's tokens that are not stop words, how many the keyword side's best chunk
+    holds as an exact term; none held without a keyword match."""
     content = [token for token in tokens if token not in stop]
     if not keyword_ranked or not content:
-        return 0.0
-    best, held = keyword_ranked[0], 0
-    for token in content:
-        term = bundle.term_index.get(token)
-        if term is not None:
-            start, end = bundle.term_start[term], bundle.term_start[term + 1]
-            held += any(int(chunk) == best for chunk in bundle.post_chunk[start:end])
-    return held / len(content)
+        return Coverage(0, len(content))
+    best = keyword_ranked[0]
+    terms = [bundle.term_index.get(token) for token in content]
+    held = sum(holds(bundle, term, best) for term in terms if term is not None)
+    return Coverage(held, len(content))
+
+
+def holds(bundle: Bundle, term: int, chunk: int) -> bool:
+    """Whether the term's postings name the chunk: a binary search, as they rise by chunk."""
+    start, end = int(bundle.term_start[term]), int(bundle.term_start[term + 1])
+    at = start + int(np.searchsorted(bundle.post_chunk[start:end], chunk))
+    return at < end and int(bundle.post_chunk[at]) == chunk
 
 
 #: The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage
-#: (fitted on the dev set: 0.4 + 0.4 x coverage against a fixed 0.5 .. 0.8 and spans 0.2, 0.4).
+#: + GAP_SPAN x gap, at least WHOLE_SHARE when the best chunk holds every word of two or more
+#: (fitted on the dev set only: CHANGELOG.md).
 COVERAGE_BASE = 0.4
 COVERAGE_SPAN = 0.4
+GAP_SPAN = 0.2
+WHOLE_SHARE = 0.98
 
 
-def keyword_share(coverage: float, settings: dict[str, Any]) -> float:
+def keyword_gap(keyword_ranked: list[int], keyword_scores: Sequence[float] | np.ndarray) -> float:
+    """How far the keyword side's best chunk leads: 1 - second score / best score (1 with a
+    single keyword match, 0 with none)."""
+    if not keyword_ranked:
+        return 0.0
+    if len(keyword_ranked) == 1:
+        return 1.0
+    return 1.0 - float(keyword_scores[keyword_ranked[1]]) / float(keyword_scores[keyword_ranked[0]])
+
+
+def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> float:
     """The keyword side's share of a fused score (1 - it is the vector side's)."""
-    a = COVERAGE_BASE + COVERAGE_SPAN * coverage
+    a = COVERAGE_BASE + COVERAGE_SPAN * (covered.held / covered.words if covered.words else 0.0) + GAP_SPAN * gap
+    if covered.words >= 2 and covered.held == covered.words:
+        a = max(a, WHOLE_SHARE)
+    a = min(a, 1.0)
     keyword, vector = settings["keyword_weight"] * a, settings["vector_weight"] * (1 - a)
     total = keyword + vector
     return keyword / total if total else 0.0
@@ -185,7 +220,7 @@ def fuse(
     keyword_scores: Sequence[float] | np.ndarray,
     vector_ranked: list[int],
     cosines: Sequence[float] | np.ndarray,
-    coverage: float,
+    covered: Coverage,
     cover: Set[int],
     settings: dict[str, Any],
     defined: Set[int] = frozenset(),
@@ -193,7 +228,7 @@ def fuse(
     """Normalized scores mixed by the keyword share, with covers one ceiling up and definitions
     two (both count in the keyword ranking only). The scores and cosines are indexed by chunk."""
     ceiling = (settings["keyword_weight"] + settings["vector_weight"]) / (settings["rrf_k"] + 1)
-    share = keyword_share(coverage, settings)
+    share = keyword_share(covered, keyword_gap(keyword_ranked, keyword_scores), settings)
     keyword_part, vector_part = ceiling * share, ceiling * (1 - share)
     fused: dict[int, float] = {}
     if keyword_ranked:
