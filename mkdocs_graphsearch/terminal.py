@@ -78,6 +78,12 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
         shown = " ".join(f"{name}:{value}" for name, values in output["filters"].items() for value in values)
         mode += f"; filtered by {clean(shown)}"
     lines = [f'"{clean(output["query"])}": {plural(len(results), "page")} ({mode})']
+    if "fusion" in output:
+        fusion = output["fusion"]
+        lines.append(
+            f"keyword share {fusion['keyword_share']:.2f}: its best match holds {fusion['held']} of "
+            f"{plural(fusion['words'], 'query word')}, leads the next by {fusion['gap']:.2f}"
+        )
     for number, page in enumerate(results, 1):
         sections = page["sections"]
         lines += [

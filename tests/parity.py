@@ -74,6 +74,8 @@ def first_difference(python: dict[str, Any], js: dict[str, Any]) -> str | None:
         return f"mode {python['mode']} != {js['mode']}"
     if python.get("filters") != js.get("filters"):
         return f"filters {python.get('filters')} != {js.get('filters')}"
+    if not _close(python.get("fusion"), js.get("fusion")):
+        return f"fusion {python.get('fusion')!r} != {js.get('fusion')!r}"
     if len(python["results"]) != len(js["results"]):
         return f"{len(python['results'])} pages != {len(js['results'])}"
     for rank, (p, j) in enumerate(zip(python["results"], js["results"], strict=True), 1):

@@ -168,6 +168,14 @@ def test_explain_lines_for_vector_and_graph() -> None:
     assert "via vector, graph" in text and "1 section\n" in text
 
 
+def test_explain_line_for_the_fusion() -> None:
+    """A hybrid answer's `fusion` (engine/fuse.py fusion_explain) is one line under the header."""
+    output = {"query": "render fails", "mode": "hybrid", "results": [],
+              "fusion": {"held": 2, "words": 2, "gap": 0.5234, "keyword_share": 0.98}}
+    text = format_results(output, lambda word: word, "hybrid")
+    assert text.splitlines()[1] == "keyword share 0.98: its best match holds 2 of 2 query words, leads the next by 0.52"
+
+
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:
     text = graphsearch("query", str(bundle), "retry", "--mode", "vector", "--limit", "1").stdout.decode()
     assert text.startswith('"retry": 1 page (keyword search; vector needs vectors, the bundle has none)\n')

@@ -6,7 +6,7 @@ import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./vector-shards.js";
-import { coverage, definingChunks, exactCover, fuse, pathRoots } from "./fuse.js";
+import { coverage, definingChunks, exactCover, fuse, fusionExplain, pathRoots } from "./fuse.js";
 import { expand } from "./expand.js";
 import { MODES, fragmentOf } from "./bundle.js";
 import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
@@ -109,6 +109,8 @@ export function search(bundle, query, options = {}) {
   let origins = new Map();
   /** @type {Set<number>} what the keyword or vector side put in the results */
   let direct = new Set();
+  /** @type {object | null} what set the keyword share (hybrid), for explain */
+  let fusion = null;
   let scores;
   const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens, keyword.typed) : new Set();
   const found = new Set(keywordRanked); // definitions count where the keyword side found them (fuse.py)
@@ -134,6 +136,7 @@ export function search(bundle, query, options = {}) {
     } else {
       const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordRanked);
       fused = fuse(keywordRanked, keyword.scores, vectorRanked, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
+      fusion = fusionExplain(sure, keywordRanked, keyword.scores, settings);
       floor = settings.min_score;
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.
@@ -186,7 +189,8 @@ export function search(bundle, query, options = {}) {
   }
   const marks = keywordHighlight(bundle, searched, keyword);
   const results = groupByPage(bundle, ranked, scores, marks, limit, details, display);
-  return output(query, mode, results, chosen);
+  const answer = output(query, mode, results, chosen);
+  return display.explain && fusion ? { ...answer, fusion } : answer;
 }
 
 /** @param {string} query @param {string} mode @param {any[]} results @param {import("./filters.js").Filters} filters */

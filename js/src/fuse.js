@@ -153,6 +153,15 @@ export function keywordShare(covered, gap, settings) {
   return total ? keyword / total : 0;
 }
 
+/** What set a hybrid query's keyword share (explain): words held of the query's words, the
+ * keyword gap and the share (spec: fusion_explain).
+ * @param {Coverage} covered @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores
+ * @param {any} settings @returns {{held: number, words: number, gap: number, keyword_share: number}} */
+export function fusionExplain(covered, keywordRanked, keywordScores, settings) {
+  const gap = keywordGap(keywordRanked, keywordScores);
+  return { held: covered.held, words: covered.words, gap, keyword_share: keywordShare(covered, gap, settings) };
+}
+
 /** Normalized scores mixed by the keyword share, with covers one ceiling up and definitions two
  * (both count in the keyword ranking only); scores and cosines are indexed by chunk (spec: fuse).
  * @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores

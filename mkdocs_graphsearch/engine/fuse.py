@@ -215,6 +215,15 @@ def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> fl
     return keyword / total if total else 0.0
 
 
+def fusion_explain(covered: Coverage, keyword_ranked: list[int], keyword_scores: Sequence[float] | np.ndarray,
+                   settings: dict[str, Any]) -> dict[str, Any]:
+    """What set a hybrid query's keyword share (`--explain`): words held of the query's words,
+    the keyword gap and the share."""
+    gap = keyword_gap(keyword_ranked, keyword_scores)
+    share = keyword_share(covered, gap, settings)
+    return {"held": covered.held, "words": covered.words, "gap": gap, "keyword_share": share}
+
+
 def fuse(
     keyword_ranked: list[int],
     keyword_scores: Sequence[float] | np.ndarray,

@@ -26,7 +26,7 @@ from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.encoder import project_query, query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
 from mkdocs_graphsearch.engine.filters import allowed_chunks, merged, parse_filter, parse_query
-from mkdocs_graphsearch.engine.fuse import coverage, defining_chunks, exact_cover, fuse, path_roots
+from mkdocs_graphsearch.engine.fuse import coverage, defining_chunks, exact_cover, fuse, fusion_explain, path_roots
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.snippet import Highlight, keyword_highlight
@@ -107,6 +107,7 @@ def search(
 
     origins: dict[int, Origin] = {}
     direct: set[int] = set()  # what the keyword or vector side put in the results
+    fusion: dict[str, Any] | None = None  # what set the keyword share (hybrid), for explain
     cover = exact_cover(bundle, keyword.tokens, keyword.typed) if mode != "vector" else set()
     found = set(keyword_ranked)  # definitions count where the keyword side found them (fuse.py)
     defining = defining_chunks(bundle, keyword.tokens, cover, keyword.typed)
@@ -127,6 +128,7 @@ def search(
             sure = coverage(bundle, keyword.tokens, keyword.stop, keyword_ranked)
             cosines_found: np.ndarray = cos if cos is not None else np.zeros(0)  # none: no vector ranking
             fused = fuse(keyword_ranked, keyword.scores, vector_ranked, cosines_found, sure, cover, settings, defined)
+            fusion = fusion_explain(sure, keyword_ranked, keyword.scores, settings)
             floor = settings["min_score"]
             # Without a keyword match, a chunk needs a surer cosine: the vector side alone
             # must not answer an off-topic query.
@@ -160,7 +162,10 @@ def search(
         details[chunk] = info
     marks = keyword_highlight(bundle, searched, keyword)
     results = group_by_page(bundle, ranked, scores, marks, limit, details, explain)
-    return _output(query, mode, results, chosen)
+    output = _output(query, mode, results, chosen)
+    if explain and fusion is not None:
+        output["fusion"] = fusion
+    return output
 
 
 def _output(query: str, mode: str, results: list[dict[str, Any]], filters: dict[str, list[str]]) -> dict[str, Any]:
