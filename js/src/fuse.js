@@ -126,11 +126,10 @@ export function holds(bundle, term, chunk) {
 }
 
 /** The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage +
- * GAP_SPAN x gap, at least WHOLE_SHARE when the best chunk holds every word of two or more. */
+ * GAP_SPAN x gap, at most 1. */
 const COVERAGE_BASE = 0.4;
 const COVERAGE_SPAN = 0.4;
 const GAP_SPAN = 0.2;
-const WHOLE_SHARE = 0.98;
 
 /** How far the keyword side's best chunk leads: 1 - second score / best score (1 with a single
  * keyword match, 0 with none) (spec: keyword_gap).
@@ -144,9 +143,7 @@ export function keywordGap(keywordRanked, keywordScores) {
 /** The keyword side's share of a fused score (spec: keyword_share).
  * @param {Coverage} covered @param {number} gap @param {any} settings @returns {number} */
 export function keywordShare(covered, gap, settings) {
-  let a = COVERAGE_BASE + COVERAGE_SPAN * (covered.words ? covered.held / covered.words : 0) + GAP_SPAN * gap;
-  if (covered.words >= 2 && covered.held === covered.words) a = Math.max(a, WHOLE_SHARE);
-  a = Math.min(a, 1);
+  const a = Math.min(COVERAGE_BASE + COVERAGE_SPAN * (covered.words ? covered.held / covered.words : 0) + GAP_SPAN * gap, 1);
   const keyword = settings.keyword_weight * a;
   const vector = settings.vector_weight * (1 - a);
   const total = keyword + vector;

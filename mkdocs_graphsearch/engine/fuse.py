@@ -7,8 +7,8 @@ that follows how sure the keyword side is:
                keyword match or without words)
     gap      = 1 - second keyword score / best keyword score (1 with a single keyword match, 0
                with none): how far the keyword side's best chunk leads
-    a        = COVERAGE_BASE + COVERAGE_SPAN * coverage + GAP_SPAN * gap    (0.4 + 0.4 c + 0.2 g)
-               raised to WHOLE_SHARE (0.98) when held = words >= 2, then at most 1
+    a        = COVERAGE_BASE + COVERAGE_SPAN * coverage + GAP_SPAN * gap, at most 1
+               (0.4 + 0.4 c + 0.2 g)
     share    = keyword_weight * a / (keyword_weight * a + vector_weight * (1 - a))   (0 if both 0)
     ceiling  = (keyword_weight + vector_weight) / (rrf_k + 1)   (the best score plain RRF could
                give: fused scores keep RRF's scale, so `min_score` and graph decay keep theirs)
@@ -17,15 +17,13 @@ that follows how sure the keyword side is:
 each term present only when c is in that ranking, added in that order, each computed as
 written: (ceiling * share) * (score / best), (ceiling * (1 - share)) * ((cosine - t) / (best - t));
 a vector ranking whose best cosine is the threshold itself counts each of its chunks as 1.
-A query whose best keyword match holds every one of two or more words (a pasted error message
-or code line, `mkdocs get-deps`) keeps keyword order: the vector side is left 0.02 of the
-score, too little to reorder keyword matches or to let a chunk found by meaning alone reach
-`min_score`. A one-word query, or one whose words the best chunk only partly holds, mixes
-both, leaning on the keyword side the more its best match leads (gap) and on meaning when its
-words are spread over many sections (`where does the generated html end up`). The scores say
-how far ahead a chunk is, where ranks only say that it is (measured on the dev set, nDCG@10
-hybrid: RRF 0.786; fixed share 0.7 with the same normalization 0.836; the share by coverage
-0.849; with the gap and the whole-match floor 0.869: CHANGELOG.md).
+A query whose best keyword match holds every word (`TimeoutStopSec`, a pasted code line, a
+sentence copied from the page) keeps nearly keyword order, the more so the further that match
+leads the next (a lone keyword match: share 1); a question whose words are spread over many
+sections (`where does the generated html end up`) leans on meaning. The scores say how far
+ahead a chunk is, where ranks only say that it is (measured on the dev set, nDCG@10 hybrid:
+RRF 0.786; fixed share 0.7 with the same normalization 0.836; the share by coverage 0.849;
+with the gap 0.855: CHANGELOG.md).
 
 Exact cover: when the query is a lookup, nothing but identifiers (tokens the tokenizer keeps
 whole beside their parts: `TimeoutStopSec`, `visibility_timeout`, `mkdocs.yml`, `--no-cache`) or
@@ -186,12 +184,10 @@ def holds(bundle: Bundle, term: int, chunk: int) -> bool:
 
 
 #: The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage
-#: + GAP_SPAN x gap, at least WHOLE_SHARE when the best chunk holds every word of two or more
-#: (fitted on the dev set only: CHANGELOG.md).
+#: + GAP_SPAN x gap, at most 1 (fitted on the dev set only: CHANGELOG.md).
 COVERAGE_BASE = 0.4
 COVERAGE_SPAN = 0.4
 GAP_SPAN = 0.2
-WHOLE_SHARE = 0.98
 
 
 def keyword_gap(keyword_ranked: list[int], keyword_scores: Sequence[float] | np.ndarray) -> float:
@@ -206,10 +202,8 @@ def keyword_gap(keyword_ranked: list[int], keyword_scores: Sequence[float] | np.
 
 def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> float:
     """The keyword side's share of a fused score (1 - it is the vector side's)."""
-    a = COVERAGE_BASE + COVERAGE_SPAN * (covered.held / covered.words if covered.words else 0.0) + GAP_SPAN * gap
-    if covered.words >= 2 and covered.held == covered.words:
-        a = max(a, WHOLE_SHARE)
-    a = min(a, 1.0)
+    covered_share = covered.held / covered.words if covered.words else 0.0
+    a = min(COVERAGE_BASE + COVERAGE_SPAN * covered_share + GAP_SPAN * gap, 1.0)
     keyword, vector = settings["keyword_weight"] * a, settings["vector_weight"] * (1 - a)
     total = keyword + vector
     return keyword / total if total else 0.0
