@@ -4,6 +4,7 @@ clusters it probes."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from mkdocs_graphsearch.index.kmeans import (
     cell_rule,
     cluster_rule,
     grouped_in_cells,
+    min_reads,
     probe_rule,
     spherical_kmeans,
 )
@@ -61,6 +63,15 @@ def test_small_sites_stay_one_file_unless_forced() -> None:
     }
     forced = {"bits": 8, "centroid_bits": 4, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486}
     assert probe_rule(12486, 5, 8) == forced
+    assert probe_rule(12486, None, None, min_reads(128))["probe_chunks"] == 999
+
+
+def test_a_site_just_over_one_file_reads_what_one_file_holds() -> None:
+    """uv-docs' size: 8 % would be 107 chunks; a query reads as many as a one-file site holds."""
+    assert min_reads(128) == SINGLE_FILE_BYTES // 132 == 992
+    assert probe_rule(1332, None, None, min_reads(128))["probe_chunks"] == 992
+    assert probe_rule(900, None, None, min_reads(128))["probe_chunks"] == 900
+    assert probe_rule(1332, None, None)["probe_chunks"] == 107
 
 
 def test_big_sites_get_two_levels() -> None:
@@ -152,3 +163,14 @@ def test_a_query_scores_only_the_probed_clusters(clustered: Path) -> None:
     everything = search(bundle, query, mode="vector", explain=True)
     bundle.clusters = None
     assert everything == search(bundle, query, mode="vector", explain=True)
+
+
+def test_chosen_clusters_read_at_least_min_reads(tmp_path: Path) -> None:
+    """`--vector-clusters K` without a probe: the default rule with its floor (a site this small
+    reads every chunk); "auto" (the tests' clustered small site) has no floor."""
+    chosen = load_bundle(build_bundle_dir(tmp_path / "k", DOCS, embeddings=True, clusters=3))
+    auto = load_bundle(build_bundle_dir(tmp_path / "auto", DOCS, embeddings=True, clusters="auto"))
+    assert chosen.clusters is not None and auto.clusters is not None
+    n = len(chosen.chunks["id"])
+    assert chosen.clusters.probe_chunks == n
+    assert auto.clusters.probe_chunks == math.ceil(n * 0.08)
