@@ -11,6 +11,7 @@ that hash as before. A stamp that is missing, unreadable or of another shape is 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Callable
@@ -62,8 +63,6 @@ def stamped_sha256(path: Path, stamp_dir: Path | None, digest: Callable[[], str]
         return str(saved["sha256"])
     value = digest()
     if before is not None and _identity(path) == before:
-        try:
+        with contextlib.suppress(OSError):  # the stamp only saves time: the next build hashes again
             write_atomic(stamp, orjson.dumps({"version": STAMP_VERSION, **before, "sha256": value}))
-        except OSError:  # the stamp only saves time: the next build hashes again
-            pass
     return value
