@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -12,7 +13,6 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
-from mkdocs_graphsearch.checks import check_site
 from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.index.token_cache import tokens_file
@@ -25,6 +25,9 @@ from mkdocs_graphsearch.site_pages import SitePages
 from mkdocs_graphsearch.source_facts import facts_file
 from mkdocs_graphsearch.theme_compat import patch_theme_page
 
+if TYPE_CHECKING:  # semantic.py imports numpy: only when embeddings are on
+    from mkdocs_graphsearch.index.semantic import SemanticOptions
+
 log = get_plugin_logger(__name__)
 
 
@@ -33,6 +36,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     serving = False
     cache_dir: Path | None = None
+    semantic: SemanticOptions | None = None  # None: no embeddings, or the model cannot load
+    model_warnings: list[str]
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -57,6 +62,14 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             warn=log.warning,
             facts_path=facts_file(state_path) if state_path else None,
         )
+        # The embedder now, so a changed page can start the model while MkDocs renders the rest
+        # (on_page_markdown); its warning waits for on_post_build, where the bundle is made.
+        self.model_warnings = []
+        self.semantic = None
+        if self.config.embeddings:
+            self.semantic = semantic_options(
+                self.config.model, cache_dir, self.model_warnings.append, _log_progress, self.serving
+            )
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
@@ -65,6 +78,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         source = _source(page.file)
         for warning in self.pages.read_source(page.file.src_uri, source):
             log.warning(str(warning))
+        if self.semantic is not None and self.pages.reparsed:  # passages to embed, likely
+            self.semantic.embedder.start()
         markdown, warnings = rewrite_wiki_links(
             markdown,
             page.file.src_uri,
@@ -99,17 +114,14 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)
-        semantic = None
-        if self.config.embeddings:
-            semantic = semantic_options(
-                self.config.model, self.cache_dir, log.warning, _log_progress, self.serving
-            )
+        for warning in self.model_warnings:
+            log.warning(warning)
         try:
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
             state = self.pages.state_path
             index = SiteIndex(pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None)
             site_dir, related_count = Path(config.site_dir), self.config.related_count
-            files = index.write(site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count)
+            files = index.write(site_dir, self.config.bundle_dir, settings, self.semantic, log.warning, related_count)
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
         size = sum(len(data) for data in files.values())
@@ -117,7 +129,9 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         bundle_dir = Path(config.site_dir) / self.config.bundle_dir
         if self.config.related_pages:
             show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning)
-        if self.config.checks:
+        if self.config.checks:  # checks.py imports the search engine: only for a site that has checks
+            from mkdocs_graphsearch.checks import check_site
+
             check_site(bundle_dir, Path(self.config.checks), log.warning, log.info)
 
     def _cache_dir(self, config: MkDocsConfig) -> Path | None:

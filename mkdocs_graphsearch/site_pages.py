@@ -54,6 +54,7 @@ class SitePages:
     facts: dict[str, SourceFacts] = field(init=False)
     saved: dict[str, SavedPage] = field(init=False)  # the last build's pages (page_state.py)
     rendered_keys: dict[str, str] = field(default_factory=dict)
+    reparsed: set[str] = field(default_factory=set)  # pages whose source is not the last build's
 
     def __post_init__(self) -> None:
         self.pages_by_url = {url: path for path, url in self.urls.items()}
@@ -70,6 +71,7 @@ class SitePages:
         key = facts_key(digest, path, self._pages_sha256, self.chunk_depth)
         known = self.facts.get(path)
         if known is None or known.key != key:
+            self.reparsed.add(path)
             page = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
             link_lines = {link.line for link in page.broken_links}
             kept = [w for w in page.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
