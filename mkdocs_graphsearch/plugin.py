@@ -62,14 +62,16 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             warn=log.warning,
             facts_path=facts_file(state_path) if state_path else None,
         )
-        # The embedder now, so a changed page can start the model while MkDocs renders the rest
-        # (on_page_markdown); its warning waits for on_post_build, where the bundle is made.
+        # The embedder now: when a page's source changed, the model starts while MkDocs renders
+        # the pages (Embedder.start). Its warning waits for on_post_build, where the bundle is made.
         self.model_warnings = []
         self.semantic = None
         if self.config.embeddings:
             self.semantic = semantic_options(
                 self.config.model, cache_dir, self.model_warnings.append, _log_progress, self.serving
             )
+        if self.semantic is not None and self.pages.changed(lambda path: _source(self.doc_files[path])):
+            self.semantic.embedder.start()
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
@@ -78,8 +80,6 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         source = _source(page.file)
         for warning in self.pages.read_source(page.file.src_uri, source):
             log.warning(str(warning))
-        if self.semantic is not None and self.pages.reparsed:  # passages to embed, likely
-            self.semantic.embedder.start()
         markdown, warnings = rewrite_wiki_links(
             markdown,
             page.file.src_uri,
