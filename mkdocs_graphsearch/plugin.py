@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -25,9 +24,6 @@ from mkdocs_graphsearch.site_pages import SitePages
 from mkdocs_graphsearch.source_facts import facts_file
 from mkdocs_graphsearch.theme_compat import patch_theme_page
 
-if TYPE_CHECKING:  # semantic.py imports numpy: only when embeddings are on
-    from mkdocs_graphsearch.index.semantic import SemanticOptions
-
 log = get_plugin_logger(__name__)
 
 
@@ -36,8 +32,6 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     serving = False
     cache_dir: Path | None = None
-    semantic: SemanticOptions | None = None  # None: no embeddings, or the model cannot load
-    model_warnings: list[str]
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -62,16 +56,6 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             warn=log.warning,
             facts_path=facts_file(state_path) if state_path else None,
         )
-        # The embedder now: when a page's source changed, the model starts while MkDocs renders
-        # the pages (Embedder.start). Its warning waits for on_post_build, where the bundle is made.
-        self.model_warnings = []
-        self.semantic = None
-        if self.config.embeddings:
-            self.semantic = semantic_options(
-                self.config.model, cache_dir, self.model_warnings.append, _log_progress, self.serving
-            )
-        if self.semantic is not None and self.pages.changed(lambda path: _source(self.doc_files[path])):
-            self.semantic.embedder.start()
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
@@ -114,14 +98,17 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)
-        for warning in self.model_warnings:
-            log.warning(warning)
+        semantic = None
+        if self.config.embeddings:
+            semantic = semantic_options(
+                self.config.model, self.cache_dir, log.warning, _log_progress, self.serving
+            )
         try:
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
             state = self.pages.state_path
             index = SiteIndex(pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None)
             site_dir, related_count = Path(config.site_dir), self.config.related_count
-            files = index.write(site_dir, self.config.bundle_dir, settings, self.semantic, log.warning, related_count)
+            files = index.write(site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count)
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
         size = sum(len(data) for data in files.values())

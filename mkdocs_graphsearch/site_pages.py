@@ -62,24 +62,12 @@ class SitePages:
         self._urls_sha256 = pages_digest([f"{url}\0{path}" for url, path in self.pages_by_url.items()])
         self.saved = load_pages(self.state_path, self.chunk_depth, self.warn) if self.state_path else {}
 
-    def _facts_key(self, path: str, source: bytes) -> tuple[str, str]:
-        digest = source_digest(source)
-        return digest, facts_key(digest, path, self._pages_sha256, self.chunk_depth)
-
-    def changed(self, read: Callable[[str], bytes]) -> bool:
-        """Whether a page's source (`read` gives it) is not the last build's, or there was none:
-        then passages are likely to need the model (a cheap look before MkDocs renders)."""
-        for path in self.order:
-            known = self.facts.get(path)
-            if known is None or known.key != self._facts_key(path, read(path))[1]:
-                return True
-        return False
-
     def read_source(self, path: str, source: bytes) -> list[PageWarning]:
         """Read a page's source; returns its source-level warnings. Broken markdown links are
         left to MkDocs (it reports them, and its `validation:` settings govern them), broken wiki
         links to the wiki-link rewrite (one warning each)."""
-        digest, key = self._facts_key(path, source)
+        digest = source_digest(source)
+        key = facts_key(digest, path, self._pages_sha256, self.chunk_depth)
         known = self.facts.get(path)
         if known is None or known.key != key:
             page = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)

@@ -438,28 +438,3 @@ def test_a_changed_default_model_is_refused_despite_its_stamp(tmp_path: Path, mo
     with pytest.raises(ModelUnavailable, match="sha256") as error:
         Embedder(ModelSpec(stamp_dir=stamps), lazy=True)
     assert str(model) in str(error.value)
-
-
-# --- starting the model in the background (Embedder.start) -----------------------------------
-
-
-def test_a_model_started_in_the_background_gives_the_same_bits(embedder: Embedder) -> None:
-    texts = ["Deploying your docs", "Configuration options " * 40]
-    background = Embedder(lazy=True)
-    background.start()
-    assert background._session is None  # taken on first use
-    got = list(background.embed_many(texts, states=True))
-    want = list(embedder.embed_many(texts, states=True))
-    for a, b in zip(got, want, strict=True):
-        assert a.vector.tobytes() == b.vector.tobytes()
-        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
-    assert background.dim == 384
-
-
-def test_a_model_that_fails_in_the_background_fails_on_first_use(tmp_path: Path) -> None:
-    model = tmp_path / "model.onnx"
-    model.write_bytes(b"not an onnx model")
-    broken = Embedder(ModelSpec(onnx_path=model), lazy=True)
-    broken.start()  # no error yet: the build goes on rendering
-    with pytest.raises(ModelUnavailable, match="onnxruntime cannot load the model"):
-        broken.dim  # noqa: B018

@@ -27,8 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -195,30 +194,6 @@ def _cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-class _Background:
-    """One call run in a daemon thread (a build that stops does not wait for it)."""
-
-    def __init__(self, call: Callable[[], Any]) -> None:
-        self._call = call
-        self._value: Any = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="graphsearch-model-start", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._value = self._call()
-        except BaseException as error:  # handed to the thread that waits for the result
-            self._error = error
-
-    def result(self) -> Any:
-        """What the call returned; raises what it raised."""
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._value
-
-
 @dataclass(frozen=True)
 class Embedded:
     """One passage: its unit vector (float32, dim) and, when asked for, its word pieces (no
@@ -254,7 +229,6 @@ class Embedder:
             raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
         self.spec.fingerprint  # noqa: B018 - reads and checks the model file: ModelUnavailable now
         self._session: onnxruntime.InferenceSession | None = None
-        self._starting: _Background | None = None  # `start`ed, not yet taken by `_load`
         self._dim = 0
         if not lazy:
             self._load()
@@ -274,15 +248,8 @@ class Embedder:
             self._load()
         return self._dim
 
-    def start(self) -> None:
-        """Start the model in a background thread, if not started yet: onnxruntime's start
-        (0.5-2 s) releases the GIL, so it overlaps MkDocs rendering the pages; the first use
-        (`session`, `dim`) waits for it and raises what it raised. The same session as a start
-        on first use: the same bits."""
-        if self._session is None and self._starting is None:
-            self._starting = _Background(self._new_session)
-
-    def _new_session(self) -> onnxruntime.InferenceSession:
+    def _load(self) -> None:
+        """Start the model and check it fits this embedder; `ModelUnavailable` if not."""
         try:
             import onnxruntime as ort
         except ImportError as e:  # pragma: no cover - a dependency
@@ -298,17 +265,13 @@ class Embedder:
         # (measured on 2 cores: 26-45 vs 48-77 chunks/s).
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            return ort.InferenceSession(self.spec.model_bytes(), sess_options=opts, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(
+                self.spec.model_bytes(), sess_options=opts, providers=["CPUExecutionProvider"]
+            )
         except ModelUnavailable:
             raise
         except Exception as e:
             raise ModelUnavailable(f"onnxruntime cannot load {self.spec.model_name}: {e}") from e
-
-    def _load(self) -> None:
-        """Start the model (or take the one `start` started) and check it fits this embedder;
-        `ModelUnavailable` if not."""
-        starting, self._starting = self._starting, None
-        session = starting.result() if starting is not None else self._new_session()
         self._inputs = {i.name for i in session.get_inputs()}
         if "input_ids" not in self._inputs:
             raise ModelUnavailable(f"the model has no input_ids input (inputs: {sorted(self._inputs)})")
