@@ -89,16 +89,23 @@ def rewrite_wiki_links(
     if "[[" not in markdown:
         return markdown, []
     lines = markdown.split("\n")
-    in_code = _code_lines(lines)
+    found = {number: list(find_wiki_links(line)) for number, line in enumerate(lines) if "[[" in line}
+    found = {number: matches for number, matches in found.items() if matches}
+    if not found:
+        return markdown, []
+    # Whether a line is code depends only on the lines up to it (blocks open and close in one
+    # forward pass): the page is parsed up to its last wiki link, not to its end.
+    in_code = _code_lines(lines[: max(found) + 1])
     index, excluded = WikiIndex(known_pages), WikiIndex(excluded_pages)
     warnings: list[PageWarning] = []
-    for number, line in enumerate(lines):
-        if number in in_code or "[[" not in line:
+    for number, matches in found.items():
+        if number in in_code:
             continue
+        line = lines[number]
         spans = _code_spans(line)
         pieces: list[str] = []
         cursor = 0
-        for match in find_wiki_links(line):
+        for match in matches:
             if any(start < match.end and match.start < end for start, end in spans):
                 continue
             resolution = index.resolve(match.target, match.heading, page_path)
