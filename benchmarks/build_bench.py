@@ -104,7 +104,7 @@ def timed_build(config: Path, code: Path) -> dict:
 
 
 def timed_run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict:
-    """One process: wall seconds, its peak RSS (MiB), load before/after; stops the script if it fails."""
+    """One process: wall seconds, CPU seconds, its peak RSS (MiB), load before/after; stops the script if it fails."""
     load = os.getloadavg()[0]
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd, env=env)
@@ -117,6 +117,8 @@ def timed_run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> 
         die(f"{' '.join(argv)} failed:\n{stderr.decode(errors='replace')[-3000:]}")
     return {
         "wall_s": round(wall, 2),
+        # user + system CPU of the process and its threads: less at the mercy of the load than wall
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
         "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),  # Linux: KiB
         "load_before": round(load, 2),
         "load_after": round(os.getloadavg()[0], 2),

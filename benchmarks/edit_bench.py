@@ -12,7 +12,9 @@ the cache kept, then one page edited (`--edit`, default the first page; build_be
 appended). Then `--repeat` rounds, the checkouts in turn (reversed every other round), each:
 the kept cache restored, `edit` (the plugin build after the edit), `warm` (the same again),
 `plain` (`plugins: []`). Builds as build_bench.py runs them (own process, compiled modules, wall
-time, peak RSS, load). Prints medians and the ratios of the medians to plain; writes
+time, CPU time, peak RSS, load). Prints medians and the ratios of the medians to plain (also to
+the median of every checkout's plain builds, and of CPU seconds: on a busy shared machine wall
+times of one kind vary 2x between rounds, CPU seconds much less); writes
 benchmarks/results/edit-DATE.json.
 """
 
@@ -93,12 +95,18 @@ def main() -> None:
                 runs[name][kind].append(bb.timed_build(setup["plugin" if kind != "plain" else "plain"], setup["code"]))
                 bb.note(f"{round_} {name} {kind}: {runs[name][kind][-1]}")
     summary = {}
+    all_plain = statistics.median(r["wall_s"] for kinds in runs.values() for r in kinds["plain"])
     for name, kinds in runs.items():
         median = {kind: statistics.median(r["wall_s"] for r in values) for kind, values in kinds.items()}
+        cpu = {kind: statistics.median(r["cpu_s"] for r in values) for kind, values in kinds.items()}
         summary[name] = {
             "median_s": median,
             "edit_over_plain": round(median["edit"] / median["plain"], 2),
             "warm_over_plain": round(median["warm"] / median["plain"], 2),
+            # every plain build of the run (the same work whichever checkout): a steadier denominator
+            "edit_over_all_plain": round(median["edit"] / all_plain, 2),
+            "median_cpu_s": cpu,
+            "cpu_edit_over_plain": round(cpu["edit"] / cpu["plain"], 2),
             "peak_rss_mib": {kind: max(r["peak_rss_mib"] for r in values) for kind, values in kinds.items()},
             "load": [min(r["load_before"] for v in kinds.values() for r in v),
                      max(r["load_after"] for v in kinds.values() for r in v)],

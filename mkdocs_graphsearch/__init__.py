@@ -9,6 +9,7 @@ Public API (the MkDocs plugin is `mkdocs_graphsearch.plugin.GraphSearchPlugin`, 
 """
 
 import os
+from typing import TYPE_CHECKING, Any
 
 # numpy's OpenBLAS runs a spinning thread per core: on a busy or small machine the encoder fit's
 # 384 x 384 products then take 3-20x longer (mkdocs-docs refit, load ~8 on 2 cores: 6.4 s ->
@@ -16,11 +17,31 @@ import os
 # threads gave another vectors file). Set before numpy loads; a value of the user's wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from mkdocs_graphsearch.bundle.read import load_bundle  # noqa: E402
-from mkdocs_graphsearch.engine.search import search  # noqa: E402
-from mkdocs_graphsearch.parse.markdown import parse_page  # noqa: E402
-from mkdocs_graphsearch.text.tokenize import tokenize  # noqa: E402
+if TYPE_CHECKING:
+    from mkdocs_graphsearch.bundle.read import load_bundle
+    from mkdocs_graphsearch.engine.search import search
+    from mkdocs_graphsearch.parse.markdown import parse_page
+    from mkdocs_graphsearch.text.tokenize import tokenize
 
 __all__ = ["__version__", "load_bundle", "parse_page", "search", "tokenize"]
 
 __version__ = "0.1.0"
+
+#: The public functions, imported on first use: every `mkdocs build` imports this package for
+#: the plugin, which never needs the search engine.
+_PUBLIC = {
+    "load_bundle": "mkdocs_graphsearch.bundle.read",
+    "search": "mkdocs_graphsearch.engine.search",
+    "parse_page": "mkdocs_graphsearch.parse.markdown",
+    "tokenize": "mkdocs_graphsearch.text.tokenize",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(_PUBLIC[name]), name)
+    globals()[name] = value
+    return value

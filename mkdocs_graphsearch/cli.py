@@ -107,11 +107,11 @@ def _clusters_option(value: str) -> int | str:
 
 def _semantic_options(cache_dir: Path | None) -> SemanticOptions | None:
     """The default model with a progress line on stderr; None (warned) when it cannot load."""
-    from mkdocs_graphsearch.index.embed import Embedder, ModelUnavailable
+    from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
     from mkdocs_graphsearch.index.semantic import SemanticOptions
 
     try:
-        embedder = Embedder(lazy=True)  # not started when every passage is cached
+        embedder = Embedder(ModelSpec(stamp_dir=cache_dir), lazy=True)  # not started when every passage is cached
     except ModelUnavailable as error:
         _warn(f"semantic search is off, the embedding model cannot load ({error}); keyword search only")
         return None

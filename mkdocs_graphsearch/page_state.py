@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +49,10 @@ def state_file(cache_dir: Path, site_dir: Path) -> Path:
     return cache_dir / f"pages-{key}.json"
 
 
-def _page_json(page: Page) -> dict[str, Any]:
-    data = asdict(page)
-    data["broken_links"] = []  # reported by the build that rendered the page
-    data["warnings"] = []
-    return data
+def _page_json(page: Page) -> Page:
+    """What is kept of a page: all but its broken links and warnings (reported by the build that
+    rendered it). orjson writes the dataclasses itself, ~5x faster than `asdict` first."""
+    return replace(page, broken_links=[], warnings=[])
 
 
 def _page_from_json(data: dict[str, Any]) -> Page:

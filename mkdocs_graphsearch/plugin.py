@@ -12,7 +12,6 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
-from mkdocs_graphsearch.checks import check_site
 from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.index.token_cache import tokens_file
@@ -117,7 +116,9 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         bundle_dir = Path(config.site_dir) / self.config.bundle_dir
         if self.config.related_pages:
             show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning)
-        if self.config.checks:
+        if self.config.checks:  # checks.py imports the search engine: only for a site that has checks
+            from mkdocs_graphsearch.checks import check_site
+
             check_site(bundle_dir, Path(self.config.checks), log.warning, log.info)
 
     def _cache_dir(self, config: MkDocsConfig) -> Path | None:

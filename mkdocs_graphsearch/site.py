@@ -94,6 +94,7 @@ def semantic_options(
     spec = ModelSpec(
         onnx_path=Path(model["path"]) if model.get("path") else None,
         vocab_path=Path(model["tokenizer"]) if model.get("tokenizer") else None,
+        stamp_dir=cache_dir,
         **tuning,
     )
     try:

