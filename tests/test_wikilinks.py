@@ -28,6 +28,14 @@ def test_same_page_heading_and_odd_names() -> None:
     assert out == "[below](<#spring-tides>) and [my page](<my page.md>) and [[a]b]]"
 
 
+def test_a_markdown_link_with_bracketed_text_is_not_a_wiki_link() -> None:
+    """mkdocs-docs' release notes: `[[1]](../about/contributing.md#...)` is a footnote-style link."""
+    text = "Thanks [[1]](mooring.md#bollards) and [[mooring]]."
+    out, warnings = rewrite(text)
+    assert out == "Thanks [[1]](mooring.md#bollards) and [mooring](<mooring.md>)."
+    assert warnings == []
+
+
 def test_link_text_is_escaped() -> None:
     out, _ = rewrite("[[mooring|see *this* \\ one]]")
     assert out == "[see *this* \\\\ one](<mooring.md>)"

@@ -118,8 +118,10 @@ def resolve_markdown_link(href: str, page_path: str, known_pages: Collection[str
     return Resolution(None, anchor, joined + "/" if path.endswith("/") and joined else joined or path)
 
 
-# `[[target]]`, `[[target|alias]]`, `[[target#heading]]`: no brackets or newlines inside.
-_WIKI_RE = re.compile(r"\[\[([^\[\]\n]{1,500})\]\]")
+# `[[target]]`, `[[target|alias]]`, `[[target#heading]]`: no brackets or newlines inside. One
+# followed by `(` is a markdown link whose text is in brackets (`[[1]](notes.md)`), as
+# CommonMark reads it.
+_WIKI_RE = re.compile(r"\[\[([^\[\]\n]{1,500})\]\](?!\()")
 
 
 @dataclass(frozen=True)
