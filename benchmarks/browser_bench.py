@@ -301,8 +301,8 @@ BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
                                                             import(new URL("engine.js", runtime).href)]);
   const t = { import_modules: performance.now() - t0 };
   const files = {};  // by stored (CRC-32) file name, every file the manifest lists
-  const manifest = await (await fetch(new URL("search/manifest.json", site))).json();
-  files["manifest.json"] = new TextEncoder().encode(JSON.stringify(manifest));
+  files["manifest.json"] = new Uint8Array(await (await fetch(new URL("search/manifest.json", site))).arrayBuffer());
+  const manifest = JSON.parse(new TextDecoder().decode(files["manifest.json"]));  // checksummed: bytes kept as served
   for (const part of bundleJs.listedParts(manifest)) {
     const name = bundleJs.fileName(manifest, part);
     const response = await fetch(new URL(`search/${name}`, site));
