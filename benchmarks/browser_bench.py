@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from common import repo_path, save_report
+from common import bundle_parts, repo_path, save_report
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -60,10 +60,13 @@ SEARCH_PREFIXES = {
     "mkdocs": ("search/",),
     "pagefind": ("pagefind/",),
 }
-#: files the first answer does not wait for (ours: the semantic part, loaded after the first answer is
-#: computed; on this fast local server they often arrive before it is shown all the same)
-LATER_PARTS = {"ours": ("search/vectors.bin", "search/encoder.json", "search/encoder.bin", "search/vocab.txt"),
+#: path prefixes (logical names: learn_names) of the files the first answer does not wait for (ours: the
+#: semantic part, loaded after the first answer is computed; on this fast local server they often arrive
+#: before it is shown all the same)
+LATER_PARTS = {"ours": ("search/vectors.", "search/centroids.", "search/encoder", "search/vocab."),
                "mkdocs": (), "pagefind": ()}
+#: ours' files a keyword answer waits for (logical names): the manifest, keyword.json, the query's term shards
+KEYWORD_FILES = ("search/manifest.json", "search/keyword.json", "search/postings.")
 PAGEFIND_PAGE = "graphsearch-bench.html"
 TIMEOUT_MS = 30_000
 KEY_TIMEOUT_MS = 3_000
@@ -291,46 +294,43 @@ P.runs = async (queries, withData) => {
 # Ours, step by step on the page's main thread (the worker runs the same code): module import
 # (fetch + compile of the worker's module graph), then each bundle part from bytes already fetched.
 BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
-  const files = {};  // by file name (content-hashed in format 2)
-  const manifest = await (await fetch(new URL("search/manifest.json", site))).json();
-  const nameOf = (part) => manifest.files[part].name ?? part;
-  files["manifest.json"] = new TextEncoder().encode(JSON.stringify(manifest));
-  for (const part of Object.keys(manifest.files)) {
-    const response = await fetch(new URL(`search/${nameOf(part)}`, site));
-    if (response.ok) files[nameOf(part)] = new Uint8Array(await response.arrayBuffer());
+  const runtime = new URL(runtimeDir, site);
+  let t0 = performance.now();
+  const [bundleJs, workerJs, engineJs] = await Promise.all([import(new URL("bundle.js", runtime).href),
+                                                            import(new URL("worker.js", runtime).href),
+                                                            import(new URL("engine.js", runtime).href)]);
+  const t = { import_modules: performance.now() - t0 };
+  const files = {};  // by stored (CRC-32) file name, every file the manifest lists
+  files["manifest.json"] = new Uint8Array(await (await fetch(new URL("search/manifest.json", site))).arrayBuffer());
+  const manifest = JSON.parse(new TextDecoder().decode(files["manifest.json"]));  // checksummed: bytes kept as served
+  for (const part of bundleJs.listedParts(manifest)) {
+    const name = bundleJs.fileName(manifest, part);
+    const response = await fetch(new URL(`search/${name}`, site));
+    if (response.ok) files[name] = new Uint8Array(await response.arrayBuffer());
   }
   const fetchFile = async (name) => {
     if (!(name in files)) throw new Error(`HTTP 404 for ${name}`);
     return files[name];
   };
-  const t = {};
-  let t0 = performance.now();
-  const runtime = new URL(runtimeDir, site);
-  const [bundleJs, workerJs, engineJs] = await Promise.all([import(new URL("bundle.js", runtime).href),
-                                                            import(new URL("worker.js", runtime).href),
-                                                            import(new URL("engine.js", runtime).href)]);
-  t.import_modules = performance.now() - t0;
+  const text0 = files[bundleJs.fileName(manifest, bundleJs.textFragment(0))];
   t0 = performance.now();
-  const bundle = await bundleJs.loadKeywordBundle(fetchFile);
+  await bundleJs.loadKeywordBundle(fetchFile);
   t.keyword_part = performance.now() - t0;
   t0 = performance.now();
-  await bundleJs.loadTexts(bundle, fetchFile);
-  t.texts_part = performance.now() - t0;
+  bundleJs.crc32(text0);
+  t.text_fragment_0_crc32 = performance.now() - t0;
   t0 = performance.now();
-  bundleJs.crc32(files[nameOf("text.json")]);
-  t.texts_crc32 = performance.now() - t0;
+  JSON.parse(new TextDecoder().decode(text0));
+  t.text_fragment_0_json_parse = performance.now() - t0;
   t0 = performance.now();
-  JSON.parse(new TextDecoder().decode(files[nameOf("text.json")]));
-  t.texts_json_parse_again = performance.now() - t0;
+  const bundle = await workerJs.loadBundle(fetchFile);
+  t.all_parts = performance.now() - t0;
   t0 = performance.now();
   engineJs.search(bundle, query, { mode: "keyword" });
   t.first_search_keyword = performance.now() - t0;
   t0 = performance.now();
   engineJs.search(bundle, query, { mode: "keyword" });
   t.second_search_keyword = performance.now() - t0;
-  t0 = performance.now();
-  await workerJs.loadSemantic(bundle, fetchFile);
-  t.semantic_part = performance.now() - t0;
   t0 = performance.now();
   engineJs.search(bundle, query);
   t.first_search_default_mode = performance.now() - t0;
@@ -389,11 +389,11 @@ def build_sites(www: Path, configs: Path, cache_dir: Path) -> dict:
         if name == "ours":
             info[name]["cache_was_warm"] = warm
     manifest = json.loads((www / "ours" / "search" / "manifest.json").read_text(encoding="utf-8"))
-    if "vectors.bin" not in manifest["files"]:
+    if not manifest.get("vectors"):
         note("warning: our bundle has no vectors (embedding model unavailable?): keyword-only bundle measured")
     info["ours"]["counts"] = manifest.get("counts")
     learn_names("ours", www / "ours")
-    info["ours"]["semantic"] = "vectors.bin" in manifest["files"]
+    info["ours"]["semantic"] = bool(manifest.get("vectors"))
 
     # Pagefind indexes the same HTML as the built-in site (a copy, so MkDocs' files stay as built).
     shutil.copytree(www / "mkdocs", www / "pagefind")
@@ -498,7 +498,7 @@ def record_requests(page) -> list:
 
 
 #: per site, its versioned and content-hashed paths -> stable names (assets/graphsearch/<hash>/ui.js ->
-#: assets/graphsearch/ui.js, search/keyword.<hash>.json -> search/keyword.json), so every run and
+#: assets/graphsearch/ui.js, search/keyword.<crc32>.json -> search/keyword.json), so every run and
 #: build reports the same paths; and the runtime's versioned folder
 LOGICAL: dict[str, dict[str, str]] = {}
 RUNTIME_DIR: dict[str, str] = {}
@@ -507,10 +507,8 @@ RUNTIME_DIR: dict[str, str] = {}
 def learn_names(site: str, site_dir: Path) -> None:
     """Fill LOGICAL and RUNTIME_DIR for one of our built sites."""
     names = LOGICAL.setdefault(site, {})
-    manifest = json.loads((site_dir / "search" / "manifest.json").read_text(encoding="utf-8"))
-    for part, entry in manifest.get("files", {}).items():  # other layouts: paths stay as fetched
-        if isinstance(entry, dict):
-            names[f"search/{entry.get('name', part)}"] = f"search/{part}"
+    for part, path in bundle_parts(site_dir / "search").items():  # stored (CRC-32) name -> logical name
+        names[f"search/{path.name}"] = f"search/{part}"
     for ui in site_dir.glob("assets/graphsearch/*/ui.js"):
         RUNTIME_DIR[site] = f"{ui.parent.relative_to(site_dir).as_posix()}/"
         for file in ui.parent.iterdir():
@@ -612,7 +610,7 @@ class Bench:
             result["before_first"] = totals(files, result["first"]) if result["first"] is not None else None
             if result.get("hybrid") is not None:
                 result["before_hybrid"] = totals(files, result["hybrid"])
-            needed = [f for f in files if f["path"] not in LATER_PARTS[engine]]
+            needed = [f for f in files if not f["path"].startswith(LATER_PARTS[engine])]
             result["needed_first"] = totals(needed, result["first"]) if result["first"] is not None else None
             result["errors"] = page.errors
             return result
@@ -766,8 +764,7 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
             modules = [f for f in files if f["path"].startswith("assets/graphsearch/") and f["path"].endswith(".js")
                        and not f["path"].startswith("assets/graphsearch/ui") and f["end_ms"] is not None
                        and f["start_ms"] < (r["first"] or 0)]
-            kw = [f for f in files if f["path"] in ("search/manifest.json", "search/keyword.json",
-                                                     "search/postings.bin", "search/graph.json")]
+            kw = [f for f in files if f["path"].startswith(KEYWORD_FILES)]
             manifest = next((f for f in files if f["path"] == "search/manifest.json"), None)
             if not (modules and kw and manifest):
                 continue
@@ -967,7 +964,7 @@ def report(res: dict) -> str:
     for path, f in o.get("files", {}).items():
         out.append(f"    {path:<34} {fmt(f['start_ms']):>6} -> {fmt(f['end_ms']):>6}  {f['raw'] / 1024:7.1f} / "
                    f"{f['gzip'] / 1024:6.1f}  {f['before_first_runs']}/{o['answered']}")
-    out.append(f"  first answer already had snippets (waited for text.json) in {o.get('first_answer_had_snippets_runs')}"
+    out.append(f"  first answer already had snippets (waited for its text fragments) in {o.get('first_answer_had_snippets_runs')}"
                f"/{o['answered']} runs")
     out.append("  CPU per loading step, fresh page, main thread, bytes in memory (median of 3, ms): "
                + ", ".join(f"{k} {fmt(v)}" for k, v in res["bundle_cpu"]["median_ms"].items()))

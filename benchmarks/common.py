@@ -68,3 +68,9 @@ def bundle_parts(bundle: Path) -> dict[str, Path]:
     manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
     parts = {part: bundle / file_name(manifest, part) for part in listed_parts(manifest)}
     return {"manifest.json": bundle / "manifest.json", **dict(sorted(parts.items()))}
+
+
+def part_kind(part: str) -> str:
+    """What a part holds, from its logical name's first word: `text.3.json` -> `text`,
+    `encoder-model.bin` -> `encoder-model` (as benchmarks/first_query_bytes.mjs groups them)."""
+    return part.split(".")[0]

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import common
-from common import bundle_parts, gz, tool
+from common import bundle_parts, gz, part_kind, tool
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -52,13 +52,15 @@ RUNS = {
     "hybrid (static)": ("hybrid", "static"),
     "hybrid (model)": ("hybrid", "model"),
 }
-#: bundle part -> files
+#: bundle part -> the kinds of file it is made of (common.part_kind)
 PARTS = {
-    "keyword (first keystroke)": ("manifest.json", "keyword.json", "postings.bin", "graph.json"),
-    "text.json": ("text.json",),
-    "vectors.bin": ("vectors.bin",),
-    "encoder (json+bin)": ("encoder.json", "encoder.bin"),
-    "vocab.txt": ("vocab.txt",),
+    "keyword (every first keystroke)": ("manifest", "keyword"),
+    "term shards + dictionary": ("postings", "terms"),
+    "text + display fragments": ("text", "display"),
+    "graph": ("graph",),
+    "vectors (+ centroids)": ("vectors", "centroids"),
+    "encoder": ("encoder", "encoder-model"),
+    "vocabulary shards": ("vocab",),
 }
 PROGRESS = re.compile(r"embedding: (\d+)/(\d+) chunks,? \(?(\d+)/s\)?")
 # issue 4 targets
@@ -163,7 +165,7 @@ def bench_quality(name: str, docs: Path, queries: Path, role: str, cache_root: P
     built = run([tool("graphsearch"), "index", str(docs), "--out", str(bundle), "--cache-dir", str(cache)],
                 f"graphsearch index {name}", echo_progress=True)
     manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
-    if "vectors.bin" not in manifest["files"]:
+    if not manifest.get("vectors"):
         die(f"the {name} bundle has no vectors (embedding model unavailable?):\n{built['stderr'][-2000:]}")
     reports = {}
     for label, (mode, encoder) in RUNS.items():
@@ -242,11 +244,11 @@ def bundle_sizes(bundle: Path) -> dict:
     files = {part: {"raw": path.stat().st_size, "gzip": gz(path.read_bytes())}  # by logical name
              for part, path in bundle_parts(bundle).items()}
     parts = {}
-    for part, names in PARTS.items():
-        present = [n for n in names if n in files]
+    for part, kinds in PARTS.items():
+        present = [n for n in files if part_kind(n) in kinds]
         parts[part] = {"files": present, "raw": sum(files[n]["raw"] for n in present),
                        "gzip": sum(files[n]["gzip"] for n in present)}
-    other = [n for n in files if not any(n in names for names in PARTS.values())]
+    other = [n for n in files if not any(part_kind(n) in kinds for kinds in PARTS.values())]
     if other:
         parts["other"] = {"files": other, "raw": sum(files[n]["raw"] for n in other),
                           "gzip": sum(files[n]["gzip"] for n in other)}
@@ -288,8 +290,8 @@ def bench_build(name: str, args, tmp: Path) -> dict:
     manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
     result["counts"] = manifest["counts"]
     result["sizes"] = bundle_sizes(bundle)  # before the rebuild rewrites it (same bytes expected)
-    if "vectors.bin" not in result["sizes"]["files"]:
-        die(f"{name}: the plugin build wrote no vectors.bin (model unavailable?):\n{first['stderr'][-2000:]}")
+    if not manifest.get("vectors"):
+        die(f"{name}: the plugin build wrote no vectors (model unavailable?):\n{first['stderr'][-2000:]}")
     builds["cached"] = timed(semantic, f"{name} cached rebuild", args.build_repeats)
 
     chunks = manifest["counts"]["chunks"]
