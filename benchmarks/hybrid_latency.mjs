@@ -1,14 +1,24 @@
 // Query latency of the JS runtime under node, keyword vs hybrid, on any bundle.
-// Usage: node benchmarks/hybrid_latency.mjs BUNDLE_DIR QUERIES.jsonl   (5 timed rounds after 3 warm-up)
+// Usage: node benchmarks/hybrid_latency.mjs BUNDLE_DIR QUERIES.jsonl [RUNTIME_SRC] [--typed]
+//   (5 timed rounds after 3 warm-up; RUNTIME_SRC: another checkout's js/src, to time two
+//   runtimes on one bundle in one sitting; --typed: each query's two typed prefixes too, its
+//   first half and all but its last character, as a reader sees them while typing)
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { loadBundle } from "../js/src/worker.js";
-import { search } from "../js/src/engine.js";
-const dir = process.argv[2];
-const queries = (await readFile(process.argv[3], "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l).query);
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const args = process.argv.slice(2);
+const typed = args.includes("--typed");
+const [dir, queryFile, runtime = new URL("../js/src", import.meta.url).pathname] = args.filter((a) => a !== "--typed");
+const { loadBundle } = await import(pathToFileURL(resolve(runtime, "worker.js")).href);
+const { search } = await import(pathToFileURL(resolve(runtime, "engine.js")).href);
+const full = (await readFile(queryFile, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l).query);
+/** @param {string} q */
+const prefixes = (q) => [q.slice(0, Math.ceil(q.length / 2)).trim(), q.slice(0, -1).trim()].filter((p) => p.length >= 2);
+const queries = typed ? [...new Set(full.flatMap((q) => [q, ...prefixes(q)]))] : full;
 let t = performance.now();
-const bundle = await loadBundle((n) => readFile(join(dir, n)));
-console.log(`loadBundle (all parts) ${(performance.now() - t).toFixed(1)} ms`);
+const bundle = await loadBundle((/** @type {string} */ n) => readFile(join(dir, n)));
+console.log(`loadBundle (all parts) ${(performance.now() - t).toFixed(1)} ms; ${queries.length} queries`);
 for (const mode of ["keyword", "hybrid"]) {
   const times = [];
   for (let round = 0; round < 8; round++) for (const q of queries) {
@@ -16,6 +26,6 @@ for (const mode of ["keyword", "hybrid"]) {
     if (round >= 3) times.push(dt);
   }
   times.sort((a, b) => a - b);
-  const p = (x) => times[Math.min(times.length - 1, Math.floor(x * times.length))].toFixed(2);
+  const p = (/** @type {number} */ x) => times[Math.min(times.length - 1, Math.floor(x * times.length))].toFixed(2);
   console.log(`${mode}: p50 ${p(0.5)} ms p95 ${p(0.95)} ms (${times.length} timed searches)`);
 }

@@ -6,12 +6,61 @@ import { DISPLAY_FAILED, DISPLAY_LOADED, fragmentOf } from "./bundle.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
 
-/** Chunks with a positive score, best first, ties by chunk index.
+/** Chunks with a positive score, best first, ties by chunk index. Not a comparison sort (a
+ * comparator call per comparison cost most of a query with tens of thousands of hits): the
+ * scores sorted as numbers, then each chunk, in chunk order, put at the first place of its
+ * score after the chunks of that score before it.
  * @param {Float64Array} scores @returns {number[]} */
 export function rankChunks(scores) {
-  const candidates = [];
-  for (let c = 0; c < scores.length; c++) if (scores[c] > 0) candidates.push(c);
-  return candidates.sort((a, b) => scores[b] - scores[a] || a - b);
+  let n = 0;
+  for (let c = 0; c < scores.length; c++) if (scores[c] > 0) n++;
+  const sorted = new Float64Array(n);
+  for (let c = 0, i = 0; c < scores.length; c++) if (scores[c] > 0) sorted[i++] = scores[c];
+  sorted.sort(); // ascending
+  const placed = new Int32Array(n); // at each score's first place: its chunks placed so far
+  /** @type {number[]} */
+  const out = new Array(n).fill(0);
+  for (let c = 0; c < scores.length; c++) {
+    const score = scores[c];
+    if (!(score > 0)) continue;
+    let lo = 0, hi = n; // the first value above score: n - lo values are above it
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid] <= score) lo = mid + 1;
+      else hi = mid;
+    }
+    const first = n - lo;
+    out[first + placed[first]++] = c;
+  }
+  return out;
+}
+
+/** Chunks best first: score descending, ties by chunk index. @param {Float64Array} scores */
+const byScore = (scores) => (/** @type {number} */ a, /** @type {number} */ b) => scores[b] - scores[a] || a - b;
+
+/** Keep `item` in `list` (the first `k` in `compare`'s order, a total order) if it is one of them.
+ * @template T @param {T[]} list @param {T} item @param {number} k @param {(a: T, b: T) => number} compare */
+function keep(list, item, k, compare) {
+  if (list.length >= k && compare(item, list[list.length - 1]) >= 0) return;
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compare(list[mid], item) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, item);
+  if (list.length > k) list.pop();
+}
+
+/** The first `k` of `items` in `compare`'s order (a total order: no two items equal), as sorting
+ * them all and taking the first k gives, in one pass: k is small (pages shown, graph seeds).
+ * @template T @param {Iterable<T>} items @param {number} k @param {(a: T, b: T) => number} compare
+ * @returns {T[]} */
+export function firstK(items, k, compare) {
+  /** @type {T[]} */
+  const kept = [];
+  if (k > 0) for (const item of items) keep(kept, item, k, compare);
+  return kept;
 }
 
 /** page_max_weight x best + page_top_weight x mean of the top page_top_n (spec: page_score).
@@ -31,38 +80,69 @@ export function pageScore(members, scores, settings) {
  */
 
 /**
- * @param {Bundle} bundle @param {number[]} ranked @param {Float64Array} scores
+ * @typedef {{get: (chunk: number) => any, related?: (chunk: number) => boolean}} Details
+ *   get: a chunk's `via` and explain parts (asked for the pages shown only, when `related` is
+ *   given); related: is the chunk related only (graph-found: `via` is ["graph"])
+ */
+
+/** @param {{onlyRelated: boolean, score: number, page: number}} a @param {{onlyRelated: boolean, score: number, page: number}} b */
+const pageOrder = (a, b) => Number(a.onlyRelated) - Number(b.onlyRelated) || b.score - a.score || a.page - b.page;
+
+/**
+ * Pages by score with their sections. Only what the pages' scores need (each page's best
+ * page_top_n sections) and the members of the pages shown are ranked, not every chunk: the same
+ * pages, sections and order as ranking every chunk first (spec: results.py group_by_page).
+ * @param {Bundle} bundle @param {ArrayLike<number>} ranked the chunks to group, in any order:
+ *   they rank by score (descending), ties by chunk index
+ * @param {Float64Array} scores
  * @param {import("./snippet.js").Highlight} marks @param {number} limit
- * @param {Map<number, any>} details per chunk: `via` and the explain parts
+ * @param {Details | Map<number, any>} details per chunk: `via` and the explain parts
  * @param {Display} display
  */
 export function groupByPage(bundle, ranked, scores, marks, limit, details, display) {
   const { settings, chunks, pages } = bundle;
   const languages = chunks.language;
-  // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
-  // follow them and never lower it (spec: results.py).
-  /** @type {Map<number, number[]>} */
-  const direct = new Map();
-  /** @type {Map<number, number[]>} */
-  const related = new Map();
-  for (const chunk of ranked) {
+  const order = byScore(scores);
+  const related = ("related" in details && details.related) || ((/** @type {number} */ chunk) => {
     const via = details.get(chunk).via;
-    const found = via.length === 1 && via[0] === "graph" ? related : direct;
-    const page = chunks.page[chunk];
-    const members = found.get(page);
-    if (members) members.push(chunk);
-    else found.set(page, [chunk]);
-  }
-  const scored = [...new Set([...direct.keys(), ...related.keys()])].map((page) => {
-    const members = [...(direct.get(page) ?? []), ...(related.get(page) ?? [])];
-    const ranking = direct.get(page) ?? /** @type {number[]} */ (related.get(page));
-    return { onlyRelated: !direct.has(page), score: pageScore(ranking, scores, settings), page, members };
+    return via.length === 1 && via[0] === "graph";
   });
-  scored.sort((a, b) => Number(a.onlyRelated) - Number(b.onlyRelated) || b.score - a.score || a.page - b.page);
+  // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
+  // follow them and never lower it (spec: results.py). Each page's best page_top_n of each.
+  const top = Math.max(1, settings.page_top_n);
+  /** @type {Map<number, {direct: number[], related: number[]}>} */
+  const best = new Map();
+  for (let i = 0; i < ranked.length; i++) {
+    const chunk = ranked[i];
+    const page = chunks.page[chunk];
+    let found = best.get(page);
+    if (!found) best.set(page, (found = { direct: [], related: [] }));
+    keep(related(chunk) ? found.related : found.direct, chunk, top, order);
+  }
+  const scored = [];
+  for (const [page, found] of best) {
+    const onlyRelated = !found.direct.length;
+    const ranking = onlyRelated ? found.related : found.direct;
+    // A page whose display fragment failed to load is left out (worker.js warns); the Python
+    // engine has them all, so answers are the same.
+    if (bundle.displayLoaded[fragmentOf(bundle, ranking[0])] === DISPLAY_FAILED) continue;
+    scored.push({ onlyRelated, score: pageScore(ranking, scores, settings), page });
+  }
+  const chosen = Number.isInteger(limit) && limit >= 0 && limit < scored.length ? firstK(scored, limit, pageOrder) : scored.sort(pageOrder).slice(0, limit);
+  // The members of the pages shown, direct ones first, each part best first.
+  /** @type {Map<number, {direct: number[], related: number[]}>} */
+  const parts = new Map(chosen.map(({ page }) => [page, { direct: [], related: [] }]));
+  for (let i = 0; i < ranked.length; i++) {
+    const chunk = ranked[i];
+    const part = parts.get(chunks.page[chunk]);
+    if (part) (related(chunk) ? part.related : part.direct).push(chunk);
+  }
+  const shown = chosen.map(({ score, page }) => {
+    const part = /** @type {{direct: number[], related: number[]}} */ (parts.get(page));
+    return { score, page, members: [...part.direct.sort(order), ...part.related.sort(order)] };
+  });
   // Titles, anchors and urls are in display fragments: those of the pages shown (a page's chunks
-  // share one), and of the graph seeds explain names. One that failed to load drops its pages
-  // (worker.js warns); the Python engine has them all, so answers are the same.
-  const shown = scored.filter(({ members }) => bundle.displayLoaded[fragmentOf(bundle, members[0])] !== DISPLAY_FAILED).slice(0, limit);
+  // share one), and of the graph seeds explain names.
   const needed = new Set();
   for (const { members } of shown) {
     needed.add(fragmentOf(bundle, members[0]));
