@@ -288,9 +288,13 @@ export function snippet(text, hl, window) {
     return found;
   });
   // A part marked alone stands only where its identifier occurs nowhere in this text.
-  const occurs = new Set(marks.flatMap((found) => found.filter((m) => !m[3]).map((m) => m[2])));
-  marks = marks.map((found) => found.filter((m) => !m[3] || !occurs.has(m[3])));
-  const [start, end] = bestWindow(marks.map((found) => new Set(found.map((m) => m[2]))), window);
+  // (Most words of a long text have no mark: they share one empty list and one empty set.)
+  const occurs = new Set();
+  for (const found of marks) for (const m of found) if (!m[3]) occurs.add(m[2]);
+  marks = marks.map((found) => (found.length ? found.filter((m) => !m[3] || !occurs.has(m[3])) : none));
+  /** @type {Set<string>} */
+  const unmarked = new Set();
+  const [start, end] = bestWindow(marks.map((found) => (found.length ? new Set(found.map((m) => m[2])) : unmarked)), window);
   const body = [];
   for (let i = start; i < end; i++) body.push(render(words[i], marks[i]));
   return (start > 0 ? "… " : "") + body.join(" ") + (end < words.length ? " …" : "");
