@@ -159,9 +159,11 @@ export function search(bundle, query, options = {}) {
     scores = new Float64Array(bundle.nChunks);
     for (const [chunk, score] of fused) if (score >= floor) scores[chunk] = score;
   }
-  /** @type {number[]} the chunks listed: scored > 0 (groupByPage ranks what it shows) */
-  const listed = [];
-  for (let c = 0; c < scores.length; c++) if (scores[c] > 0) listed.push(c);
+  // The chunks listed: scored > 0 (groupByPage ranks what it shows).
+  let count = 0;
+  for (let c = 0; c < scores.length; c++) if (scores[c] > 0) count++;
+  const listed = new Int32Array(count);
+  for (let c = 0, i = 0; c < scores.length; c++) if (scores[c] > 0) listed[i++] = c;
 
   const isVector = (/** @type {number} */ chunk) => cos !== null && cos[chunk] > 0;
   const isDirect = (/** @type {number} */ chunk) => (direct === null ? isHit(chunk) : direct[chunk] === 1);

@@ -86,6 +86,26 @@ function keep(list, item, k, compare) {
   if (list.length > k) list.pop();
 }
 
+/** Put `chunk` in list `list` of `lists` (`k` slots from list x k, `sizes[list]` used, best
+ * first: score descending, ties by chunk index) if it is one of that list's best k.
+ * @param {Int32Array} lists @param {Int32Array} sizes @param {number} list @param {number} k
+ * @param {number} chunk @param {Float64Array} scores */
+function place(lists, sizes, list, k, chunk, scores) {
+  const base = list * k, size = sizes[list], score = scores[chunk];
+  let j = size === k ? k - 1 : size; // the slot it takes if it beats the one there (full list)
+  if (size === k) {
+    const last = lists[base + j];
+    if (!(score > scores[last] || (score === scores[last] && chunk < last))) return;
+  }
+  for (; j > 0; j--) {
+    const other = lists[base + j - 1];
+    if (!(score > scores[other] || (score === scores[other] && chunk < other))) break;
+    lists[base + j] = other;
+  }
+  lists[base + j] = chunk;
+  if (size < k) sizes[list] = size + 1;
+}
+
 /** The first `k` of `items` in `compare`'s order (a total order: no two items equal), as sorting
  * them all and taking the first k gives, in one pass: k is small (pages shown, graph seeds).
  * @template T @param {Iterable<T>} items @param {number} k @param {(a: T, b: T) => number} compare
@@ -142,21 +162,26 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     return via.length === 1 && via[0] === "graph";
   });
   // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
-  // follow them and never lower it (spec: results.py). Each page's best page_top_n of each.
+  // follow them and never lower it (spec: results.py). Each page's best page_top_n of each, in
+  // typed arrays by page (tens of thousands of chunks can match): list 2 page (direct) and
+  // 2 page + 1 (related), `top` slots each.
   const top = Math.max(1, settings.page_top_n);
-  /** @type {Map<number, {direct: number[], related: number[]}>} */
-  const best = new Map();
+  const nPages = pages.path.length;
+  const lists = new Int32Array(2 * nPages * top);
+  const sizes = new Int32Array(2 * nPages);
+  /** @type {number[]} */
+  const touched = [];
   for (let i = 0; i < ranked.length; i++) {
     const chunk = ranked[i];
     const page = chunks.page[chunk];
-    let found = best.get(page);
-    if (!found) best.set(page, (found = { direct: [], related: [] }));
-    keep(related(chunk) ? found.related : found.direct, chunk, top, order);
+    if (!sizes[2 * page] && !sizes[2 * page + 1]) touched.push(page);
+    place(lists, sizes, 2 * page + (related(chunk) ? 1 : 0), top, chunk, scores);
   }
   const scored = [];
-  for (const [page, found] of best) {
-    const onlyRelated = !found.direct.length;
-    const ranking = onlyRelated ? found.related : found.direct;
+  for (const page of touched) {
+    const onlyRelated = !sizes[2 * page];
+    const list = 2 * page + (onlyRelated ? 1 : 0);
+    const ranking = Array.from(lists.subarray(list * top, list * top + sizes[list]));
     // A page whose display fragment failed to load is left out (worker.js warns); the Python
     // engine has them all, so answers are the same.
     if (bundle.displayLoaded[fragmentOf(bundle, ranking[0])] === DISPLAY_FAILED) continue;
@@ -164,17 +189,18 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
   }
   const chosen = Number.isInteger(limit) && limit >= 0 && limit < scored.length ? firstK(scored, limit, pageOrder) : scored.sort(pageOrder).slice(0, limit);
   // The members of the pages shown, direct ones first, each part best first.
-  /** @type {Map<number, {direct: number[], related: number[]}>} */
-  const parts = new Map(chosen.map(({ page }) => [page, { direct: [], related: [] }]));
+  const slot = new Int32Array(nPages).fill(-1);
+  chosen.forEach(({ page }, i) => { slot[page] = i; });
+  /** @type {number[][]} */
+  const directOf = chosen.map(() => []);
+  /** @type {number[][]} */
+  const relatedOf = chosen.map(() => []);
   for (let i = 0; i < ranked.length; i++) {
     const chunk = ranked[i];
-    const part = parts.get(chunks.page[chunk]);
-    if (part) (related(chunk) ? part.related : part.direct).push(chunk);
+    const at = slot[chunks.page[chunk]];
+    if (at >= 0) (related(chunk) ? relatedOf[at] : directOf[at]).push(chunk);
   }
-  const shown = chosen.map(({ score, page }) => {
-    const part = /** @type {{direct: number[], related: number[]}} */ (parts.get(page));
-    return { score, page, members: [...part.direct.sort(order), ...part.related.sort(order)] };
-  });
+  const shown = chosen.map(({ score, page }, i) => ({ score, page, members: [...directOf[i].sort(order), ...relatedOf[i].sort(order)] }));
   // Titles, anchors and urls are in display fragments: those of the pages shown (a page's chunks
   // share one), and of the graph seeds explain names.
   const needed = new Set();
