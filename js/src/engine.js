@@ -41,6 +41,27 @@ export function boundedQuery(bundle, query) {
   return out;
 }
 
+/** The best `k` chunks of `scores`, best first, ties by chunk index: its first k when sorted.
+ * @param {Map<number, number>} scores @param {number} k @returns {number[]} */
+function bestChunks(scores, k) {
+  if (!(k > 0)) return [];
+  /** @type {[number, number][]} */
+  const entries = [];
+  let worst = -Infinity, worstChunk = -1; // the k-th kept, once k are kept
+  for (const [chunk, score] of scores) {
+    if (entries.length >= k && !(score > worst || (score === worst && chunk < worstChunk))) continue;
+    entries.push([chunk, score]);
+    if (entries.length > 2 * k + 16) { // prune to the best k now and then
+      entries.splice(0, entries.length, ...firstK(entries, k, byScore));
+      [worstChunk, worst] = entries[k - 1];
+    }
+  }
+  return firstK(entries, k, byScore).map(([chunk]) => chunk);
+}
+
+/** @param {[number, number]} a @param {[number, number]} b (chunk, score) */
+const byScore = (a, b) => b[1] - a[1] || a[0] - b[0];
+
 /**
  * @param {Bundle} bundle @param {string} query
  * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
@@ -142,9 +163,7 @@ export function search(bundle, query, options = {}) {
     }
     direct = new Uint8Array(bundle.nChunks);
     for (const chunk of fused.keys()) direct[chunk] = 1;
-    /** @type {(a: [number, number], b: [number, number]) => number} */
-    const bestFirst = (a, b) => b[1] - a[1] || a[0] - b[0];
-    const seeds = firstK(fused, settings.seeds, bestFirst).map(([chunk]) => chunk);
+    const seeds = bestChunks(fused, settings.seeds);
     // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
     if (bundle.graph) {
       /** @type {Set<number>} */

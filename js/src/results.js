@@ -11,6 +11,8 @@ const HIGH = new Uint32Array(Float64Array.of(1).buffer)[1] === 0x3ff00000 ? 1 : 
 /** The sort digits of a key: 11 bits each, low half first ([half: 0 low, 1 high, shift]). */
 const DIGITS = [[0, 0], [0, 11], [0, 22], [1, 0], [1, 11], [1, 22]];
 const RADIX = 2048;
+/** rankChunks' working arrays. */
+let work = { values: new Float64Array(0), chunks: new Int32Array(0), from: new Int32Array(0), to: new Int32Array(0) };
 
 /** Chunks with a positive score, best first, ties by chunk index. Not a comparison sort (on a
  * big site tens of thousands of chunks match, and a comparator call per comparison cost more
@@ -21,8 +23,10 @@ const RADIX = 2048;
 export function rankChunks(scores) {
   let n = 0;
   for (let c = 0; c < scores.length; c++) if (scores[c] > 0) n++;
-  const values = new Float64Array(n);
-  const chunks = new Int32Array(n);
+  // Working arrays kept between calls (grown as needed): queries on a big site would otherwise
+  // allocate and collect megabytes each.
+  if (work.chunks.length < n) work = { values: new Float64Array(n), chunks: new Int32Array(n), from: new Int32Array(n), to: new Int32Array(n) };
+  const { values, chunks } = work;
   for (let c = 0, i = 0; c < scores.length; c++) {
     if (scores[c] > 0) {
       values[i] = scores[c];
@@ -41,7 +45,7 @@ export function rankChunks(scores) {
     counts[4 * RADIX + ((high >>> 11) & mask)]++;
     counts[5 * RADIX + (high >>> 22)]++;
   }
-  let from = new Int32Array(n), to = new Int32Array(n); // positions in values
+  let { from, to } = work; // positions in values
   for (let i = 0; i < n; i++) from[i] = i;
   const starts = new Int32Array(RADIX);
   for (let d = 0; d < DIGITS.length; d++) {
