@@ -114,7 +114,9 @@ export function search(bundle, query, options = {}) {
         ? clusterCosines(bundle.vectors, vector, queryLevels(bundle.manifest), bundle.nChunks, options.clusters ?? null)
         : cosines(values, scales, dim, vector, queryLevels(bundle.manifest));
       if (cos === null) return output(query, mode, [], chosen); // worker.js loads them and asks again
-      for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold || (allowed && !allowed[c])) cos[c] = 0;
+      const threshold = settings.vector_threshold;
+      for (let c = 0; c < cos.length; c++) if (cos[c] < threshold) cos[c] = 0;
+      if (allowed) for (let c = 0; c < cos.length; c++) if (!allowed[c]) cos[c] = 0;
       vectorRanked = rankChunks(cos);
     }
   }
@@ -135,6 +137,8 @@ export function search(bundle, query, options = {}) {
   const found = searched.includes("/") ? new Set(keywordRanked) : new Set();
   const defined = new Set([...definingChunks(bundle, keyword.tokens, cover, keyword.typed)].filter(isHit));
   for (const chunk of pathRoots(bundle, searched, found)) defined.add(chunk);
+  /** @type {number[]} the chunks listed: scored > 0, in any order (groupByPage ranks what it shows) */
+  let listed = keywordRanked; // keyword mode: the definitions' lift keeps them > 0
   if (mode === "keyword") {
     scores = keyword.scores;
     if (defined.size) { // ahead of every other chunk, in keyword order among themselves (fuse.py)
@@ -159,7 +163,8 @@ export function search(bundle, query, options = {}) {
       // must not answer an off-topic query.
       const alone = settings.vector_only_threshold;
       const c = /** @type {Float64Array | null} */ (cos);
-      for (const chunk of fused.keys()) if (!isHit(chunk) && !(c !== null && c[chunk] >= alone)) fused.delete(chunk);
+      const k = keyword.scores;
+      for (const chunk of fused.keys()) if (!(k[chunk] > 0) && !(c !== null && c[chunk] >= alone)) fused.delete(chunk);
     }
     direct = new Uint8Array(bundle.nChunks);
     for (const chunk of fused.keys()) direct[chunk] = 1;
@@ -176,13 +181,13 @@ export function search(bundle, query, options = {}) {
       }
     }
     scores = new Float64Array(bundle.nChunks);
-    for (const [chunk, score] of fused) if (score >= floor) scores[chunk] = score;
+    listed = [];
+    for (const [chunk, score] of fused) {
+      if (score < floor) continue;
+      scores[chunk] = score;
+      if (score > 0) listed.push(chunk);
+    }
   }
-  // The chunks listed: scored > 0 (groupByPage ranks what it shows).
-  let count = 0;
-  for (let c = 0; c < scores.length; c++) if (scores[c] > 0) count++;
-  const listed = new Int32Array(count);
-  for (let c = 0, i = 0; c < scores.length; c++) if (scores[c] > 0) listed[i++] = c;
 
   const isVector = (/** @type {number} */ chunk) => cos !== null && cos[chunk] > 0;
   const isDirect = (/** @type {number} */ chunk) => (direct === null ? isHit(chunk) : direct[chunk] === 1);
@@ -196,9 +201,12 @@ export function search(bundle, query, options = {}) {
     ranking.forEach((chunk, i) => { out[chunk] = i + 1; });
     return out;
   };
+  // Related only (via is ["graph"]): graph-found, and neither side's direct match.
+  const related = new Uint8Array(bundle.nChunks);
+  for (const chunk of origins.keys()) if (!isHit(chunk) && !(isVector(chunk) && isDirect(chunk))) related[chunk] = 1;
   /** @type {import("./results.js").Details} */
   const details = {
-    related: (chunk) => !isHit(chunk) && !(isVector(chunk) && isDirect(chunk)) && origins.has(chunk),
+    related,
     get: (chunk) => {
       const via = [];
       /** @type {any} */
@@ -240,7 +248,7 @@ function output(query, mode, results, filters) {
 function listing(bundle, query, mode, limit, filters, allowed, marks, display) {
   const ranked = [];
   for (let c = 0; c < allowed.length; c++) if (allowed[c]) ranked.push(c);
-  const details = { get: () => ({ via: ["filter"] }), related: () => false };
+  const details = { get: () => ({ via: ["filter"] }), related: new Uint8Array(bundle.nChunks) };
   const results = groupByPage(bundle, ranked, new Float64Array(bundle.nChunks), marks, limit, details, display);
   return output(query, mode, results, filters);
 }

@@ -138,9 +138,9 @@ export function pageScore(members, scores, settings) {
  */
 
 /**
- * @typedef {{get: (chunk: number) => any, related?: (chunk: number) => boolean}} Details
+ * @typedef {{get: (chunk: number) => any, related?: Uint8Array}} Details
  *   get: a chunk's `via` and explain parts (asked for the pages shown only, when `related` is
- *   given); related: is the chunk related only (graph-found: `via` is ["graph"])
+ *   given); related: 1 by chunk where it is related only (graph-found: `via` is ["graph"])
  */
 
 /** @param {{onlyRelated: boolean, score: number, page: number}} a @param {{onlyRelated: boolean, score: number, page: number}} b */
@@ -161,10 +161,14 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
   const { settings, chunks, pages } = bundle;
   const languages = chunks.language;
   const order = byScore(scores);
-  const related = ("related" in details && details.related) || ((/** @type {number} */ chunk) => {
-    const via = details.get(chunk).via;
-    return via.length === 1 && via[0] === "graph";
-  });
+  let related = "related" in details ? details.related : undefined;
+  if (!related) { // from each chunk's via
+    related = new Uint8Array(chunks.page.length);
+    for (let i = 0; i < ranked.length; i++) {
+      const via = details.get(ranked[i]).via;
+      related[ranked[i]] = via.length === 1 && via[0] === "graph" ? 1 : 0;
+    }
+  }
   // Direct sections (keyword or vector found them) rank their page; related ones (graph only)
   // follow them and never lower it (spec: results.py). Each page's best page_top_n of each, in
   // typed arrays by page (tens of thousands of chunks can match): list 2 page (direct) and
@@ -179,7 +183,7 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     const chunk = ranked[i];
     const page = chunks.page[chunk];
     if (!sizes[2 * page] && !sizes[2 * page + 1]) touched.push(page);
-    place(lists, sizes, 2 * page + (related(chunk) ? 1 : 0), top, chunk, scores);
+    place(lists, sizes, 2 * page + related[chunk], top, chunk, scores);
   }
   const scored = [];
   for (const page of touched) {
@@ -202,7 +206,7 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
   for (let i = 0; i < ranked.length; i++) {
     const chunk = ranked[i];
     const at = slot[chunks.page[chunk]];
-    if (at >= 0) (related(chunk) ? relatedOf[at] : directOf[at]).push(chunk);
+    if (at >= 0) (related[chunk] ? relatedOf[at] : directOf[at]).push(chunk);
   }
   const shown = chosen.map(({ score, page }, i) => ({ score, page, members: [...directOf[i].sort(order), ...relatedOf[i].sort(order)] }));
   // Titles, anchors and urls are in display fragments: those of the pages shown (a page's chunks
