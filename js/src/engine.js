@@ -1,7 +1,7 @@
 // @ts-check
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
 import { completedQuery, keywordScores } from "./keyword.js";
-import { groupByPage, rankChunks } from "./results.js";
+import { firstK, groupByPage, rankChunks } from "./results.js";
 import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
@@ -41,12 +41,26 @@ export function boundedQuery(bundle, query) {
   return out;
 }
 
-/** @param {Map<number, number>} scores @param {number} size */
-function dense(scores, size) {
-  const out = new Float64Array(size);
-  for (const [chunk, score] of scores) out[chunk] = score;
-  return out;
+/** The best `k` chunks of `scores`, best first, ties by chunk index: its first k when sorted.
+ * @param {Map<number, number>} scores @param {number} k @returns {number[]} */
+function bestChunks(scores, k) {
+  if (!(k > 0)) return [];
+  /** @type {[number, number][]} */
+  const entries = [];
+  let worst = -Infinity, worstChunk = -1; // the k-th kept, once k are kept
+  for (const [chunk, score] of scores) {
+    if (entries.length >= k && !(score > worst || (score === worst && chunk < worstChunk))) continue;
+    entries.push([chunk, score]);
+    if (entries.length > 2 * k + 16) { // prune to the best k now and then
+      entries.splice(0, entries.length, ...firstK(entries, k, byScore));
+      [worstChunk, worst] = entries[k - 1];
+    }
+  }
+  return firstK(entries, k, byScore).map(([chunk]) => chunk);
 }
+
+/** @param {[number, number]} a @param {[number, number]} b (chunk, score) */
+const byScore = (a, b) => b[1] - a[1] || a[0] - b[0];
 
 /**
  * @param {Bundle} bundle @param {string} query
@@ -100,22 +114,33 @@ export function search(bundle, query, options = {}) {
         ? clusterCosines(bundle.vectors, vector, queryLevels(bundle.manifest), bundle.nChunks, options.clusters ?? null)
         : cosines(values, scales, dim, vector, queryLevels(bundle.manifest));
       if (cos === null) return output(query, mode, [], chosen); // worker.js loads them and asks again
-      for (let c = 0; c < cos.length; c++) if (cos[c] < settings.vector_threshold || (allowed && !allowed[c])) cos[c] = 0;
+      const threshold = settings.vector_threshold;
+      for (let c = 0; c < cos.length; c++) if (cos[c] < threshold) cos[c] = 0;
+      if (allowed) for (let c = 0; c < cos.length; c++) if (!allowed[c]) cos[c] = 0;
       vectorRanked = rankChunks(cos);
     }
   }
 
+  // Tens of thousands of chunks can match on a big site: membership is read from the scores
+  // (the keyword side's ranking is its chunks scored > 0, the vector side's its cosines > 0)
+  // and only the graph seeds and the pages shown are ranked, not every match.
+  const hits = mode !== "vector" ? keyword.scores : null;
+  const isHit = (/** @type {number} */ chunk) => hits !== null && hits[chunk] > 0;
   /** @type {Map<number, import("./expand.js").Origin>} */
   let origins = new Map();
-  /** @type {Set<number>} what the keyword or vector side put in the results */
-  let direct = new Set();
+  /** @type {Uint8Array | null} what the keyword or vector side put in the results (null: keyword hits) */
+  let direct = null;
   /** @type {object | null} what set the keyword share (hybrid), for explain */
   let fusion = null;
   let scores;
   const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens, keyword.typed) : new Set();
-  const found = new Set(keywordRanked); // definitions count where the keyword side found them (fuse.py)
-  const defined = new Set([...definingChunks(bundle, keyword.tokens, cover, keyword.typed)].filter((chunk) => found.has(chunk)));
+  // Definitions count where the keyword side found them (fuse.py); pathRoots reads `found`
+  // only for a query with a "/" (a path).
+  const found = searched.includes("/") ? new Set(keywordRanked) : new Set();
+  const defined = new Set([...definingChunks(bundle, keyword.tokens, cover, keyword.typed)].filter(isHit));
   for (const chunk of pathRoots(bundle, searched, found)) defined.add(chunk);
+  /** @type {number[]} the chunks listed: scored > 0, in any order (groupByPage ranks what it shows) */
+  let listed = keywordRanked; // keyword mode: the definitions' lift keeps them > 0
   if (mode === "keyword") {
     scores = keyword.scores;
     if (defined.size) { // ahead of every other chunk, in keyword order among themselves (fuse.py)
@@ -124,7 +149,6 @@ export function search(bundle, query, options = {}) {
       for (const score of scores) if (score > best) best = score;
       for (const chunk of defined) scores[chunk] += best;
     }
-    direct = new Set(keywordRanked);
   } else {
     /** @type {Map<number, number>} */
     let fused;
@@ -141,12 +165,13 @@ export function search(bundle, query, options = {}) {
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.
       const alone = settings.vector_only_threshold;
-      const keywordHits = new Set(keywordRanked);
       const c = /** @type {Float64Array | null} */ (cos);
-      fused = new Map([...fused].filter(([chunk]) => keywordHits.has(chunk) || (c !== null && c[chunk] >= alone)));
+      const k = keyword.scores;
+      for (const chunk of fused.keys()) if (!(k[chunk] > 0) && !(c !== null && c[chunk] >= alone)) fused.delete(chunk);
     }
-    direct = new Set(fused.keys());
-    const seeds = [...fused.keys()].sort((a, b) => /** @type {number} */ (fused.get(b)) - /** @type {number} */ (fused.get(a)) || a - b);
+    direct = new Uint8Array(bundle.nChunks);
+    for (const chunk of fused.keys()) direct[chunk] = 1;
+    const seeds = bestChunks(fused, settings.seeds);
     // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
     if (bundle.graph) {
       /** @type {Set<number>} */
@@ -158,37 +183,57 @@ export function search(bundle, query, options = {}) {
         return output(query, mode, [], chosen);
       }
     }
-    scores = dense(new Map([...fused].filter(([, s]) => s >= floor)), bundle.nChunks);
+    scores = new Float64Array(bundle.nChunks);
+    listed = [];
+    for (const [chunk, score] of fused) {
+      if (score < floor) continue;
+      scores[chunk] = score;
+      if (score > 0) listed.push(chunk);
+    }
   }
-  const ranked = rankChunks(scores);
 
-  const keywordRank = new Map(keywordRanked.map((chunk, i) => [chunk, i + 1]));
-  const vectorRank = new Map(vectorRanked.map((chunk, i) => [chunk, i + 1]));
-  /** @type {Map<number, any>} */
-  const details = new Map();
-  for (const chunk of ranked) {
-    const via = [];
-    /** @type {any} */
-    const info = {};
-    if (keywordRank.has(chunk)) {
-      via.push("keyword");
-      info.bm25 = { rank: keywordRank.get(chunk), score: keyword.scores[chunk] };
-    }
-    if (vectorRank.has(chunk)) {
-      if (direct.has(chunk)) via.push("vector"); // else its cosine was too low for a vector-only result
-      info.vector = { rank: vectorRank.get(chunk), cosine: /** @type {Float64Array} */ (cos)[chunk] };
-    }
-    const origin = origins.get(chunk);
-    if (origin) {
-      via.push("graph");
-      // `from` is the seed's chunk: results.js names it by id (its display fragment may not be in yet)
-      info.graph = { from: origin.seed, edge: origin.edge, depth: origin.depth };
-    }
-    info.via = via;
-    details.set(chunk, info);
-  }
+  const isVector = (/** @type {number} */ chunk) => cos !== null && cos[chunk] > 0;
+  const isDirect = (/** @type {number} */ chunk) => (direct === null ? isHit(chunk) : direct[chunk] === 1);
+  /** @type {Int32Array | null} */
+  let keywordRank = null;
+  /** @type {Int32Array | null} */
+  let vectorRank = null;
+  /** @param {number[]} ranking */
+  const ranks = (ranking) => {
+    const out = new Int32Array(bundle.nChunks);
+    ranking.forEach((chunk, i) => { out[chunk] = i + 1; });
+    return out;
+  };
+  // Related only (via is ["graph"]): graph-found, and neither side's direct match.
+  const related = new Uint8Array(bundle.nChunks);
+  for (const chunk of origins.keys()) if (!isHit(chunk) && !(isVector(chunk) && isDirect(chunk))) related[chunk] = 1;
+  /** @type {import("./results.js").Details} */
+  const details = {
+    related,
+    get: (chunk) => {
+      const via = [];
+      /** @type {any} */
+      const info = {};
+      if (isHit(chunk)) {
+        via.push("keyword");
+        if (options.explain) info.bm25 = { rank: (keywordRank ??= ranks(keywordRanked))[chunk], score: keyword.scores[chunk] };
+      }
+      if (isVector(chunk)) {
+        if (isDirect(chunk)) via.push("vector"); // else its cosine was too low for a vector-only result
+        if (options.explain) info.vector = { rank: (vectorRank ??= ranks(vectorRanked))[chunk], cosine: /** @type {Float64Array} */ (cos)[chunk] };
+      }
+      const origin = origins.get(chunk);
+      if (origin) {
+        via.push("graph");
+        // `from` is the seed's chunk: results.js names it by id (its display fragment may not be in yet)
+        if (options.explain) info.graph = { from: origin.seed, edge: origin.edge, depth: origin.depth };
+      }
+      info.via = via;
+      return info;
+    },
+  };
   const marks = keywordHighlight(bundle, searched, keyword);
-  const results = groupByPage(bundle, ranked, scores, marks, limit, details, display);
+  const results = groupByPage(bundle, listed, scores, marks, limit, details, display);
   const answer = output(query, mode, results, chosen);
   return display.explain && fusion ? { ...answer, fusion } : answer;
 }
@@ -207,7 +252,7 @@ function output(query, mode, results, filters) {
 function listing(bundle, query, mode, limit, filters, allowed, marks, display) {
   const ranked = [];
   for (let c = 0; c < allowed.length; c++) if (allowed[c]) ranked.push(c);
-  const details = new Map(ranked.map((chunk) => [chunk, { via: ["filter"] }]));
+  const details = { get: () => ({ via: ["filter"] }), related: new Uint8Array(bundle.nChunks) };
   const results = groupByPage(bundle, ranked, new Float64Array(bundle.nChunks), marks, limit, details, display);
   return output(query, mode, results, filters);
 }

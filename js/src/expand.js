@@ -19,8 +19,10 @@ export function expand(scores, ranked, graph, settings, minScore, allowed = null
   const decay = names.map((name) => settings.graph_decay[name]);
   /** @type {Map<number, Origin>} */
   const origins = new Map();
-  // Expansion only adds related chunks: a directly found chunk keeps its own score.
-  const direct = new Set(scores.keys());
+  // Expansion only adds related chunks: a directly found chunk keeps its own score (flags by
+  // chunk: a big site's thousands of direct chunks are looked up for every edge).
+  const direct = new Uint8Array(edges.length);
+  for (const chunk of scores.keys()) direct[chunk] = 1;
   for (const seed of ranked.slice(0, settings.seeds)) {
     /** @type {[number, number][]} */
     let frontier = [[seed, /** @type {number} */ (scores.get(seed))]];
@@ -38,7 +40,7 @@ export function expand(scores, ranked, graph, settings, minScore, allowed = null
           const target = targets[e];
           if (allowed && !allowed[target]) continue;
           const value = score * decay[types[e]];
-          if (value < minScore || direct.has(target) || value <= (scores.get(target) ?? 0)) continue;
+          if (value < minScore || direct[target] || value <= (scores.get(target) ?? 0)) continue;
           scores.set(target, value);
           origins.set(target, { seed, edge: names[types[e]], depth });
           following.push([target, value]);

@@ -224,6 +224,9 @@ export function completedQuery(bundle, query, keyword) {
   return extra.length ? [query, ...extra].join(" ") : query;
 }
 
+/** keywordScores' working arrays (grown to the largest site searched). */
+let scratch = { best: new Float64Array(0), touched: new Int32Array(0) };
+
 /** @param {Bundle} bundle @param {string} query
  * @param {Set<number> | null} [wanted] collects the shards (and DICTIONARY) the query needs that
  *   are not loaded: the scores are final only when it stays empty
@@ -233,33 +236,38 @@ export function keywordScores(bundle, query, wanted = null) {
   const words = queryWords(query);
   const stop = stopTokens(bundle, tokens, words);
   const total = new Float64Array(bundle.nChunks);
-  const stopTotal = new Float64Array(bundle.nChunks);
+  const stopTotal = stop.size ? new Float64Array(bundle.nChunks) : total; // total: never added to
   const matchedTerms = new Set();
   /** @type {Expansion[][]} */
   const allExpansions = [];
-  const best = new Float64Array(bundle.nChunks);
-  /** @type {number[]} */
-  const touched = [];
+  // Each chunk's best weighted impact for the token, and the chunks it has one for: zero and
+  // empty again after each token, so one pair serves every query (no per-query allocation the
+  // size of the site).
+  if (scratch.best.length < bundle.nChunks) scratch = { best: new Float64Array(bundle.nChunks), touched: new Int32Array(bundle.nChunks) };
+  const { best, touched } = scratch;
   const typed = typedTokens(query, tokens);
   tokens.forEach((token) => {
     const expansions = expand(bundle, token, typed.has(token), words.has(token), wanted);
     const sum = stop.has(token) ? stopTotal : total;
     allExpansions.push(expansions);
+    let count = 0;
     for (const { term, weight } of expansions) {
       if (!bundle.shardLoaded[shardOfTerm(bundle, term)]) continue; // wanted: asked again
       for (let p = bundle.termStart[term]; p < bundle.termStart[term + 1]; p++) {
         const chunk = bundle.postChunk[p];
         const weighted = bundle.postImpact[p] * weight;
-        if (best[chunk] === 0) touched.push(chunk);
-        if (weighted > best[chunk]) best[chunk] = weighted;
+        if (weighted > best[chunk]) {
+          if (best[chunk] === 0) touched[count++] = chunk; // once: best stays > 0 until added
+          best[chunk] = weighted;
+        }
       }
       matchedTerms.add(bundle.terms[term]);
     }
-    for (const chunk of touched) {
+    for (let i = 0; i < count; i++) {
+      const chunk = touched[i];
       sum[chunk] += best[chunk];
       best[chunk] = 0;
     }
-    touched.length = 0;
   });
   if (stop.size) {
     const weight = bundle.settings.stop_word_weight;

@@ -108,12 +108,49 @@ export function keywordHighlight(bundle, query, keyword) {
   return highlight(query, matched, bundle.settings.query_stop_words ?? []);
 }
 
+/** @type {WeakMap<Highlight, string[]>} needles by highlight: a query's snippets share them */
+const NEEDLES = new WeakMap();
+
 /** Every term that can mark: a word marks only if its folded form contains one.
  * @param {Highlight} hl @returns {string[]} */
 function needles(hl) {
-  const found = new Set([...hl.anywhere.keys(), ...hl.alone.keys()]);
-  for (const [, sequence] of hl.identifiers) for (const part of sequence) for (const term of part.keys()) found.add(term);
-  return [...found].sort();
+  let found = NEEDLES.get(hl);
+  if (found !== undefined) return found;
+  const terms = new Set([...hl.anywhere.keys(), ...hl.alone.keys()]);
+  for (const [, sequence] of hl.identifiers) for (const part of sequence) for (const term of part.keys()) terms.add(term);
+  found = [...terms].sort();
+  NEEDLES.set(hl, found);
+  return found;
+}
+
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+
+/**
+ * Which of `text`'s words (text.split(WHITESPACE) less the empty ones) contain a term once
+ * folded, found by searching the whole text for each term, not by folding every word; null
+ * where that is not the same: a text not all ASCII (folding it is not lowercasing it character
+ * by character), or an empty term.
+ * @param {string} text @param {string[]} words @param {string[]} terms @returns {Uint8Array | null}
+ */
+function wordsWithTerms(text, words, terms) {
+  if (!terms.length || terms.includes("") || !ASCII_TEXT.test(text)) return null;
+  const starts = new Int32Array(words.length);
+  // Only whitespace lies between a word and the next: its first occurrence after the last word is it.
+  for (let w = 0, at = 0; w < words.length; w++) at = (starts[w] = text.indexOf(words[w], at)) + words[w].length;
+  const lowered = text.toLowerCase();
+  const found = new Uint8Array(words.length);
+  for (const term of terms) {
+    for (let at = lowered.indexOf(term); at >= 0; at = lowered.indexOf(term, at + 1)) {
+      let lo = 0, hi = words.length - 1; // the last word starting at or before `at`
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid] <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      if (starts[lo] <= at && at + term.length <= starts[lo] + words[lo].length) found[lo] = 1;
+    }
+  }
+  return found;
 }
 
 /** Where a mark of `length` code points (0: all) ends; lowercasing may have changed the
@@ -235,9 +272,13 @@ export function snippet(text, hl, window) {
   const words = text.split(WHITESPACE).filter(Boolean);
   if (!words.length) return "";
   const terms = needles(hl);
+  const candidates = wordsWithTerms(text, words, terms);
+  /** @type {Mark[]} */
+  const none = [];
   /** @type {Map<string, Mark[]>} */
   const memo = new Map();
-  let marks = words.map((word) => {
+  let marks = words.map((word, i) => {
+    if (candidates !== null && !candidates[i]) return none;
     let found = memo.get(word);
     if (found === undefined) {
       const folded = terms.length ? fold(word) : "";
@@ -247,9 +288,13 @@ export function snippet(text, hl, window) {
     return found;
   });
   // A part marked alone stands only where its identifier occurs nowhere in this text.
-  const occurs = new Set(marks.flatMap((found) => found.filter((m) => !m[3]).map((m) => m[2])));
-  marks = marks.map((found) => found.filter((m) => !m[3] || !occurs.has(m[3])));
-  const [start, end] = bestWindow(marks.map((found) => new Set(found.map((m) => m[2]))), window);
+  // (Most words of a long text have no mark: they share one empty list and one empty set.)
+  const occurs = new Set();
+  for (const found of marks) for (const m of found) if (!m[3]) occurs.add(m[2]);
+  marks = marks.map((found) => (found.length ? found.filter((m) => !m[3] || !occurs.has(m[3])) : none));
+  /** @type {Set<string>} */
+  const unmarked = new Set();
+  const [start, end] = bestWindow(marks.map((found) => (found.length ? new Set(found.map((m) => m[2])) : unmarked)), window);
   const body = [];
   for (let i = start; i < end; i++) body.push(render(words[i], marks[i]));
   return (start > 0 ? "… " : "") + body.join(" ") + (end < words.length ? " …" : "");

