@@ -34,7 +34,9 @@ with the caller's environment unchanged.
 Then, unless `--no-throughput`, the embedding model's speed on the corpus's passages: chunks/s
 with batch 1 (one window per model call, no padding) and with the default batching, measured in
 the same process, alternating (`--throughput-rounds` rounds of each, over the first
-`--throughput-chunks` passages), on the cores this process may use.
+`--throughput-chunks` passages), on the cores this process may use; also per CPU second of this
+process (user + system, every onnxruntime thread), a figure other processes' load moves far less
+than wall time.
 
 Writes every figure to benchmarks/results/build-DATE.json (paths relative to the repository).
 """
@@ -45,6 +47,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -173,6 +176,12 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
     }
 
 
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process so far (all its threads)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def bench_throughput(source: Path, chunks: int, rounds: int) -> dict:
     """chunks/s of the model with batch 1 and with the default batching, alternating rounds."""
     sys.path.insert(0, str(REPO))
@@ -185,16 +194,19 @@ def bench_throughput(source: Path, chunks: int, rounds: int) -> dict:
     spec = ModelSpec()
     embedders = {"batch 1": Embedder(spec, batch_tokens=1), "batched": Embedder(spec)}
     samples: dict[str, list[float]] = {label: [] for label in embedders}
+    per_cpu: dict[str, list[float]] = {label: [] for label in embedders}
     loads = []
     outputs: dict[str, list] = {}
     for _ in range(rounds):
         for label, embedder in embedders.items():
             loads.append(os.getloadavg()[0])
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), cpu_seconds()
             out = list(embedder.embed_many(texts, states=True))
             samples[label].append(len(texts) / (time.perf_counter() - start))
+            per_cpu[label].append(len(texts) / (cpu_seconds() - cpu))
             outputs[label] = out
-            note(f"throughput {label}: {samples[label][-1]:.1f} chunks/s (load {loads[-1]:.2f})")
+            note(f"throughput {label}: {samples[label][-1]:.1f} chunks/s, {per_cpu[label][-1]:.1f} chunks per CPU s "
+                 f"(load {loads[-1]:.2f})")
     one, batched = outputs["batch 1"], outputs["batched"]
     identical = all(
         a.vector.tobytes() == b.vector.tobytes() and a.states is not None and b.states is not None
@@ -202,6 +214,7 @@ def bench_throughput(source: Path, chunks: int, rounds: int) -> dict:
         for a, b in zip(one, batched, strict=True)
     )
     median = {label: round(statistics.median(values), 1) for label, values in samples.items()}
+    median_cpu = {label: round(statistics.median(values), 1) for label, values in per_cpu.items()}
     return {
         "chunks": len(texts),
         "threads": embedders["batched"].threads,
@@ -209,6 +222,8 @@ def bench_throughput(source: Path, chunks: int, rounds: int) -> dict:
         "rounds": rounds,
         "chunks_per_s": {label: [round(v, 1) for v in values] for label, values in samples.items()},
         "median_chunks_per_s": median,
+        "chunks_per_cpu_s": {label: [round(v, 1) for v in values] for label, values in per_cpu.items()},
+        "median_chunks_per_cpu_s": median_cpu,
         "speedup": round(median["batched"] / median["batch 1"], 2),
         "outputs_identical": identical,
         "load_1min": {"min": round(min(loads), 2), "max": round(max(loads), 2)},
@@ -280,10 +295,11 @@ def table(report: dict) -> str:
             )
     throughput = report.get("throughput")
     if throughput:
-        median = throughput["median_chunks_per_s"]
+        median, cpu = throughput["median_chunks_per_s"], throughput["median_chunks_per_cpu_s"]
         lines.append(
             f"model, {throughput['chunks']} chunks, {throughput['threads']} threads: batch 1 {median['batch 1']} "
-            f"chunks/s, batched {median['batched']} chunks/s (x{throughput['speedup']}), outputs identical: "
+            f"chunks/s, batched {median['batched']} chunks/s (x{throughput['speedup']}); per CPU s: batch 1 "
+            f"{cpu['batch 1']}, batched {cpu['batched']}; outputs identical: "
             f"{throughput['outputs_identical']}, load {throughput['load_1min']['min']}-{throughput['load_1min']['max']}"
         )
     return "\n".join(lines)

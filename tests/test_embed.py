@@ -47,24 +47,59 @@ def test_similar_sentences_are_closer(embedder: Embedder) -> None:
     assert float(q @ near) > float(q @ far) + 0.2
 
 
-def test_token_states_cover_long_text_in_windows(embedder: Embedder) -> None:
+def test_token_states_are_those_of_the_passage_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model runs once per passage: the states are of its input, the first max_tokens - 2
+    pieces of a long text (no windows over the rest)."""
     spec = ModelSpec(max_tokens=16)
     small = Embedder(spec, threads=1)
     text = "The site_dir setting names the folder the built site goes to. " * 3
+    calls: list[list[list[int]]] = []
+    run_batch = small._run_batch
+
+    def spy(inputs):
+        calls.append([list(ids) for ids in inputs])
+        return run_batch(inputs)
+
+    monkeypatch.setattr(small, "_run_batch", spy)
     (passage,) = small.embed_many([text], states=True)
     pieces = small.wordpiece.pieces(text)
-    assert passage.pieces == pieces and len(pieces) > 14
-    assert passage.states is not None and passage.states.shape == (len(pieces), 384)
+    assert len(pieces) > 14 and passage.pieces == pieces[:14]
+    assert calls == [[small.wordpiece.wrap(pieces[:14])]]  # one model input, no second window
+    assert passage.states is not None and passage.states.shape == (14, 384)
     assert passage.states.dtype == np.float32
-    # each window of 14 pieces runs alone, wrapped in [CLS] ... [SEP]
-    second = small.wordpiece.wrap(pieces[14:28])
-    assert np.array_equal(passage.states[14:28], small._run(second)[1:-1])
-    # the first window is the passage input: its pooled states are the passage vector
+    assert np.array_equal(passage.states, small._run(small.wordpiece.wrap(pieces[:14]))[1:-1])
+    # the states' input is the passage input: its pooled states are the passage vector
     assert np.array_equal(passage.vector, small.embed_passages([text])[0])
     (empty,) = small.embed_many([""], states=True)
     assert empty.pieces == [] and empty.states is not None and empty.states.shape == (0, 384)
     (plain,) = small.embed_many([text])
     assert plain.pieces is None and plain.states is None and np.array_equal(plain.vector, passage.vector)
+
+
+def test_a_long_passage_is_one_model_input(embedder: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default model sees a long passage once, its first 254 pieces (issue 10: windows over
+    the rest were a third of k8s-docs' model time)."""
+    widths: list[int] = []
+    run_batch = embedder._run_batch
+
+    def spy(inputs):
+        widths.extend(len(ids) for ids in inputs)
+        return run_batch(inputs)
+
+    monkeypatch.setattr(embedder, "_run_batch", spy)
+    (passage,) = embedder.embed_many(["word " * 600], states=True)
+    assert widths == [256] and passage.pieces == embedder.wordpiece.pieces("word " * 600)[:254]
+    assert passage.states is not None and passage.states.shape == (254, 384)
+
+
+def test_prefixed_passage_states_are_of_the_text_alone() -> None:
+    prefixed = Embedder(ModelSpec(max_tokens=16, passage_prefix="passage: "), threads=1)
+    text = "The site_dir setting names the folder the built site goes to. " * 3
+    (passage,) = prefixed.embed_many([text], states=True)
+    pieces = prefixed.wordpiece.pieces(text)
+    assert passage.pieces == pieces[:14] and passage.states is not None
+    assert np.array_equal(passage.states, prefixed._run(prefixed.wordpiece.wrap(pieces[:14]))[1:-1])
+    assert np.array_equal(passage.vector, prefixed._embed("passage: " + text))
 
 
 def _example_passages() -> list[str]:
@@ -84,7 +119,7 @@ def test_batching_gives_the_bits_of_one_passage_at_a_time(prefix: str, monkeypat
     import mkdocs_graphsearch.index.embed as embed
 
     passages = _example_passages()
-    longest = sorted(passages, key=len)[-3:]  # several windows each
+    longest = sorted(passages, key=len)[-3:]  # truncated inputs
     texts = passages[:: 4 if not prefix else 12] + longest
     spec = ModelSpec(passage_prefix=prefix)
     alone = list(Embedder(spec, batch_tokens=1).embed_many(texts, states=True))

@@ -251,6 +251,25 @@ def test_an_entry_of_an_older_version_is_recomputed_without_a_warning(
     assert unpack_entry(entry.read_bytes()).complete  # rewritten (same passages: same name) in this version
 
 
+def test_statistics_of_another_fit_rule_are_not_reused(
+    tmp_path: Path, embedder: Embedder, model_runs: list[tuple[str, bool]]
+) -> None:
+    """Statistics are keyed by the model and the fit rule (FIT_VERSION): an entry keyed by the
+    model alone (encoder-fit-2, whose token states covered every window of a long passage) is
+    never a base; the model runs over every passage again and the bundle is a clean build's."""
+    docs, cache = VECTORS / "engine" / "docs", tmp_path / "cache"
+    clean, _ = _build(embedder, docs, cache)
+    (entry,) = cache.glob("fitstats-*.cache")
+    wp = embedder.wordpiece
+    state = FitState.load(unpack_entry(entry.read_bytes()), {wp.cls_id, wp.sep_id, wp.unk_id})
+    entry.unlink()
+    (cache / state.name(embedder.fingerprint)).write_bytes(state.pack(embedder.fingerprint, complete=True))
+    _forget_encoders(cache)
+    model_runs.clear()
+    assert _build(embedder, docs, cache) == (clean, [])
+    assert len(model_runs) == len(_passages(docs))
+
+
 def test_the_base_is_the_entry_least_model_work_away() -> None:
     def entry(passages: dict[str, int]):
         state = FitState.empty(2, set())

