@@ -160,7 +160,7 @@ export function search(bundle, query, options = {}) {
     } else {
       const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordRanked);
       fused = fuse(keywordRanked, keyword.scores, vectorRanked, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
-      fusion = fusionExplain(sure, keywordRanked, keyword.scores, settings);
+      if (display.explain) fusion = fusionExplain(sure, keywordRanked, keyword.scores, settings); // recomputes fuse()'s share: only for explain
       floor = settings.min_score;
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.
@@ -235,7 +235,7 @@ export function search(bundle, query, options = {}) {
   const marks = keywordHighlight(bundle, searched, keyword);
   const results = groupByPage(bundle, listed, scores, marks, limit, details, display);
   const answer = output(query, mode, results, chosen);
-  return display.explain && fusion ? { ...answer, fusion } : answer;
+  return fusion ? { ...answer, fusion } : answer;
 }
 
 /** @param {string} query @param {string} mode @param {any[]} results @param {import("./filters.js").Filters} filters */

@@ -128,7 +128,8 @@ def search(
             sure = coverage(bundle, keyword.tokens, keyword.stop, keyword_ranked)
             cosines_found: np.ndarray = cos if cos is not None else np.zeros(0)  # none: no vector ranking
             fused = fuse(keyword_ranked, keyword.scores, vector_ranked, cosines_found, sure, cover, settings, defined)
-            fusion = fusion_explain(sure, keyword_ranked, keyword.scores, settings)
+            if explain:  # recomputes the share fuse() used: only for --explain
+                fusion = fusion_explain(sure, keyword_ranked, keyword.scores, settings)
             floor = settings["min_score"]
             # Without a keyword match, a chunk needs a surer cosine: the vector side alone
             # must not answer an off-topic query.
@@ -163,7 +164,7 @@ def search(
     marks = keyword_highlight(bundle, searched, keyword)
     results = group_by_page(bundle, ranked, scores, marks, limit, details, explain)
     output = _output(query, mode, results, chosen)
-    if explain and fusion is not None:
+    if fusion is not None:
         output["fusion"] = fusion
     return output
 
