@@ -103,6 +103,14 @@ def test_parts_on_another_file_system_are_left_to_the_clean(
     assert _contents(out) == files
 
 
+def test_only_the_bundle_folders_files_are_set_aside(tmp_path: Path) -> None:
+    (tmp_path / "site" / "search").mkdir(parents=True)
+    (tmp_path / "site" / "index.html").write_text("a page")
+    set_aside(tmp_path / "site" / "search", tmp_path / "kept", {"../index.html", "manifest.json"})
+    assert (tmp_path / "site" / "index.html").read_text() == "a page"
+    assert not (tmp_path / "kept" / "index.html").exists()
+
+
 def _build(project: Path, dirty: bool = False) -> dict[str, bytes]:
     options = {"cache_dir": str(project / "cache"), "embeddings": False}
     config = load_config(

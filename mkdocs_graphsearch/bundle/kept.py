@@ -36,6 +36,8 @@ def set_aside(out_dir: Path, kept: Path, parts: set[str]) -> None:
     except OSError:
         return
     for name in sorted(parts):
+        if Path(name).name != name or name in (".", ".."):  # a manifest naming another folder's file
+            continue
         try:
             os.replace(out_dir / name, kept / name)
         except FileNotFoundError:
