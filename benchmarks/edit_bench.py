@@ -8,10 +8,11 @@ is at the mercy of whoever else is busy).
 
 Per checkout (name=path, as many as given): the corpus copied to WORK/NAME, its cache folder a
 copy of the `--seed` for that name (else empty), one cold and one warm plugin build (untimed),
-the cache kept, then one page edited (`--edit`, default the first page; build_bench.EDIT
-appended). Then `--repeat` rounds, the checkouts in turn (reversed every other round), each:
-the kept cache restored, `edit` (the plugin build after the edit), `warm` (the same again),
-`plain` (`plugins: []`). Builds as build_bench.py runs them (own process, compiled modules, wall
+the cache and the built site kept, then one page edited (`--edit`, default the first page;
+build_bench.EDIT appended). Then `--repeat` rounds, the checkouts in turn (reversed every other
+round), each: the kept cache and site restored (the site matters since bundle/kept.py: a build
+moves the last bundle's unchanged parts back), `edit` (the plugin build after the edit), `warm`
+(the same again), `plain` (`plugins: []`). Builds as build_bench.py runs them (own process, compiled modules, wall
 time, CPU time, peak RSS, load). Prints medians and the ratios of the medians to plain (also to
 the median of every checkout's plain builds, and of CPU seconds: on a busy shared machine wall
 times of one kind vary 2x between rounds, CPU seconds much less); writes
@@ -61,6 +62,7 @@ def prepare(name: str, code: Path, seed: Path | None, source: Path, edit: str | 
     for _ in ("cold", "warm"):
         bb.timed_build(plugin, code)
     shutil.copytree(folder / "cache", folder / "cache-warm")
+    shutil.copytree(folder / "site-plugin", folder / "site-plugin-warm")
     pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
     page = edit or pages[0]
     with (docs / page).open("a", encoding="utf-8") as out:
@@ -89,8 +91,9 @@ def main() -> None:
         order = list(setups) if round_ % 2 == 0 else list(reversed(setups))
         for name in order:
             setup = setups[name]
-            shutil.rmtree(setup["folder"] / "cache")
-            shutil.copytree(setup["folder"] / "cache-warm", setup["folder"] / "cache")
+            for kept in ("cache", "site-plugin"):
+                shutil.rmtree(setup["folder"] / kept)
+                shutil.copytree(setup["folder"] / f"{kept}-warm", setup["folder"] / kept)
             for kind in ("edit", "warm", "plain"):
                 runs[name][kind].append(bb.timed_build(setup["plugin" if kind != "plain" else "plain"], setup["code"]))
                 bb.note(f"{round_} {name} {kind}: {runs[name][kind][-1]}")

@@ -19,7 +19,7 @@ from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.page_state import state_file
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
 from mkdocs_graphsearch.related_block import PLACEHOLDER, show_related
-from mkdocs_graphsearch.site import SiteIndex, check_bundle_dir, search_settings, semantic_options
+from mkdocs_graphsearch.site import SiteIndex, check_bundle_dir, keep_bundle, search_settings, semantic_options
 from mkdocs_graphsearch.site_pages import SitePages
 from mkdocs_graphsearch.source_facts import facts_file
 from mkdocs_graphsearch.theme_compat import patch_theme_page
@@ -30,11 +30,16 @@ log = get_plugin_logger(__name__)
 class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     """Builds the hybrid search bundle and ships the browser runtime with the site."""
 
-    serving = False
+    serving = dirty = False
     cache_dir: Path | None = None
+    kept: Path | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        self.serving = command == "serve"
+        self.serving, self.dirty = command == "serve", dirty
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        # MkDocs empties site_dir next: the last bundle's parts wait in the cache folder.
+        self.kept = keep_bundle(self._cache_dir(config), Path(config.site_dir), self.config.bundle_dir, self.dirty)
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         check_bundle_dir(files, self.config.bundle_dir)
@@ -108,7 +113,9 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             state = self.pages.state_path
             index = SiteIndex(pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None)
             site_dir, related_count = Path(config.site_dir), self.config.related_count
-            files = index.write(site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count)
+            files = index.write(
+                site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept
+            )
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
         size = sum(len(data) for data in files.values())

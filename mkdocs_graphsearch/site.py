@@ -15,10 +15,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
 from mkdocs_graphsearch.assets import copy_runtime
+from mkdocs_graphsearch.bundle.kept import set_aside
 from mkdocs_graphsearch.bundle.settings import SearchSettings
-from mkdocs_graphsearch.bundle.write import write_bundle
+from mkdocs_graphsearch.bundle.write import previous_files, write_bundle
 from mkdocs_graphsearch.config import ASSETS_DIR
 from mkdocs_graphsearch.index.builder import build_files
+from mkdocs_graphsearch.page_state import state_file
 from mkdocs_graphsearch.parse.model import Page
 
 if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are on
@@ -41,8 +43,9 @@ class SiteIndex:
         semantic: SemanticOptions | None,
         warn: Callable[[str], None],
         related_count: int,
+        kept: Path | None = None,
     ) -> dict[str, bytes]:
-        """Write the bundle and the browser runtime into the built site."""
+        """Write the bundle and the browser runtime into the built site (`kept`: keep_bundle's folder)."""
         files = build_files(
             self.pages,
             settings=settings,
@@ -53,9 +56,22 @@ class SiteIndex:
             token_cache=self.token_cache,
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
-        write_bundle(site_dir / bundle_dir, files)
+        write_bundle(site_dir / bundle_dir, files, kept)
         copy_runtime(site_dir, ASSETS_DIR)
         return files
+
+
+def keep_bundle(cache_dir: Path | None, site_dir: Path, bundle_dir: str, dirty: bool) -> Path | None:
+    """Before MkDocs empties site_dir: set the last bundle's parts aside in the cache folder
+    (bundle/kept.py); the folder they wait in, or None (no cache folder; a --dirty build, whose
+    site_dir is not emptied)."""
+    if cache_dir is None or dirty or not cache_dir.is_dir():
+        return None
+    state = state_file(cache_dir, site_dir)
+    kept = state.with_name(state.name.replace("pages-", "kept-parts-").removesuffix(".json"))
+    out_dir = site_dir / bundle_dir
+    set_aside(out_dir, kept, previous_files(out_dir))
+    return kept
 
 
 def check_bundle_dir(files: Files, bundle_dir: str) -> None:

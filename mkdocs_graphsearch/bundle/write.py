@@ -35,6 +35,7 @@ from mkdocs_graphsearch.bundle.format import (
     text_fragment,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part
+from mkdocs_graphsearch.bundle.kept import discard, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
@@ -214,9 +215,11 @@ def previous_files(out_dir: Path) -> set[str]:
     return {file_name(data, part) for part in listed_parts(data)}
 
 
-def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:
+def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = None) -> None:
     """Write a bundle into out_dir: parts first, manifest last, each atomically, then remove the
-    parts of the previous bundle that the new one no longer lists.
+    parts of the previous bundle that the new one no longer lists. `kept`: the folder where
+    bundle/kept.py set the previous parts aside; those with the same bytes are moved back, the
+    folder is removed.
 
     Only files the previous manifest.json (a graphsearch manifest) names are ever removed, and
     the temporary files of a writer that was killed mid-write (atomic.remove_stale_temporaries):
@@ -232,6 +235,10 @@ def write_bundle(out_dir: Path, files: dict[str, bytes]) -> None:
         # A content-hashed part already on disk has these very bytes: leave it (and its mtime).
         if name != MANIFEST and target.is_file() and target.read_bytes() == files[name]:
             continue
+        if name != MANIFEST and kept is not None and take(kept, name, files[name], target):
+            continue
         write_atomic(target, files[name])
     for name in sorted(stale - set(files) - {MANIFEST}):
         (out_dir / name).unlink(missing_ok=True)
+    if kept is not None:
+        discard(kept)

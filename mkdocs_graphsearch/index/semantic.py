@@ -31,6 +31,7 @@ from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
 from mkdocs_graphsearch.bundle.format import VECTORS
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
+from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
@@ -46,6 +47,7 @@ from mkdocs_graphsearch.index.fit_cache import (
 )
 from mkdocs_graphsearch.index.kmeans import clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
+from mkdocs_graphsearch.text.wordpiece import WordPiece
 
 #: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
 Progress = Callable[[int, int, float], None]
@@ -163,7 +165,7 @@ def semantic_files(
     rows = np.frombuffer(quantized, dtype=np.int8, count=projected.size).reshape(projected.shape)
     scales = np.frombuffer(quantized, dtype="<f4", offset=projected.size).astype(np.float64)
     encoder_parts, encoder_shards = split_encoder(*encoder_files)
-    vocab_parts, vocab = split_vocab(embedder.wordpiece.vocab_text())
+    vocab_parts, vocab = store.vocab_shards(embedder.wordpiece)
     files = {
         VECTORS: quantized,
         **vocab_parts,
@@ -374,6 +376,17 @@ class _CacheStore:
                 stale.unlink(missing_ok=True)
 
         self._write(save)
+
+    def vocab_shards(self, wordpiece: WordPiece) -> tuple[dict[str, bytes], dict[str, int]]:
+        """The vocabulary's shards and manifest entry (bundle/vocab_shards.py), kept in the cache
+        folder between builds (index/vocab_cache.py)."""
+        path = vocab_cache.cache_file(self.dir, wordpiece) if self.dir is not None else None
+        shards = vocab_cache.load(path, self.warn) if path is not None else None
+        if shards is None:
+            shards = split_vocab(wordpiece.vocab_text())
+            if path is not None:
+                self._write(lambda: vocab_cache.save(path, shards))
+        return shards
 
     def _write(self, action: Callable[[], None]) -> None:
         try:

@@ -11,16 +11,23 @@ stems both engines compute.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
-# The reference implementation (pure Python, small, generated from Snowball's own english.sbl):
-# the JavaScript port is checked against it word by word.
-import snowballstemmer
+from functools import cache, lru_cache
+from typing import Any
 
 from mkdocs_graphsearch.text.tokenize import tokenize_words
 
-_STEMMER = snowballstemmer.stemmer("english")
 _PROSE = re.compile("[a-z]+")
+
+
+@cache
+def _stemmer() -> Any:
+    """The reference implementation (pure Python, generated from Snowball's own english.sbl; the
+    JavaScript port is checked against it word by word). Imported on first use: the package
+    imports every language's stemmer (~0.025 s), and a build whose words are all in the keyword
+    tokens cache (index/token_cache.py) stems none."""
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
 
 
 def is_prose_word(token: str) -> bool:
@@ -30,7 +37,7 @@ def is_prose_word(token: str) -> bool:
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """The Porter2 stem of a lowercase a-z word."""
-    return _STEMMER.stemWord(word)
+    return str(_stemmer().stemWord(word))
 
 
 def prose_words(text: str) -> list[str]:

@@ -1,0 +1,146 @@
+"""The last bundle's parts kept through MkDocs' clean of site_dir (bundle/kept.py): parts with the
+same bytes are moved back (not written), others written; the bundle is the same bytes as a
+build without them, whatever happened to the kept files."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+from conftest import EXAMPLE_SITE, VECTORS
+from mkdocs_graphsearch.bundle import kept as kept_module
+from mkdocs_graphsearch.bundle import write as write_module
+from mkdocs_graphsearch.bundle.format import MANIFEST
+from mkdocs_graphsearch.bundle.kept import set_aside
+from mkdocs_graphsearch.bundle.write import previous_files, write_bundle
+from mkdocs_graphsearch.index.builder import build_files
+from mkdocs_graphsearch.parse.folder import parse_folder
+from mkdocs_graphsearch.site import keep_bundle
+
+DOCS = VECTORS / "engine" / "docs"
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, bytes]:
+    return build_files(parse_folder(DOCS))
+
+
+@pytest.fixture
+def written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the bundle files written from now on (not moved back)."""
+    names: list[str] = []
+    write = write_module.write_atomic
+
+    def spy(path: Path, data: bytes) -> None:
+        names.append(path.name)
+        write(path, data)
+
+    monkeypatch.setattr(write_module, "write_atomic", spy)
+    return names
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+def _clean(site: Path) -> None:
+    """What MkDocs does to site_dir before a build."""
+    shutil.rmtree(site)
+    site.mkdir()
+
+
+def test_kept_parts_are_moved_back(tmp_path: Path, files: dict[str, bytes], written: list[str]) -> None:
+    site, out, kept = tmp_path / "site", tmp_path / "site" / "search", tmp_path / "cache" / "kept"
+    write_bundle(out, files)
+    written.clear()
+    (out / "search_index.json").write_text("{}")  # MkDocs' own search: not ours to keep
+    set_aside(out, kept, previous_files(out))
+    assert sorted(path.name for path in kept.iterdir()) == sorted(set(files) - {MANIFEST})
+    assert sorted(path.name for path in out.iterdir()) == ["manifest.json", "search_index.json"]
+    _clean(site)
+    write_bundle(out, files, kept)
+    assert _contents(out) == files
+    assert written == [MANIFEST]
+    assert not kept.exists()
+
+
+def test_a_changed_kept_part_is_written_again(tmp_path: Path, files: dict[str, bytes], written: list[str]) -> None:
+    site, out, kept = tmp_path / "site", tmp_path / "site" / "search", tmp_path / "cache" / "kept"
+    write_bundle(out, files)
+    set_aside(out, kept, previous_files(out))
+    changed, gone = sorted(set(files) - {MANIFEST})[:2]
+    (kept / changed).write_bytes(b"changed after the last build")
+    (kept / gone).unlink()
+    _clean(site)
+    written.clear()
+    write_bundle(out, files, kept)
+    assert _contents(out) == files
+    assert sorted(written) == sorted([changed, gone, MANIFEST])
+    assert not kept.exists()
+
+
+def test_parts_on_another_file_system_are_left_to_the_clean(
+    tmp_path: Path, files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site, out, kept = tmp_path / "site", tmp_path / "site" / "search", tmp_path / "cache" / "kept"
+    write_bundle(out, files)
+
+    def cross_device(source: object, target: object) -> None:
+        raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+
+    monkeypatch.setattr(kept_module.os, "replace", cross_device)
+    set_aside(out, kept, previous_files(out))
+    monkeypatch.undo()
+    assert _contents(out) == files  # nothing moved
+    _clean(site)
+    write_bundle(out, files, kept)
+    assert _contents(out) == files
+
+
+def test_only_the_bundle_folders_files_are_set_aside(tmp_path: Path) -> None:
+    (tmp_path / "site" / "search").mkdir(parents=True)
+    (tmp_path / "site" / "index.html").write_text("a page")
+    set_aside(tmp_path / "site" / "search", tmp_path / "kept", {"../index.html", "manifest.json"})
+    assert (tmp_path / "site" / "index.html").read_text() == "a page"
+    assert not (tmp_path / "kept" / "index.html").exists()
+
+
+def _build(project: Path, dirty: bool = False) -> dict[str, bytes]:
+    options = {"cache_dir": str(project / "cache"), "embeddings": False}
+    config = load_config(
+        config_file=str(project / "mkdocs.yml"), site_dir=str(project / "site"), plugins=[{"graphsearch": options}]
+    )
+    config.plugins["graphsearch"].dirty = dirty  # what on_startup sets from `mkdocs build --dirty`
+    build(config, dirty=dirty)
+    return _contents(project / "site" / "search")
+
+
+def test_a_rebuild_moves_its_unchanged_parts_back(tmp_path: Path, written: list[str]) -> None:
+    shutil.copytree(EXAMPLE_SITE, tmp_path / "site", ignore=shutil.ignore_patterns(".cache", "site"))
+    project = tmp_path / "site"
+    first = _build(project)
+    page = project / "docs" / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n\nA closing paragraph about kept parts.\n", encoding="utf-8")
+    written.clear()
+    edited = _build(project)
+    changed = sorted(name for name in edited if first.get(name) != edited[name])
+    assert MANIFEST in changed and len(changed) < len(edited) / 2
+    assert sorted(written) == changed  # the others moved back
+    assert not list((project / "cache").glob("kept-parts-*"))
+    shutil.rmtree(project / "cache")
+    shutil.rmtree(project / "site")
+    assert _build(project) == edited  # the same bytes as a build from nothing
+
+
+def test_a_dirty_build_sets_nothing_aside(tmp_path: Path) -> None:
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "site" / "search").mkdir(parents=True)
+    assert keep_bundle(tmp_path / "cache", tmp_path / "site", "search", dirty=True) is None
+    assert keep_bundle(None, tmp_path / "site", "search", dirty=False) is None
+    assert keep_bundle(tmp_path / "cache", tmp_path / "site", "search", dirty=False) is not None
