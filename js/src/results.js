@@ -73,6 +73,32 @@ export function rankChunks(scores) {
   return out;
 }
 
+/**
+ * A side's ranking as fusion reads it (fuse.js): its chunks (those with a positive score) in
+ * chunk order, and the first two of rankChunks' order (-1: none). Tens of thousands of chunks
+ * can match on a big site; a query ranks them all only for explain's ranks.
+ * @typedef {{chunks: Int32Array, best: number, next: number}} Matches
+ */
+
+/** @param {ArrayLike<number>} scores @returns {Matches} */
+export function matchesOf(scores) {
+  let n = 0;
+  for (let c = 0; c < scores.length; c++) if (scores[c] > 0) n++;
+  const chunks = new Int32Array(n);
+  let best = -1, next = -1;
+  for (let c = 0, i = 0; c < scores.length; c++) {
+    const score = scores[c];
+    if (!(score > 0)) continue;
+    chunks[i++] = c;
+    // Rising chunks: a tie keeps the lower chunk ahead.
+    if (best < 0 || score > scores[best]) {
+      next = best;
+      best = c;
+    } else if (next < 0 || score > scores[next]) next = c;
+  }
+  return { chunks, best, next };
+}
+
 /** Chunks best first: score descending, ties by chunk index. @param {Float64Array} scores */
 const byScore = (scores) => (/** @type {number} */ a, /** @type {number} */ b) => scores[b] - scores[a] || a - b;
 

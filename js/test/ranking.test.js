@@ -1,11 +1,11 @@
 // @ts-check
 // The ranking shortcuts of results.js give what sorting everything gives: rankChunks (a radix
-// sort) the comparator sort's order, firstK the first k of a full sort, and groupByPage the same
+// sort) the comparator sort's order, matchesOf its chunks and first two, firstK the first k of a full sort, and groupByPage the same
 // pages whatever order its chunks come in (it ranks them itself).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { firstK, groupByPage, rankChunks } from "../src/results.js";
+import { firstK, groupByPage, matchesOf, rankChunks } from "../src/results.js";
 import { highlight } from "../src/snippet.js";
 
 /** A seeded generator (mulberry32): the same numbers every run. @param {number} seed */
@@ -36,6 +36,26 @@ test("rankChunks: the comparator sort's order, ties by chunk index", () => {
         return next() * 30;
       });
       assert.deepEqual(rankChunks(scores), sorted(scores), `${n} ${kind}`);
+    }
+  }
+});
+
+test("matchesOf: the chunks rankChunks ranks, in chunk order, and its first two", () => {
+  const next = random(12);
+  for (const n of [0, 1, 2, 3, 50, 4000]) {
+    for (const kind of ["spread", "ties", "one score"]) {
+      const pool = Array.from({ length: 3 }, () => next() * 20);
+      const scores = Float64Array.from({ length: n }, () => {
+        const r = next();
+        if (r < 0.2) return 0;
+        if (r < 0.25) return -next();
+        if (kind === "ties") return pool[Math.floor(next() * pool.length)];
+        return kind === "one score" ? 2.5 : next() * 30;
+      });
+      const ranked = sorted(scores);
+      const { chunks, best, next: second } = matchesOf(scores);
+      assert.deepEqual(Array.from(chunks), [...ranked].sort((a, b) => a - b), `${n} ${kind}`);
+      assert.deepEqual([best, second], [ranked[0] ?? -1, ranked[1] ?? -1], `${n} ${kind}`);
     }
   }
 });
