@@ -1,7 +1,7 @@
 // @ts-check
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
 import { completedQuery, keywordScores } from "./keyword.js";
-import { firstK, groupByPage, matchesOf, rankChunks } from "./results.js";
+import { bestChunks, groupByPage, matchesOf, rankChunks } from "./results.js";
 import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
@@ -138,7 +138,7 @@ export function search(bundle, query, options = {}) {
     let floor;
     if (mode === "vector") {
       const c = /** @type {Float64Array} */ (cos);
-      fused = { chunks: Array.from(vectorMatches.chunks), scores: Float64Array.from(c), direct: new Uint8Array(c.length) };
+      fused = { scores: Float64Array.from(c), direct: new Uint8Array(c.length) };
       for (const chunk of vectorMatches.chunks) fused.direct[chunk] = 1;
       floor = settings.vector_threshold;
     } else {
@@ -151,16 +151,14 @@ export function search(bundle, query, options = {}) {
       const alone = settings.vector_only_threshold;
       const c = /** @type {Float64Array | null} */ (cos);
       const k = keyword.scores;
-      let kept = 0;
-      for (const chunk of fused.chunks) {
-        if (k[chunk] > 0 || (c !== null && c[chunk] >= alone)) fused.chunks[kept++] = chunk;
-        else fused.scores[chunk] = fused.direct[chunk] = 0;
+      // (a keyword match always stays: only the vector side's other chunks can go)
+      for (const chunk of vectorMatches.chunks) {
+        if (!(k[chunk] > 0) && !(c !== null && c[chunk] >= alone)) fused.scores[chunk] = fused.direct[chunk] = 0;
       }
-      fused.chunks.length = kept;
     }
     direct = fused.direct;
-    const { chunks, scores: fusedScores } = fused;
-    const seeds = firstK(chunks, settings.seeds, (a, b) => fusedScores[b] - fusedScores[a] || a - b);
+    scores = fused.scores;
+    const seeds = bestChunks(scores, direct, settings.seeds);
     // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
     if (bundle.graph) {
       /** @type {Set<number>} */
@@ -172,9 +170,10 @@ export function search(bundle, query, options = {}) {
         return output(query, mode, [], chosen);
       }
     }
-    // The fused scores are the scores: groupByPage reads those of the chunks listed only.
-    scores = fusedScores;
-    listed = chunks.filter((chunk) => fusedScores[chunk] >= floor && fusedScores[chunk] > 0);
+    // The chunks listed: scored >= floor and > 0 (a fused score is 0 only where nothing fused
+    // or a score was 0); groupByPage reads the scores of those only.
+    for (let c = 0; c < scores.length; c++) if (scores[c] < floor) scores[c] = 0;
+    listed = matchesOf(scores).chunks;
   }
 
   const isVector = (/** @type {number} */ chunk) => cos !== null && cos[chunk] > 0;

@@ -8,8 +8,7 @@
  * filters, `allowed` says which chunks exist (an edge to another is not there). The graph's
  * edges come in shards (bundle.js loadGraphShard): a chunk to expand from whose edges are not
  * loaded is added to `missing` (then the answer is incomplete: worker.js loads them, asks again).
- * The scores are fuse.js's (a chunk it raises joins `fused.chunks`; `fused.direct` stays the
- * directly found chunks).
+ * The scores are fuse.js's (`fused.direct`: the directly found chunks).
  * @param {import("./fuse.js").Fused} fused @param {number[]} ranked
  * @param {NonNullable<import("./bundle.js").Bundle["graph"]>} graph
  * @param {any} settings @param {number} minScore @param {Uint8Array | null} [allowed]
@@ -41,7 +40,6 @@ export function expand(fused, ranked, graph, settings, minScore, allowed = null,
           if (allowed && !allowed[target]) continue;
           const value = score * decay[types[e]];
           if (value < minScore || direct[target] || value <= scores[target]) continue;
-          if (!origins.has(target)) fused.chunks.push(target);
           scores[target] = value;
           origins.set(target, { seed, edge: names[types[e]], depth });
           following.push([target, value]);

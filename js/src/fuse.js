@@ -160,16 +160,14 @@ export function fusionExplain(covered, keyword, keywordScores, settings) {
 }
 
 /**
- * Fused scores: `chunks` the fused chunks (the keyword ranking's, then the vector ranking's
- * others, each in its `chunks` order), `scores` their scores by chunk (0 elsewhere), `direct` 1
- * by chunk for each of them. Typed arrays by chunk, not a map: tens of thousands of chunks fuse
- * on a big site.
- * @typedef {{chunks: number[], scores: Float64Array, direct: Uint8Array}} Fused
+ * Fused scores by chunk: `scores` (0 where nothing fused), `direct` 1 for each chunk of either
+ * ranking. Typed arrays by chunk, not a map: tens of thousands of chunks fuse on a big site.
+ * @typedef {{scores: Float64Array, direct: Uint8Array}} Fused
  */
 
 /** Normalized scores mixed by the keyword share, with covers one ceiling up and definitions two
  * (both count in the keyword ranking only); scores and cosines are indexed by chunk, each side's
- * matches rank by them (spec: fuse; the sums do not depend on the order of `chunks`).
+ * matches rank by them (spec: fuse; no sum depends on the order of a side's `chunks`).
  * @param {Matches} keyword @param {ArrayLike<number>} keywordScores
  * @param {Matches} vector @param {ArrayLike<number>} cosines @param {Coverage} covered
  * @param {Set<number>} cover @param {any} settings @param {Set<number>} [defined]
@@ -182,15 +180,13 @@ export function fuse(keyword, keywordScores, vector, cosines, covered, cover, se
   const n = Math.max(keywordScores.length, cosines.length);
   const scores = new Float64Array(n);
   const direct = new Uint8Array(n);
-  /** @type {number[]} */
-  const chunks = [];
   if (keyword.best >= 0) {
     const best = keywordScores[keyword.best];
+    const lifts = cover.size > 0 || defined.size > 0; // (most queries: no Set lookups per chunk)
     for (const chunk of keyword.chunks) {
-      const lift = defined.has(chunk) ? 2 * ceiling : cover.has(chunk) ? ceiling : 0;
+      const lift = !lifts ? 0 : defined.has(chunk) ? 2 * ceiling : cover.has(chunk) ? ceiling : 0;
       scores[chunk] = lift + keywordPart * (keywordScores[chunk] / best);
       direct[chunk] = 1;
-      chunks.push(chunk);
     }
   }
   if (vector.best >= 0) {
@@ -199,9 +195,8 @@ export function fuse(keyword, keywordScores, vector, cosines, covered, cover, se
     for (const chunk of vector.chunks) {
       const closeness = span > 0 ? (cosines[chunk] - floor) / span : 1;
       scores[chunk] += vectorPart * closeness; // 0 + x is x: as a chunk the keyword side lacks
-      if (!direct[chunk]) chunks.push(chunk);
       direct[chunk] = 1;
     }
   }
-  return { chunks, scores, direct };
+  return { scores, direct };
 }
