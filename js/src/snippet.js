@@ -111,15 +111,33 @@ export function keywordHighlight(bundle, query, keyword) {
 /** @type {WeakMap<Highlight, string[]>} needles by highlight: a query's snippets share them */
 const NEEDLES = new WeakMap();
 
-/** Every term that can mark: a word marks only if its folded form contains one.
+/** The terms a word must contain one of, folded, to mark: every term that can mark, less those
+ * that contain another (a word containing `start` contains `s`: a prefix ending in one letter
+ * matches dozens of terms that all hold it, and each would be searched for in every text).
  * @param {Highlight} hl @returns {string[]} */
 function needles(hl) {
   let found = NEEDLES.get(hl);
   if (found !== undefined) return found;
   const terms = new Set([...hl.anywhere.keys(), ...hl.alone.keys()]);
   for (const [, sequence] of hl.identifiers) for (const part of sequence) for (const term of part.keys()) terms.add(term);
-  found = [...terms].sort();
+  /** @type {string[]} */
+  const kept = [];
+  for (const term of [...terms].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
+    if (!kept.some((shorter) => term.includes(shorter))) kept.push(term);
+  }
+  found = kept.sort();
   NEEDLES.set(hl, found);
+  return found;
+}
+
+/** @type {WeakMap<Highlight, Map<string, Mark[]>>} each word's marks by highlight: a query's
+ * snippets share the words they have in common (never changed once made) */
+const WORD_MARKS = new WeakMap();
+
+/** @param {Highlight} hl @returns {Map<string, Mark[]>} */
+function wordMarks(hl) {
+  let found = WORD_MARKS.get(hl);
+  if (found === undefined) WORD_MARKS.set(hl, (found = new Map()));
   return found;
 }
 
@@ -140,14 +158,10 @@ function wordsWithTerms(text, words, terms) {
   const lowered = text.toLowerCase();
   const found = new Uint8Array(words.length);
   for (const term of terms) {
+    let w = 0; // the last word starting at or before `at` (occurrences come in text order)
     for (let at = lowered.indexOf(term); at >= 0; at = lowered.indexOf(term, at + 1)) {
-      let lo = 0, hi = words.length - 1; // the last word starting at or before `at`
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= at) lo = mid;
-        else hi = mid - 1;
-      }
-      if (starts[lo] <= at && at + term.length <= starts[lo] + words[lo].length) found[lo] = 1;
+      while (w + 1 < words.length && starts[w + 1] <= at) w++;
+      if (starts[w] <= at && at + term.length <= starts[w] + words[w].length) found[w] = 1;
     }
   }
   return found;
@@ -275,8 +289,7 @@ export function snippet(text, hl, window) {
   const candidates = wordsWithTerms(text, words, terms);
   /** @type {Mark[]} */
   const none = [];
-  /** @type {Map<string, Mark[]>} */
-  const memo = new Map();
+  const memo = wordMarks(hl);
   let marks = words.map((word, i) => {
     if (candidates !== null && !candidates[i]) return none;
     let found = memo.get(word);
