@@ -82,21 +82,19 @@ export function rankChunks(scores) {
 
 /** @param {ArrayLike<number>} scores @returns {Matches} */
 export function matchesOf(scores) {
-  let n = 0;
-  for (let c = 0; c < scores.length; c++) if (scores[c] > 0) n++;
-  const chunks = new Int32Array(n);
-  let best = -1, next = -1;
-  for (let c = 0, i = 0; c < scores.length; c++) {
+  const chunks = new Int32Array(scores.length); // one pass: room for every chunk
+  let n = 0, best = -1, next = -1;
+  for (let c = 0; c < scores.length; c++) {
     const score = scores[c];
     if (!(score > 0)) continue;
-    chunks[i++] = c;
+    chunks[n++] = c;
     // Rising chunks: a tie keeps the lower chunk ahead.
     if (best < 0 || score > scores[best]) {
       next = best;
       best = c;
     } else if (next < 0 || score > scores[next]) next = c;
   }
-  return { chunks, best, next };
+  return { chunks: chunks.subarray(0, n), best, next };
 }
 
 /** Chunks best first: score descending, ties by chunk index. @param {Float64Array} scores */
