@@ -117,11 +117,10 @@ export function search(bundle, query, options = {}) {
   let fusion = null;
   let scores;
   const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens, keyword.typed) : new Set();
-  // Definitions count where the keyword side found them (fuse.py); pathRoots reads `found`
-  // only for a query with a "/" (a path).
-  const found = searched.includes("/") ? new Set(keywordMatches.chunks) : new Set();
+  // Definitions count where the keyword side found them (fuse.py); pathRoots reads the keyword
+  // matches only for a path (one word with a "/").
   const defined = new Set([...definingChunks(bundle, keyword.tokens, cover, keyword.typed)].filter(isHit));
-  for (const chunk of pathRoots(bundle, searched, found)) defined.add(chunk);
+  for (const chunk of pathRoots(bundle, searched, keywordMatches.chunks)) defined.add(chunk);
   /** @type {ArrayLike<number>} the chunks listed: scored > 0, in any order (groupByPage ranks what it shows) */
   let listed = keywordMatches.chunks; // keyword mode: the definitions' lift keeps them > 0
   if (mode === "keyword") {

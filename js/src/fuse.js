@@ -81,8 +81,8 @@ export function definingChunks(bundle, tokens, cover, typed = new Set()) {
 
 const EDGE_SPACE = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
 
-/** For a path query, the roots (among `found`) of the pages its path names.
- * @param {Bundle} bundle @param {string} text @param {Set<number>} found @returns {Set<number>} */
+/** For a path query, the roots (among `found`, each chunk once) of the pages its path names.
+ * @param {Bundle} bundle @param {string} text @param {Iterable<number>} found @returns {Set<number>} */
 export function pathRoots(bundle, text, found) {
   const word = text.replace(EDGE_SPACE, "");
   const typed = pathKey(word);
