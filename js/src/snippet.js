@@ -5,7 +5,6 @@ import { lower, normalize, tokenSpans, COMPOUND, PART, WORD } from "./tokenize.j
 const ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
 });
-const WHITESPACE = /[ \t\n\r\f\v]+/;
 export const BREADCRUMB_SEPARATOR = " › ";
 
 /** @typedef {[string, number]} Rule (the query token it counts for, code points to mark: 0 = all) */
@@ -143,18 +142,36 @@ function wordMarks(hl) {
 
 const ASCII_TEXT = /^[\x00-\x7f]*$/;
 
+/** The words of `text` (its runs of characters other than space, \t, \n, \v, \f and \r) and
+ * where each starts, in one pass. @param {string} text @returns {{words: string[], starts: number[]}} */
+function splitWords(text) {
+  /** @type {string[]} */
+  const words = [];
+  /** @type {number[]} */
+  const starts = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    if (code === 32 || (code >= 9 && code <= 13)) {
+      if (start >= 0) {
+        words.push(text.slice(start, i));
+        starts.push(start);
+        start = -1;
+      }
+    } else if (start < 0) start = i;
+  }
+  return { words, starts };
+}
+
 /**
- * Which of `text`'s words (text.split(WHITESPACE) less the empty ones) contain a term once
- * folded, found by searching the whole text for each term, not by folding every word; null
- * where that is not the same: a text not all ASCII (folding it is not lowercasing it character
- * by character), or an empty term.
- * @param {string} text @param {string[]} words @param {string[]} terms @returns {Uint8Array | null}
+ * Which of `text`'s words (splitWords) contain a term once folded, found by searching the whole
+ * text for each term, not by folding every word; null where that is not the same: a text not
+ * all ASCII (folding it is not lowercasing it character by character), or an empty term.
+ * @param {string} text @param {string[]} words @param {number[]} starts @param {string[]} terms
+ * @returns {Uint8Array | null}
  */
-function wordsWithTerms(text, words, terms) {
+function wordsWithTerms(text, words, starts, terms) {
   if (!terms.length || terms.includes("") || !ASCII_TEXT.test(text)) return null;
-  const starts = new Int32Array(words.length);
-  // Only whitespace lies between a word and the next: its first occurrence after the last word is it.
-  for (let w = 0, at = 0; w < words.length; w++) at = (starts[w] = text.indexOf(words[w], at)) + words[w].length;
   const lowered = text.toLowerCase();
   const found = new Uint8Array(words.length);
   for (const term of terms) {
@@ -283,10 +300,10 @@ function bestWindow(keys, window) {
  * @returns {string} safe HTML: escaped text, matches in <mark>
  */
 export function snippet(text, hl, window) {
-  const words = text.split(WHITESPACE).filter(Boolean);
+  const { words, starts } = splitWords(text);
   if (!words.length) return "";
   const terms = needles(hl);
-  const candidates = wordsWithTerms(text, words, terms);
+  const candidates = wordsWithTerms(text, words, starts, terms);
   /** @type {Mark[]} */
   const none = [];
   const memo = wordMarks(hl);
