@@ -136,8 +136,8 @@ export function search(bundle, query, options = {}) {
     let fused;
     let floor;
     if (mode === "vector") {
-      const c = /** @type {Float64Array} */ (cos);
-      fused = { scores: Float64Array.from(c), direct: new Uint8Array(c.length) };
+      // (no query vector: nothing fused)
+      fused = { scores: cos ? Float64Array.from(cos) : new Float64Array(bundle.nChunks), direct: new Uint8Array(bundle.nChunks) };
       for (const chunk of vectorMatches.chunks) fused.direct[chunk] = 1;
       floor = settings.vector_threshold;
     } else {
