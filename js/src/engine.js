@@ -1,7 +1,7 @@
 // @ts-check
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
 import { completedQuery, keywordScores } from "./keyword.js";
-import { firstK, groupByPage, rankChunks } from "./results.js";
+import { bestChunks, groupByPage, matchesOf, rankChunks } from "./results.js";
 import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
@@ -24,6 +24,10 @@ export function availableMode(bundle, mode) {
   return requested;
 }
 
+/** A side without matches (keyword mode's vector side, vector mode's keyword side). */
+/** @type {import("./results.js").Matches} */
+const NO_MATCHES = Object.freeze({ chunks: new Int32Array(0), best: -1, next: -1 });
+
 /** A format-1 manifest's search settings have no `max_query_chars` (bundle/settings.py). */
 const FORMAT_1_MAX_QUERY_CHARS = 1000;
 
@@ -40,27 +44,6 @@ export function boundedQuery(bundle, query) {
   }
   return out;
 }
-
-/** The best `k` chunks of `scores`, best first, ties by chunk index: its first k when sorted.
- * @param {Map<number, number>} scores @param {number} k @returns {number[]} */
-function bestChunks(scores, k) {
-  if (!(k > 0)) return [];
-  /** @type {[number, number][]} */
-  const entries = [];
-  let worst = -Infinity, worstChunk = -1; // the k-th kept, once k are kept
-  for (const [chunk, score] of scores) {
-    if (entries.length >= k && !(score > worst || (score === worst && chunk < worstChunk))) continue;
-    entries.push([chunk, score]);
-    if (entries.length > 2 * k + 16) { // prune to the best k now and then
-      entries.splice(0, entries.length, ...firstK(entries, k, byScore));
-      [worstChunk, worst] = entries[k - 1];
-    }
-  }
-  return firstK(entries, k, byScore).map(([chunk]) => chunk);
-}
-
-/** @param {[number, number]} a @param {[number, number]} b (chunk, score) */
-const byScore = (a, b) => b[1] - a[1] || a[0] - b[0];
 
 /**
  * @param {Bundle} bundle @param {string} query
@@ -99,9 +82,9 @@ export function search(bundle, query, options = {}) {
       return listing(bundle, query, mode, limit, chosen, allowed, keywordHighlight(bundle, searched, keyword), display);
     }
   }
-  const keywordRanked = mode !== "vector" ? rankChunks(keyword.scores) : [];
-  /** @type {number[]} */
-  let vectorRanked = [];
+  // Each side's matches; ranked in full only for explain's ranks (rankChunks).
+  const keywordMatches = mode !== "vector" ? matchesOf(keyword.scores) : NO_MATCHES;
+  let vectorMatches = NO_MATCHES;
   /** @type {Float64Array | null} */
   let cos = null;
   if (mode !== "keyword" && bundle.vectors) {
@@ -117,7 +100,7 @@ export function search(bundle, query, options = {}) {
       const threshold = settings.vector_threshold;
       for (let c = 0; c < cos.length; c++) if (cos[c] < threshold) cos[c] = 0;
       if (allowed) for (let c = 0; c < cos.length; c++) if (!allowed[c]) cos[c] = 0;
-      vectorRanked = rankChunks(cos);
+      vectorMatches = matchesOf(cos);
     }
   }
 
@@ -134,13 +117,12 @@ export function search(bundle, query, options = {}) {
   let fusion = null;
   let scores;
   const cover = mode !== "vector" ? exactCover(bundle, keyword.tokens, keyword.typed) : new Set();
-  // Definitions count where the keyword side found them (fuse.py); pathRoots reads `found`
-  // only for a query with a "/" (a path).
-  const found = searched.includes("/") ? new Set(keywordRanked) : new Set();
+  // Definitions count where the keyword side found them (fuse.py); pathRoots reads the keyword
+  // matches only for a path (one word with a "/").
   const defined = new Set([...definingChunks(bundle, keyword.tokens, cover, keyword.typed)].filter(isHit));
-  for (const chunk of pathRoots(bundle, searched, found)) defined.add(chunk);
-  /** @type {number[]} the chunks listed: scored > 0, in any order (groupByPage ranks what it shows) */
-  let listed = keywordRanked; // keyword mode: the definitions' lift keeps them > 0
+  for (const chunk of pathRoots(bundle, searched, keywordMatches.chunks)) defined.add(chunk);
+  /** @type {ArrayLike<number>} the chunks listed: scored > 0, in any order (groupByPage ranks what it shows) */
+  let listed = keywordMatches.chunks; // keyword mode: the definitions' lift keeps them > 0
   if (mode === "keyword") {
     scores = keyword.scores;
     if (defined.size) { // ahead of every other chunk, in keyword order among themselves (fuse.py)
@@ -150,28 +132,32 @@ export function search(bundle, query, options = {}) {
       for (const chunk of defined) scores[chunk] += best;
     }
   } else {
-    /** @type {Map<number, number>} */
+    /** @type {import("./fuse.js").Fused} */
     let fused;
     let floor;
     if (mode === "vector") {
-      const c = /** @type {Float64Array} */ (cos);
-      fused = new Map(vectorRanked.map((chunk) => [chunk, c[chunk]]));
+      // (no query vector: nothing fused)
+      fused = { scores: cos ? Float64Array.from(cos) : new Float64Array(bundle.nChunks), direct: new Uint8Array(bundle.nChunks) };
+      for (const chunk of vectorMatches.chunks) fused.direct[chunk] = 1;
       floor = settings.vector_threshold;
     } else {
-      const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordRanked);
-      fused = fuse(keywordRanked, keyword.scores, vectorRanked, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
-      if (display.explain) fusion = fusionExplain(sure, keywordRanked, keyword.scores, settings); // recomputes fuse()'s share: only for explain
+      const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordMatches);
+      fused = fuse(keywordMatches, keyword.scores, vectorMatches, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
+      if (display.explain) fusion = fusionExplain(sure, keywordMatches, keyword.scores, settings); // recomputes fuse()'s share: only for explain
       floor = settings.min_score;
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.
       const alone = settings.vector_only_threshold;
       const c = /** @type {Float64Array | null} */ (cos);
       const k = keyword.scores;
-      for (const chunk of fused.keys()) if (!(k[chunk] > 0) && !(c !== null && c[chunk] >= alone)) fused.delete(chunk);
+      // (a keyword match always stays: only the vector side's other chunks can go)
+      for (const chunk of vectorMatches.chunks) {
+        if (!(k[chunk] > 0) && !(c !== null && c[chunk] >= alone)) fused.scores[chunk] = fused.direct[chunk] = 0;
+      }
     }
-    direct = new Uint8Array(bundle.nChunks);
-    for (const chunk of fused.keys()) direct[chunk] = 1;
-    const seeds = bestChunks(fused, settings.seeds);
+    direct = fused.direct;
+    scores = fused.scores;
+    const seeds = bestChunks(scores, direct, settings.seeds);
     // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
     if (bundle.graph) {
       /** @type {Set<number>} */
@@ -183,13 +169,10 @@ export function search(bundle, query, options = {}) {
         return output(query, mode, [], chosen);
       }
     }
-    scores = new Float64Array(bundle.nChunks);
-    listed = [];
-    for (const [chunk, score] of fused) {
-      if (score < floor) continue;
-      scores[chunk] = score;
-      if (score > 0) listed.push(chunk);
-    }
+    // The chunks listed: scored >= floor and > 0 (a fused score is 0 only where nothing fused
+    // or a score was 0); groupByPage reads the scores of those only.
+    for (let c = 0; c < scores.length; c++) if (scores[c] < floor) scores[c] = 0;
+    listed = matchesOf(scores).chunks;
   }
 
   const isVector = (/** @type {number} */ chunk) => cos !== null && cos[chunk] > 0;
@@ -216,11 +199,11 @@ export function search(bundle, query, options = {}) {
       const info = {};
       if (isHit(chunk)) {
         via.push("keyword");
-        if (options.explain) info.bm25 = { rank: (keywordRank ??= ranks(keywordRanked))[chunk], score: keyword.scores[chunk] };
+        if (options.explain) info.bm25 = { rank: (keywordRank ??= ranks(rankChunks(keyword.scores)))[chunk], score: keyword.scores[chunk] };
       }
       if (isVector(chunk)) {
         if (isDirect(chunk)) via.push("vector"); // else its cosine was too low for a vector-only result
-        if (options.explain) info.vector = { rank: (vectorRank ??= ranks(vectorRanked))[chunk], cosine: /** @type {Float64Array} */ (cos)[chunk] };
+        if (options.explain) info.vector = { rank: (vectorRank ??= ranks(rankChunks(/** @type {Float64Array} */ (cos))))[chunk], cosine: /** @type {Float64Array} */ (cos)[chunk] };
       }
       const origin = origins.get(chunk);
       if (origin) {

@@ -8,24 +8,23 @@
  * filters, `allowed` says which chunks exist (an edge to another is not there). The graph's
  * edges come in shards (bundle.js loadGraphShard): a chunk to expand from whose edges are not
  * loaded is added to `missing` (then the answer is incomplete: worker.js loads them, asks again).
- * @param {Map<number, number>} scores @param {number[]} ranked
+ * The scores are fuse.js's (`fused.direct`: the directly found chunks).
+ * @param {import("./fuse.js").Fused} fused @param {number[]} ranked
  * @param {NonNullable<import("./bundle.js").Bundle["graph"]>} graph
  * @param {any} settings @param {number} minScore @param {Uint8Array | null} [allowed]
  * @param {Set<number>} [missing]
  * @returns {Map<number, Origin>}
  */
-export function expand(scores, ranked, graph, settings, minScore, allowed = null, missing = new Set()) {
+export function expand(fused, ranked, graph, settings, minScore, allowed = null, missing = new Set()) {
   const { edges, edge_types: names } = graph;
   const decay = names.map((name) => settings.graph_decay[name]);
   /** @type {Map<number, Origin>} */
   const origins = new Map();
-  // Expansion only adds related chunks: a directly found chunk keeps its own score (flags by
-  // chunk: a big site's thousands of direct chunks are looked up for every edge).
-  const direct = new Uint8Array(edges.length);
-  for (const chunk of scores.keys()) direct[chunk] = 1;
+  // Expansion only adds related chunks: a directly found chunk keeps its own score.
+  const { scores, direct } = fused;
   for (const seed of ranked.slice(0, settings.seeds)) {
     /** @type {[number, number][]} */
-    let frontier = [[seed, /** @type {number} */ (scores.get(seed))]];
+    let frontier = [[seed, scores[seed]]];
     for (let depth = 1; depth <= settings.graph_depth; depth++) {
       /** @type {[number, number][]} */
       const following = [];
@@ -40,8 +39,8 @@ export function expand(scores, ranked, graph, settings, minScore, allowed = null
           const target = targets[e];
           if (allowed && !allowed[target]) continue;
           const value = score * decay[types[e]];
-          if (value < minScore || direct[target] || value <= (scores.get(target) ?? 0)) continue;
-          scores.set(target, value);
+          if (value < minScore || direct[target] || value <= scores[target]) continue;
+          scores[target] = value;
           origins.set(target, { seed, edge: names[types[e]], depth });
           following.push([target, value]);
         }

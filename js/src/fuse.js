@@ -4,6 +4,7 @@ import { pathKey } from "./filters.js";
 import { prefixTerms } from "./keyword.js";
 
 /** @typedef {import("./bundle.js").Bundle} Bundle */
+/** @typedef {import("./results.js").Matches} Matches */
 
 /** Each whole compound of a query made of nothing but identifiers, or its only token
  * (spec: identifier_tokens). @param {string[]} tokens @returns {string[]} */
@@ -80,8 +81,8 @@ export function definingChunks(bundle, tokens, cover, typed = new Set()) {
 
 const EDGE_SPACE = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
 
-/** For a path query, the roots (among `found`) of the pages its path names.
- * @param {Bundle} bundle @param {string} text @param {Set<number>} found @returns {Set<number>} */
+/** For a path query, the roots (among `found`, each chunk once) of the pages its path names.
+ * @param {Bundle} bundle @param {string} text @param {Iterable<number>} found @returns {Set<number>} */
 export function pathRoots(bundle, text, found) {
   const word = text.replace(EDGE_SPACE, "");
   const typed = pathKey(word);
@@ -98,15 +99,14 @@ export function pathRoots(bundle, text, found) {
 /** Of the query's tokens that are not stop words, how many the keyword side's best chunk holds
  * as an exact term; none held without a keyword match (spec: coverage).
  * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} stop
- * @param {number[]} keywordRanked @returns {Coverage} */
-export function coverage(bundle, tokens, stop, keywordRanked) {
+ * @param {Matches} keyword @returns {Coverage} */
+export function coverage(bundle, tokens, stop, keyword) {
   const content = tokens.filter((token) => !stop.has(token));
-  if (!keywordRanked.length || !content.length) return { held: 0, words: content.length };
-  const best = keywordRanked[0];
+  if (keyword.best < 0 || !content.length) return { held: 0, words: content.length };
   let held = 0;
   for (const token of content) {
     const term = bundle.termIndex.get(token);
-    if (term !== undefined && holds(bundle, term, best)) held++;
+    if (term !== undefined && holds(bundle, term, keyword.best)) held++;
   }
   return { held, words: content.length };
 }
@@ -133,11 +133,11 @@ const GAP_SPAN = 0.2;
 
 /** How far the keyword side's best chunk leads: 1 - second score / best score (1 with a single
  * keyword match, 0 with none) (spec: keyword_gap).
- * @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores @returns {number} */
-export function keywordGap(keywordRanked, keywordScores) {
-  if (!keywordRanked.length) return 0;
-  if (keywordRanked.length === 1) return 1;
-  return 1 - keywordScores[keywordRanked[1]] / keywordScores[keywordRanked[0]];
+ * @param {Matches} keyword @param {ArrayLike<number>} keywordScores @returns {number} */
+export function keywordGap(keyword, keywordScores) {
+  if (keyword.best < 0) return 0;
+  if (keyword.next < 0) return 1;
+  return 1 - keywordScores[keyword.next] / keywordScores[keyword.best];
 }
 
 /** The keyword side's share of a fused score (spec: keyword_share).
@@ -152,39 +152,51 @@ export function keywordShare(covered, gap, settings) {
 
 /** What set a hybrid query's keyword share (explain): words held of the query's words, the
  * keyword gap and the share (spec: fusion_explain).
- * @param {Coverage} covered @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores
+ * @param {Coverage} covered @param {Matches} keyword @param {ArrayLike<number>} keywordScores
  * @param {any} settings @returns {{held: number, words: number, gap: number, keyword_share: number}} */
-export function fusionExplain(covered, keywordRanked, keywordScores, settings) {
-  const gap = keywordGap(keywordRanked, keywordScores);
+export function fusionExplain(covered, keyword, keywordScores, settings) {
+  const gap = keywordGap(keyword, keywordScores);
   return { held: covered.held, words: covered.words, gap, keyword_share: keywordShare(covered, gap, settings) };
 }
 
+/**
+ * Fused scores by chunk: `scores` (0 where nothing fused), `direct` 1 for each chunk of either
+ * ranking. Typed arrays by chunk, not a map: tens of thousands of chunks fuse on a big site.
+ * @typedef {{scores: Float64Array, direct: Uint8Array}} Fused
+ */
+
 /** Normalized scores mixed by the keyword share, with covers one ceiling up and definitions two
- * (both count in the keyword ranking only); scores and cosines are indexed by chunk (spec: fuse).
- * @param {number[]} keywordRanked @param {ArrayLike<number>} keywordScores
- * @param {number[]} vectorRanked @param {ArrayLike<number>} cosines @param {Coverage} covered
+ * (both count in the keyword ranking only); scores and cosines are indexed by chunk, each side's
+ * matches rank by them (spec: fuse; no sum depends on the order of a side's `chunks`).
+ * @param {Matches} keyword @param {ArrayLike<number>} keywordScores
+ * @param {Matches} vector @param {ArrayLike<number>} cosines @param {Coverage} covered
  * @param {Set<number>} cover @param {any} settings @param {Set<number>} [defined]
- * @returns {Map<number, number>} */
-export function fuse(keywordRanked, keywordScores, vectorRanked, cosines, covered, cover, settings, defined = new Set()) {
+ * @returns {Fused} */
+export function fuse(keyword, keywordScores, vector, cosines, covered, cover, settings, defined = new Set()) {
   const ceiling = (settings.keyword_weight + settings.vector_weight) / (settings.rrf_k + 1);
-  const share = keywordShare(covered, keywordGap(keywordRanked, keywordScores), settings);
+  const share = keywordShare(covered, keywordGap(keyword, keywordScores), settings);
   const keywordPart = ceiling * share;
   const vectorPart = ceiling * (1 - share);
-  const fused = new Map();
-  if (keywordRanked.length) {
-    const best = keywordScores[keywordRanked[0]];
-    for (const chunk of keywordRanked) {
-      const lift = defined.has(chunk) ? 2 * ceiling : cover.has(chunk) ? ceiling : 0;
-      fused.set(chunk, lift + keywordPart * (keywordScores[chunk] / best));
+  const n = Math.max(keywordScores.length, cosines.length);
+  const scores = new Float64Array(n);
+  const direct = new Uint8Array(n);
+  if (keyword.best >= 0) {
+    const best = keywordScores[keyword.best];
+    const lifts = cover.size > 0 || defined.size > 0; // (most queries: no Set lookups per chunk)
+    for (const chunk of keyword.chunks) {
+      const lift = !lifts ? 0 : defined.has(chunk) ? 2 * ceiling : cover.has(chunk) ? ceiling : 0;
+      scores[chunk] = lift + keywordPart * (keywordScores[chunk] / best);
+      direct[chunk] = 1;
     }
   }
-  if (vectorRanked.length) {
+  if (vector.best >= 0) {
     const floor = settings.vector_threshold;
-    const span = cosines[vectorRanked[0]] - floor;
-    for (const chunk of vectorRanked) {
+    const span = cosines[vector.best] - floor;
+    for (const chunk of vector.chunks) {
       const closeness = span > 0 ? (cosines[chunk] - floor) / span : 1;
-      fused.set(chunk, (fused.get(chunk) ?? 0) + vectorPart * closeness);
+      scores[chunk] += vectorPart * closeness; // 0 + x is x: as a chunk the keyword side lacks
+      direct[chunk] = 1;
     }
   }
-  return fused;
+  return { scores, direct };
 }

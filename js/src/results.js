@@ -73,6 +73,30 @@ export function rankChunks(scores) {
   return out;
 }
 
+/**
+ * A side's ranking as fusion reads it (fuse.js): its chunks (those with a positive score) in
+ * chunk order, and the first two of rankChunks' order (-1: none). Tens of thousands of chunks
+ * can match on a big site; a query ranks them all only for explain's ranks.
+ * @typedef {{chunks: Int32Array, best: number, next: number}} Matches
+ */
+
+/** @param {ArrayLike<number>} scores @returns {Matches} */
+export function matchesOf(scores) {
+  const chunks = new Int32Array(scores.length); // one pass: room for every chunk
+  let n = 0, best = -1, next = -1;
+  for (let c = 0; c < scores.length; c++) {
+    const score = scores[c];
+    if (!(score > 0)) continue;
+    chunks[n++] = c;
+    // Rising chunks: a tie keeps the lower chunk ahead.
+    if (best < 0 || score > scores[best]) {
+      next = best;
+      best = c;
+    } else if (next < 0 || score > scores[next]) next = c;
+  }
+  return { chunks: chunks.subarray(0, n), best, next };
+}
+
 /** Chunks best first: score descending, ties by chunk index. @param {Float64Array} scores */
 const byScore = (scores) => (/** @type {number} */ a, /** @type {number} */ b) => scores[b] - scores[a] || a - b;
 
@@ -121,13 +145,33 @@ export function firstK(items, k, compare) {
   return kept;
 }
 
+/** The best `k` chunks flagged in `among` by score (descending, ties by chunk index), best first:
+ * firstK's answer, comparing with the k-th kept inline (tens of thousands of chunks can fuse on a
+ * big site; firstK calls its comparator for each).
+ * @param {Float64Array} scores @param {Uint8Array} among @param {number} k @returns {number[]} */
+export function bestChunks(scores, among, k) {
+  const order = byScore(scores);
+  /** @type {number[]} */
+  const kept = [];
+  if (!(k > 0)) return kept;
+  for (let chunk = 0; chunk < among.length; chunk++) {
+    if (!among[chunk]) continue;
+    if (kept.length >= k) {
+      const last = kept[kept.length - 1];
+      if (!(scores[chunk] > scores[last] || (scores[chunk] === scores[last] && chunk < last))) continue;
+    }
+    keep(kept, chunk, k, order);
+  }
+  return kept;
+}
+
 /** page_max_weight x best + page_top_weight x mean of the top page_top_n (spec: page_score).
- * @param {number[]} members best first @param {Float64Array} scores @param {any} settings */
+ * @param {ArrayLike<number>} members best first @param {Float64Array} scores @param {any} settings */
 export function pageScore(members, scores, settings) {
-  const top = members.slice(0, settings.page_top_n).map((chunk) => scores[chunk]);
+  const count = Math.min(members.length, settings.page_top_n);
   let sum = 0;
-  for (const score of top) sum += score;
-  return settings.page_max_weight * top[0] + settings.page_top_weight * (sum / top.length);
+  for (let i = 0; i < count; i++) sum += scores[members[i]];
+  return settings.page_max_weight * scores[members[0]] + settings.page_top_weight * (sum / count);
 }
 
 /**
@@ -186,10 +230,13 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     place(lists, sizes, 2 * page + related[chunk], top, chunk, scores);
   }
   const scored = [];
+  /** @type {number[]} one page's list at a time */
+  const ranking = [];
   for (const page of touched) {
     const onlyRelated = !sizes[2 * page];
     const list = 2 * page + (onlyRelated ? 1 : 0);
-    const ranking = Array.from(lists.subarray(list * top, list * top + sizes[list]));
+    ranking.length = sizes[list];
+    for (let j = 0; j < ranking.length; j++) ranking[j] = lists[list * top + j];
     // A page whose display fragment failed to load is left out (worker.js warns); the Python
     // engine has them all, so answers are the same.
     if (bundle.displayLoaded[fragmentOf(bundle, ranking[0])] === DISPLAY_FAILED) continue;

@@ -5,7 +5,6 @@ import { lower, normalize, tokenSpans, COMPOUND, PART, WORD } from "./tokenize.j
 const ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
 });
-const WHITESPACE = /[ \t\n\r\f\v]+/;
 export const BREADCRUMB_SEPARATOR = " › ";
 
 /** @typedef {[string, number]} Rule (the query token it counts for, code points to mark: 0 = all) */
@@ -111,43 +110,75 @@ export function keywordHighlight(bundle, query, keyword) {
 /** @type {WeakMap<Highlight, string[]>} needles by highlight: a query's snippets share them */
 const NEEDLES = new WeakMap();
 
-/** Every term that can mark: a word marks only if its folded form contains one.
+/** The terms a word must contain one of, folded, to mark: every term that can mark, less those
+ * that contain another (a word containing `start` contains `s`: a prefix ending in one letter
+ * matches dozens of terms that all hold it, and each would be searched for in every text).
  * @param {Highlight} hl @returns {string[]} */
 function needles(hl) {
   let found = NEEDLES.get(hl);
   if (found !== undefined) return found;
   const terms = new Set([...hl.anywhere.keys(), ...hl.alone.keys()]);
   for (const [, sequence] of hl.identifiers) for (const part of sequence) for (const term of part.keys()) terms.add(term);
-  found = [...terms].sort();
+  /** @type {string[]} */
+  const kept = [];
+  for (const term of [...terms].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))) {
+    if (!kept.some((shorter) => term.includes(shorter))) kept.push(term);
+  }
+  found = kept.sort();
   NEEDLES.set(hl, found);
+  return found;
+}
+
+/** @type {WeakMap<Highlight, Map<string, Mark[]>>} each word's marks by highlight: a query's
+ * snippets share the words they have in common (never changed once made) */
+const WORD_MARKS = new WeakMap();
+
+/** @param {Highlight} hl @returns {Map<string, Mark[]>} */
+function wordMarks(hl) {
+  let found = WORD_MARKS.get(hl);
+  if (found === undefined) WORD_MARKS.set(hl, (found = new Map()));
   return found;
 }
 
 const ASCII_TEXT = /^[\x00-\x7f]*$/;
 
+/** The words of `text` (its runs of characters other than space, \t, \n, \v, \f and \r) and
+ * where each starts, in one pass. @param {string} text @returns {{words: string[], starts: number[]}} */
+function splitWords(text) {
+  /** @type {string[]} */
+  const words = [];
+  /** @type {number[]} */
+  const starts = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    if (code === 32 || (code >= 9 && code <= 13)) {
+      if (start >= 0) {
+        words.push(text.slice(start, i));
+        starts.push(start);
+        start = -1;
+      }
+    } else if (start < 0) start = i;
+  }
+  return { words, starts };
+}
+
 /**
- * Which of `text`'s words (text.split(WHITESPACE) less the empty ones) contain a term once
- * folded, found by searching the whole text for each term, not by folding every word; null
- * where that is not the same: a text not all ASCII (folding it is not lowercasing it character
- * by character), or an empty term.
- * @param {string} text @param {string[]} words @param {string[]} terms @returns {Uint8Array | null}
+ * Which of `text`'s words (splitWords) contain a term once folded, found by searching the whole
+ * text for each term, not by folding every word; null where that is not the same: a text not
+ * all ASCII (folding it is not lowercasing it character by character), or an empty term.
+ * @param {string} text @param {string[]} words @param {number[]} starts @param {string[]} terms
+ * @returns {Uint8Array | null}
  */
-function wordsWithTerms(text, words, terms) {
+function wordsWithTerms(text, words, starts, terms) {
   if (!terms.length || terms.includes("") || !ASCII_TEXT.test(text)) return null;
-  const starts = new Int32Array(words.length);
-  // Only whitespace lies between a word and the next: its first occurrence after the last word is it.
-  for (let w = 0, at = 0; w < words.length; w++) at = (starts[w] = text.indexOf(words[w], at)) + words[w].length;
   const lowered = text.toLowerCase();
   const found = new Uint8Array(words.length);
   for (const term of terms) {
+    let w = 0; // the last word starting at or before `at` (occurrences come in text order)
     for (let at = lowered.indexOf(term); at >= 0; at = lowered.indexOf(term, at + 1)) {
-      let lo = 0, hi = words.length - 1; // the last word starting at or before `at`
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= at) lo = mid;
-        else hi = mid - 1;
-      }
-      if (starts[lo] <= at && at + term.length <= starts[lo] + words[lo].length) found[lo] = 1;
+      while (w + 1 < words.length && starts[w + 1] <= at) w++;
+      if (starts[w] <= at && at + term.length <= starts[w] + words[w].length) found[w] = 1;
     }
   }
   return found;
@@ -269,14 +300,13 @@ function bestWindow(keys, window) {
  * @returns {string} safe HTML: escaped text, matches in <mark>
  */
 export function snippet(text, hl, window) {
-  const words = text.split(WHITESPACE).filter(Boolean);
+  const { words, starts } = splitWords(text);
   if (!words.length) return "";
   const terms = needles(hl);
-  const candidates = wordsWithTerms(text, words, terms);
+  const candidates = wordsWithTerms(text, words, starts, terms);
   /** @type {Mark[]} */
   const none = [];
-  /** @type {Map<string, Mark[]>} */
-  const memo = new Map();
+  const memo = wordMarks(hl);
   let marks = words.map((word, i) => {
     if (candidates !== null && !candidates[i]) return none;
     let found = memo.get(word);

@@ -63,6 +63,14 @@ for (const { query, mode, expected } of cases) {
   });
 }
 
+test("a query without a query vector (no word pieces) answers nothing in every mode, without throwing", () => {
+  for (const query of ["", "!!!", "?"]) {
+    for (const mode of ["keyword", "vector", "hybrid"]) {
+      assert.deepEqual(search(bundle, query, { mode, explain: true }).results, [], `${mode} ${JSON.stringify(query)}`);
+    }
+  }
+});
+
 test("a newer bundle format is refused with a clear message", async () => {
   const manifest = await editableManifest();
   manifest.format = FORMAT_VERSION + 1;

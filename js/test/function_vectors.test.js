@@ -89,16 +89,25 @@ for (const c of fusion.exact_cover) {
     assert.deepEqual([...exactCover(smallBundle(c), c.tokens, new Set(c.typed))].sort((a, b) => a - b), c.expected);
   });
 }
+/** A ranking (best first) as fuse.js reads a side's matches. @param {number[]} ranked
+ * @returns {import("../src/results.js").Matches} */
+const matches = (ranked) => ({ chunks: Int32Array.from(ranked), best: ranked[0] ?? -1, next: ranked[1] ?? -1 });
 for (const c of fusion.fuse) {
   test(`fuse: ${c.name}`, () => {
     const covered = { held: c.coverage[0], words: c.coverage[1] };
-    const fused = fuse(c.keyword, c.scores, c.vector, c.cosines, covered, new Set(c.cover), c.settings, new Set(c.defined ?? []));
-    assert.deepEqual([...fused], c.expected);
+    const fused = fuse(matches(c.keyword), c.scores, matches(c.vector), c.cosines, covered, new Set(c.cover), c.settings, new Set(c.defined ?? []));
+    // The spec's order: the keyword ranking's chunks, then the vector ranking's others.
+    const chunks = [...new Set([...c.keyword, ...c.vector])];
+    assert.deepEqual(chunks.map((chunk) => [chunk, fused.scores[chunk]]), c.expected);
+    fused.scores.forEach((score, chunk) => { // direct: the chunks fused; 0 elsewhere
+      assert.equal(fused.direct[chunk], chunks.includes(chunk) ? 1 : 0);
+      if (!chunks.includes(chunk)) assert.equal(score, 0);
+    });
   });
 }
 for (const c of fusion.coverage) {
   test(`coverage of ${JSON.stringify(c.tokens)} (stop ${JSON.stringify(c.stop)}) by ${JSON.stringify(c.keyword)}`, () => {
-    const covered = coverage(smallBundle(c), c.tokens, new Set(c.stop), c.keyword);
+    const covered = coverage(smallBundle(c), c.tokens, new Set(c.stop), matches(c.keyword));
     assert.deepEqual([covered.held, covered.words], c.expected);
   });
 }
