@@ -59,7 +59,7 @@ def test_small_sites_stay_one_file_unless_forced() -> None:
     # k8s-docs: docs/format3-status.md
     assert cluster_rule(12486, 128) == 894
     assert probe_rule(12486, None, None) == {
-        "bits": 6, "centroid_bits": 4, "probe": 1, "probe_chunks": 999, "cell_chunks": 7992
+        "bits": 4, "centroid_bits": 4, "probe": 1, "probe_chunks": 999, "cell_chunks": 7992
     }
     forced = {"bits": 8, "centroid_bits": 4, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486}
     assert probe_rule(12486, 5, 8) == forced

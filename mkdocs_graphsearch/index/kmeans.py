@@ -26,10 +26,13 @@ ITERATIONS = 20
 SINGLE_FILE_BYTES = 128 * 1024
 #: Clusters per square root of the chunk count, the share of the chunks a query reads, and the
 #: code widths of the clustered layout (cluster_rule; measured on k8s-docs in
-#: docs/format3-status.md).
+#: docs/format3-status.md). Passages at 4 bits (was 6): on k8s-docs the first hybrid answer's
+#: clusters 100 -> 56 KiB gzip at recall@10 0.95 against exact search over the same codes
+#: (6 bits: 0.9475) and hybrid nDCG@10 0.4974 -> 0.5031; the top 10 agrees less with an int8
+#: exact search (0.78 vs 0.91), which the judged queries do not see.
 CLUSTERS_PER_ROOT = 8
 PROBE_SHARE = 0.08
-BITS = 6
+BITS = 4
 CENTROID_BITS = 4
 #: Beyond this many chunks the clusters get two levels (cell_rule): their centroids (4-bit, 68 B
 #: each at dim 128, all loaded) would be ~170 KB at 100,000 chunks. (A share of reads falling
@@ -47,8 +50,8 @@ def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
     (unless `force`), else round(8 sqrt(n)). Measured with benchmarks/vector_recall.py
     (docs/format3-status.md): the static encoder's query vectors sit far from every centroid, so
     small clusters (8 sqrt n: ~14 chunks each) probed until a share of the chunks is read beat big
-    ones (k8s-docs, 6-bit codes: 894 clusters reading 8 % of the chunks, recall@10 0.96 against
-    exact search over the same codes, where 447 needed 20 %); 4-bit centroids (68 B each at
+    ones (k8s-docs: 894 clusters reading 8 % of the chunks, recall@10 0.95-0.96 against exact
+    search over the same codes, where 447 needed 20 %); 4-bit centroids (68 B each at
     dim 128) keep the always-loaded part small enough to afford them."""
     if n_chunks * (dim + 4) <= SINGLE_FILE_BYTES and not force or n_chunks < 2:
         return 1
