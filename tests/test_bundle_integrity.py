@@ -613,7 +613,7 @@ def test_malformed_clustered_bundles_give_the_same_error_in_both_engines(
     clustered: Path, tmp_path: Path, node: str
 ) -> None:
     rule = json.loads((clustered / M).read_bytes())["vectors"]["clusters"]
-    assert (rule["probe"], rule["bits"], rule["centroid_bits"]) == (1, 6, 4)
+    assert (rule["probe"], rule["bits"], rule["centroid_bits"]) == (1, 4, 4)
     _same_errors(clustered, MALFORMED_CLUSTERED, tmp_path, node)
 
 
