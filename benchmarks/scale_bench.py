@@ -6,6 +6,7 @@ builds and Chromium in one run, one table with ratios.
     .venv/bin/python benchmarks/scale_bench.py --corpus /tmp/big --queries-file tests/eval/k8s-docs.queries.jsonl \\
         --seed-cache .cache/eval
     .venv/bin/python benchmarks/scale_bench.py --corpus k8s-docs --skip-build   # reuse the sites built last time
+    .venv/bin/python benchmarks/scale_bench.py --corpus k8s-docs --skip-build --first-query-only  # bytes only
 
 `--corpus` is a folder name under ../shared/corpora or a folder of markdown (e.g. one written by
 benchmarks/make_big_site.py). The docs are copied into `--work` (default
@@ -27,6 +28,8 @@ benchmarks/.cache/scale-bench/NAME, ignored by git), since one page gets edited.
    the first result shown in hybrid mode (ui-box.js `data-gs-mode="hybrid"` on a box with an option);
    bytes after 10 queries in one context; warm latency: keystroke -> results in the DOM (ours, MkDocs)
    and engine API per prefix (ours' worker, Pagefind's search() + data() of 5).
+   `--first-query-only`: only the cold runs of ours and Pagefind (the first-query bytes and
+   times; no MkDocs, no 10-query session, no warm figures), e.g. after `--skip-build`.
 3. Prints the table (markdown) and writes benchmarks/results/scale-NAME-DATE.json.
 """
 
@@ -125,14 +128,18 @@ def site_facts(www: Path) -> dict:
     }
 
 
-def run_browser(www: Path, queries: list[str], cold_queries: list[str], contexts: int, warmup: int) -> dict:
+def run_browser(
+    www: Path, queries: list[str], cold_queries: list[str], contexts: int, warmup: int, first_only: bool = False
+) -> dict:
     from playwright.sync_api import sync_playwright
+
+    engines = FIRST_QUERY_ENGINES if first_only else bb.ENGINES
 
     bb.learn_names("ours", www / "ours")
     bb.write_pagefind_page(www / "pagefind", copied_from_search_site=False)
     server = bb.Server(www)
     sizes = bb.Sizes(www, server.base)
-    res: dict = {"cold": {e: {"runs": []} for e in bb.ENGINES}}
+    res: dict = {"cold": {e: {"runs": []} for e in engines}}
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(bb.CHROMIUM), args=bb.CHROMIUM_ARGS)
@@ -140,7 +147,7 @@ def run_browser(www: Path, queries: list[str], cold_queries: list[str], contexts
             for i in range(contexts):
                 query = cold_queries[i % len(cold_queries)]
                 bb.note(f"cold {i + 1}/{contexts}: {query!r}")
-                for engine in bb.ENGINES if i % 2 == 0 else bb.ENGINES[::-1]:
+                for engine in engines if i % 2 == 0 else engines[::-1]:
                     try:
                         run = bench.cold(engine, query)
                     except Exception as error:  # noqa: BLE001 - a failed run is reported, not fatal
@@ -148,8 +155,12 @@ def run_browser(www: Path, queries: list[str], cold_queries: list[str], contexts
                         run = {"first": None, "error": str(error)}
                     run["query"] = query
                     res["cold"][engine]["runs"].append(run)
-            for engine in bb.ENGINES:
+            for engine in engines:
                 res["cold"][engine]["summary"] = bb.summarize_cold(res["cold"][engine]["runs"], engine)
+            if first_only:
+                res["chromium"] = browser.version
+                browser.close()
+                return res
             res["session"] = {}
             for engine in bb.ENGINES:
                 bb.note(f"10-query session: {engine}")
@@ -171,6 +182,30 @@ def run_browser(www: Path, queries: list[str], cold_queries: list[str], contexts
     finally:
         server.stop()
     return res
+
+
+#: --first-query-only: the engines whose first queries issue 10's byte target compares
+FIRST_QUERY_ENGINES = ("ours", "pagefind")
+
+
+def first_query_table(report: dict) -> str:
+    """--first-query-only: ours' and Pagefind's gzip bytes and times before the first result."""
+    cold = {e: report["browser"]["cold"][e]["summary"] for e in FIRST_QUERY_ENGINES}
+    ours, pagefind = cold["ours"], cold["pagefind"]
+    rows = [
+        ("gzip KiB before the first keyword result", ours["before_first"]["gzip"], pagefind["before_first"]["gzip"]),
+        (
+            "gzip KiB before the first hybrid result",
+            ours.get("before_hybrid", {}).get("gzip"),
+            pagefind["before_first"]["gzip"],
+        ),
+    ]
+    lines = ["| figure (median of the cold runs) | ours | Pagefind | ours / Pagefind |", "|---|---:|---:|---:|"]
+    lines += [f"| {label} | {kib(a)} | {kib(b)} | {ratio(a, b)} |" for label, a, b in rows]
+    for p in ("p50", "p95"):
+        a, b = ours.get("nav_to_hybrid_ms", {}).get(p), pagefind["nav_to_first_ms"].get(p)
+        lines.append(f"| cold: navigation -> first (hybrid) result, {p} ms | {ms(a)} | {ms(b)} | {ratio(a, b)} |")
+    return "\n".join(lines)
 
 
 def kib(v) -> str:
@@ -290,6 +325,9 @@ def main() -> None:
     parser.add_argument("--skip-build", action="store_true", help="reuse the sites of the last run in --work")
     parser.add_argument("--skip-browser", action="store_true", help="builds and sizes only")
     parser.add_argument("--cold-only", action="store_true", help="only the cold builds (no warm, no edit)")
+    parser.add_argument(
+        "--first-query-only", action="store_true", help="browser: only the cold runs of ours and Pagefind"
+    )
     parser.add_argument("--contexts", type=int, default=10, help="fresh browser contexts per engine (cold runs)")
     parser.add_argument(
         "--queries", type=int, default=10, help="judged queries typed (and their prefixes run) for the warm figures"
@@ -347,7 +385,9 @@ def main() -> None:
     if not args.skip_browser:
         if not bb.CHROMIUM.exists():
             die(f"{bb.CHROMIUM} is missing (apt-get install chromium)")
-        report["browser"] = run_browser(www, queries[: args.queries], cold_queries, args.contexts, args.warmup_queries)
+        report["browser"] = run_browser(
+            www, queries[: args.queries], cold_queries, args.contexts, args.warmup_queries, args.first_query_only
+        )
     report["loadavg"] = [load_start, os.getloadavg()]
     report["wall_s"] = round(time.perf_counter() - t0, 1)
     counts = report["site"]["counts"] or {}
@@ -356,7 +396,7 @@ def main() -> None:
         f"commit {report['git']['commit']}; load {load_start[0]:.1f} -> {os.getloadavg()[0]:.1f} on "
         f"{report['cpus']} CPUs; {report['wall_s']:.0f} s"
     )
-    table = markdown_table(report)
+    table = first_query_table(report) if args.first_query_only and "browser" in report else markdown_table(report)
     report["table"] = header + "\n" + table
     print(header)
     print(table)

@@ -132,6 +132,7 @@ def main() -> int:
     parser.add_argument("--probe", type=int, nargs="*", default=[], help="probe counts to try")
     parser.add_argument("--probe-share", type=float, nargs="*", default=[], help="shares of the chunks to read")
     parser.add_argument("--bits", type=int, default=None, help="code bits when re-clustering")
+    parser.add_argument("--centroid-bits", type=int, default=None, help="centroid code bits when re-clustering")
     parser.add_argument("--cells", type=int, nargs="*", default=[], help="also in G cells (two levels)")
     parser.add_argument("--cell-reads", type=float, nargs="*", default=[CELL_READS], help="cells taken: R x reads")
     args = parser.parse_args()
@@ -158,6 +159,8 @@ def main() -> int:
         layouts.append((name, bundle.clusters, bundle.vectors, bundle.vector_scales, files))
     rules = [probe_rule(n, probe, args.bits) for probe in args.probe]
     rules += [{**probe_rule(n, None, args.bits), "probe_chunks": math.ceil(n * s)} for s in args.probe_share]
+    if args.centroid_bits:
+        rules = [{**rule, "centroid_bits": args.centroid_bits} for rule in rules]
     for count in args.clusters:
         for rule in rules or [probe_rule(n, None, args.bits)]:
             made = made_layout(bundle.vectors, bundle.vector_scales, count, rule)

@@ -1,5 +1,6 @@
 """The browser runtime: where it lives (package data in a wheel, js/ in a checkout), its version,
-and copying it into a site (inject.py says why the site folder is versioned)."""
+and copying it into a site without its comments (strip_js.py; inject.py says why the site folder
+is versioned)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
+
+from mkdocs_graphsearch import strip_js
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -33,8 +36,9 @@ def runtime_sources() -> list[Path]:
 
 
 def runtime_version() -> str:
-    """A short hash of the runtime's file names and bytes (re-read only when a file changed)."""
-    sources = runtime_sources()
+    """A short hash of the runtime's file names and bytes and of strip_js.py, which makes the
+    shipped copy (re-read only when a file changed)."""
+    sources = [*runtime_sources(), Path(strip_js.__file__)]
     stats = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for path in sources)
     return _hash_files(stats)
 
@@ -55,7 +59,8 @@ def runtime_dir(assets_dir: str) -> str:
 
 
 def copy_runtime(site_dir: Path, assets_dir: str) -> None:
-    """Copy the runtime (ES modules and CSS) into its versioned folder of the site: no CDN, ever.
+    """Copy the runtime (ES modules and CSS, comments stripped) into its versioned folder of the
+    site: no CDN, ever.
 
     Other versions' folders left by earlier (`--dirty`, `serve`) builds are removed: assets_dir
     is the plugin's own (config.py keeps bundle_dir out of it), and the pages just built link
@@ -64,7 +69,13 @@ def copy_runtime(site_dir: Path, assets_dir: str) -> None:
     target = site_dir / runtime_dir(assets_dir)
     target.mkdir(parents=True, exist_ok=True)
     for source in runtime_sources():
-        shutil.copyfile(source, target / source.name)
+        (target / source.name).write_bytes(shipped(source).encode("utf-8"))
     for old in target.parent.iterdir():
         if old != target and old.is_dir() and _VERSION_RE.fullmatch(old.name):
             shutil.rmtree(old)
+
+
+def shipped(source: Path) -> str:
+    """A runtime file as a site gets it: without comments and indentation (strip_js.py)."""
+    text = source.read_text(encoding="utf-8")
+    return strip_js.strip_js(text) if source.suffix == ".js" else strip_js.strip_css(text)

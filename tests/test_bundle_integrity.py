@@ -40,6 +40,7 @@ from mkdocs_graphsearch.bundle.format import (
 )
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
+from mkdocs_graphsearch.bundle.vocab_shards import VOCAB_SHARDS
 from mkdocs_graphsearch.engine.search import search
 
 FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
@@ -273,7 +274,9 @@ MALFORMED = {
     "vocab missing": (M, _edit("encoder/vocab", delete=True), f"{M}: encoder.vocab must be an object"),
     "no vocab shard": (M, _edit("encoder/vocab/shards", 0), f"{M}: encoder.vocab.shards {WHOLE} 1 to "),
     "a vocab shard unlisted": (
-        M, _edit("files/vocab.#.json/5", delete=True), f"{M}: files.vocab.#.json has 127 items, not 128"
+        M,
+        _edit("files/vocab.#.json/5", delete=True),
+        f"{M}: files.vocab.#.json has {VOCAB_SHARDS - 1} items, not {VOCAB_SHARDS}",
     ),
     "a vocab shard a list": ("vocab.3.json", lambda shard: [], "vocab.3.json: the file must be an object"),
     "vocab gaps short": ("vocab.3.json", _edit("gaps/0", delete=True), "vocab.3.json: gaps has "),
@@ -613,7 +616,7 @@ def test_malformed_clustered_bundles_give_the_same_error_in_both_engines(
     clustered: Path, tmp_path: Path, node: str
 ) -> None:
     rule = json.loads((clustered / M).read_bytes())["vectors"]["clusters"]
-    assert (rule["probe"], rule["bits"], rule["centroid_bits"]) == (1, 6, 4)
+    assert (rule["probe"], rule["bits"], rule["centroid_bits"]) == (1, 4, 4)
     _same_errors(clustered, MALFORMED_CLUSTERED, tmp_path, node)
 
 

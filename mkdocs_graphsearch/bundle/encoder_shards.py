@@ -13,7 +13,7 @@ encoder cache keeps); `split_encoder` lays it out as
 
 and the manifest's `encoder.shards` lists each shard's first token number (shard 0: 0): token t
 is in the last shard whose first is <= t, and a shard holds only tokens below the next one's
-first. A shard closes at ENCODER_SHARD_ROWS rows (about 4.3 KiB raw at pca_dim 128; int8 rows
+first. A shard closes at ENCODER_SHARD_ROWS rows (about 2.2 KiB raw at pca_dim 128; int8 rows
 barely compress): a query of a few pieces fetches a few shards, not 3,000 rows.
 """
 
@@ -27,8 +27,10 @@ import orjson
 from mkdocs_graphsearch.bundle.encoder_file import EncoderArrays
 from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_MODEL, BundleError, encoder_shard
 
-#: Rows per encoder shard (measured on mkdocs-docs: docs/format3-status.md).
-ENCODER_SHARD_ROWS = 32
+#: Rows per encoder shard (docs/format3-status.md: 32 on mkdocs-docs; on k8s-docs, 8,243 rows,
+#: 16 fetch 2.8-14.4 KiB for the benchmark queries instead of 4.5-27.3 and add 2.0 KiB to the
+#: manifest; 8 add 5.9).
+ENCODER_SHARD_ROWS = 16
 
 
 def split_encoder(

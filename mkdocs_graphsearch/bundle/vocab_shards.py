@@ -15,9 +15,10 @@ at that position. So each entry has a key, and a query needs only the shards of 
 `vocab.<i>.json` = {"tokens": its entries in id order, "gaps": each id minus the previous one's
 (the first: the id)}. The manifest's `encoder.vocab` = {"shards": n, "size": the number of ids}.
 The shards depend only on the vocabulary, so their content-hashed names are the same on every
-site built with the same model (a reader's cache holds them across sites). VOCAB_SHARDS = 128
-(measured on mkdocs-docs, docs/format3-status.md): a query of a few words fetches 10-20 KiB
-gzip instead of the whole 110 KiB; the manifest grows by one entry per shard.
+site built with the same model (a reader's cache holds them across sites). VOCAB_SHARDS = 256
+(docs/format3-status.md; 128 before): a query of a few words fetches 12-25 KiB gzip instead
+of the whole 110 KiB (128 shards: 18-40 KiB on k8s-docs' benchmark queries); the manifest grows
+by one entry per shard (~5.6 B gzip each).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from mkdocs_graphsearch.bundle.format import BundleError, vocab_shard
 from mkdocs_graphsearch.bundle.schema import _fail, _object, _strings, _wholes
 
 #: Shards of the vocabulary.
-VOCAB_SHARDS = 128
+VOCAB_SHARDS = 256
 _HASH_MODULUS = 1000003
 
 

@@ -1,0 +1,94 @@
+"""The shipped runtime without comments (mkdocs_graphsearch/strip_js.py): the lexer's cases, and
+every runtime module stripped still parses and answers as js/src does."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mkdocs_graphsearch.assets import js_dir, runtime_sources, shipped
+from mkdocs_graphsearch.strip_js import JsSyntaxError, strip_css, strip_js
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node")
+#: template text (with `//` and `/*` in it) and substitutions holding braces and templates
+TEMPLATE = "const t = `a ${ {b: 1}.b } // c\n   /* d */ ${`in ${x}`}`;\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("// @ts-check\nconst a = 1; // one\n", "const a = 1;\n"),
+        ("/** doc\n * more */\nexport function f() {\n    return 1;\n}\n", "export function f() {\nreturn 1;\n}\n"),
+        ('const s = "// not a comment /* nor this */";\n', 'const s = "// not a comment /* nor this */";\n'),
+        ("const s = 'it\\'s // here';\n", "const s = 'it\\'s // here';\n"),
+        ("const r = /\\/\\/[/*]+/g; // tail\n", "const r = /\\/\\/[/*]+/g;\n"),
+        ("x = a / b / c; // divide\n", "x = a / b / c;\n"),
+        ("x = (a) / 2 /* half */ + f(b)[0] / 3;\n", "x = (a) / 2 + f(b)[0] / 3;\n"),
+        ("if (x) return /a\\/b/.test(y);\n", "if (x) return /a\\/b/.test(y);\n"),
+        (TEMPLATE, TEMPLATE),
+        ("a = b /* line\n break */\nc()\n", "a = b\nc()\n"),
+        ("a = b /* no break */ + c\n", "a = b + c\n"),
+        ("\n\n  f();\n\n\n  g();  \n", "f();\ng();\n"),
+        ("n = 1.5e-3 / 2; m = 0x1f / 2;\n", "n = 1.5e-3 / 2; m = 0x1f / 2;\n"),
+    ],
+)
+def test_strip_js_cases(source, expected):
+    assert strip_js(source) == expected
+    assert strip_js(expected) == expected
+
+
+@pytest.mark.parametrize("source", ["const s = 'open;\n", "/* open", "x = `open ${a}", "x = /open\n"])
+def test_strip_js_refuses_what_does_not_end(source):
+    with pytest.raises(JsSyntaxError):
+        strip_js(source)
+
+
+def test_strip_css():
+    assert strip_css("/* head */\n.a {\n  color: red; /* why */\n}\n\n") == ".a {\ncolor: red;\n}\n"
+
+
+def test_every_runtime_file_shrinks_and_strips_once():
+    for source in runtime_sources():
+        text = source.read_text(encoding="utf-8")
+        stripped = shipped(source)
+        assert len(stripped) < len(text), source.name
+        again = strip_js(stripped) if source.suffix == ".js" else strip_css(stripped)
+        assert again == stripped, source.name
+
+
+@pytest.fixture(scope="module")
+def stripped_src(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("shipped") / "src"
+    folder.mkdir()
+    for source in runtime_sources():
+        (folder / source.name).write_text(shipped(source), encoding="utf-8")
+    (folder / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    return folder
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_stripped_modules_parse(stripped_src):
+    for module in sorted(stripped_src.glob("*.js")):
+        run = subprocess.run([NODE, "--check", str(module)], capture_output=True, text=True, check=False)
+        assert run.returncode == 0, f"{module.name}: {run.stderr}"
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_stripped_runtime_answers_as_the_source(stripped_src, mode):
+    bundle = ROOT / "tests" / "vectors" / "engine" / "bundle"
+    answers = ROOT / "benchmarks" / "service_answers.mjs"
+
+    def run(src: Path) -> str:
+        done = subprocess.run(
+            [NODE, str(answers), str(bundle), mode, str(src)], capture_output=True, text=True, check=True, cwd=ROOT
+        )
+        return done.stdout
+
+    source = run(js_dir() / "src")
+    assert '"install":[[' in source  # answers, not empty lists
+    assert run(stripped_src) == source
