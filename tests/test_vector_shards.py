@@ -55,9 +55,9 @@ def test_kmeans_is_deterministic_and_breaks_ties_to_the_lower_cluster() -> None:
 def test_small_sites_stay_one_file_unless_forced() -> None:
     small = SINGLE_FILE_BYTES // (128 + 4)
     assert cluster_rule(small, 128) == 1
-    assert cluster_rule(small, 128, force=True) == round(6 * small**0.5)
+    assert cluster_rule(small, 128, force=True) == round(8 * small**0.5)
     # k8s-docs: docs/format3-status.md
-    assert cluster_rule(12486, 128) == 670
+    assert cluster_rule(12486, 128) == 894
     assert probe_rule(12486, None, None) == {
         "bits": 4, "centroid_bits": 4, "probe": 1, "probe_chunks": 999, "cell_chunks": 7992
     }
@@ -77,8 +77,8 @@ def test_a_site_just_over_one_file_reads_what_one_file_holds() -> None:
 def test_big_sites_get_two_levels() -> None:
     """Up to TWO_LEVEL_CHUNKS: one level (k8s-docs as before); beyond: 2 sqrt(clusters) cells
     covering 8 x the chunks read (the 100k site: docs/format3-status.md)."""
-    assert cell_rule(12486, 670) == 1 and cell_rule(TWO_LEVEL_CHUNKS, 1024) == 1
-    assert cluster_rule(99888, 128) == 1896 and cell_rule(99888, 1896) == 87
+    assert cell_rule(12486, 894) == 1 and cell_rule(TWO_LEVEL_CHUNKS, 1024) == 1
+    assert cluster_rule(99888, 128) == 2528 and cell_rule(99888, 2528) == 101
     rule = probe_rule(99888, None, None)
     assert (rule["probe_chunks"], rule["cell_chunks"]) == (7992, 63936)
 

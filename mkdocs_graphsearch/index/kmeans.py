@@ -26,13 +26,11 @@ ITERATIONS = 20
 SINGLE_FILE_BYTES = 128 * 1024
 #: Clusters per square root of the chunk count, the share of the chunks a query reads, and the
 #: code widths of the clustered layout (cluster_rule; measured on k8s-docs in
-#: docs/format3-status.md). Passages at 4 bits (was 6) and 6 sqrt(n) clusters (was 8): on
-#: k8s-docs the first hybrid answer's centroids + clusters 144 -> 88 KiB gzip, recall@10 against
-#: exact search over the same codes 0.9475 -> 0.9550 on its judged queries but 0.9600 -> 0.9400
-#: on mkdocs-docs' dev queries (a second sample; 894 clusters at 4 bits: 0.9500 and 0.9575),
-#: hybrid nDCG@10 0.4974 -> 0.5063; the top 10 agrees less with an int8 exact search (0.795 vs
-#: 0.91), which the judged queries do not see.
-CLUSTERS_PER_ROOT = 6
+#: docs/format3-status.md). Passages at 4 bits (was 6): on k8s-docs the first hybrid answer's
+#: clusters 100 -> 56 KiB gzip at recall@10 0.95 against exact search over the same codes
+#: (6 bits: 0.9475) and hybrid nDCG@10 0.4974 -> 0.5031; the top 10 agrees less with an int8
+#: exact search (0.78 vs 0.91), which the judged queries do not see.
+CLUSTERS_PER_ROOT = 8
 PROBE_SHARE = 0.08
 BITS = 4
 CENTROID_BITS = 4
@@ -49,14 +47,12 @@ CELL_READS = 8
 
 def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
     """How many clusters for a site: one (exact search) while all vectors fit in SINGLE_FILE_BYTES
-    (unless `force`), else round(6 sqrt(n)). Measured with benchmarks/vector_recall.py
+    (unless `force`), else round(8 sqrt(n)). Measured with benchmarks/vector_recall.py
     (docs/format3-status.md): the static encoder's query vectors sit far from every centroid, so
-    small clusters (6 sqrt n: ~19 chunks each) probed until a share of the chunks is read beat big
-    ones (k8s-docs: 670 clusters reading 8 % of the chunks, recall@10 0.94-0.955 against exact
+    small clusters (8 sqrt n: ~14 chunks each) probed until a share of the chunks is read beat big
+    ones (k8s-docs: 894 clusters reading 8 % of the chunks, recall@10 0.95-0.96 against exact
     search over the same codes, where 447 needed 20 %); 4-bit centroids (68 B each at
-    dim 128) keep the always-loaded part small enough to afford them. Between 632 and 894
-    clusters recall moves by +-0.015 from one k to the next on 40 queries (noise), while each
-    cluster costs its centroid (~50 B gzip) and a manifest entry (~5.6 B)."""
+    dim 128) keep the always-loaded part small enough to afford them."""
     if n_chunks * (dim + 4) <= SINGLE_FILE_BYTES and not force or n_chunks < 2:
         return 1
     return min(n_chunks, max(2, round(CLUSTERS_PER_ROOT * math.sqrt(n_chunks))))
