@@ -71,7 +71,13 @@ def disk_bytes(site: Path, prefixes: tuple[str, ...]) -> dict:
 
 
 def run_builds(
-    docs: Path, work: Path, www: Path, seed_cache: Path | None, edit: str | None, kinds: tuple[str, ...] = KINDS
+    docs: Path,
+    work: Path,
+    www: Path,
+    seed_cache: Path | None,
+    edit: str | None,
+    kinds: tuple[str, ...] = KINDS,
+    engines: tuple[str, ...] = bb.ENGINES,
 ) -> dict:
     """Cold, warm and after-edit builds of the three sites into www/{ours,mkdocs,pagefind}."""
     pages = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*.md"))
@@ -88,12 +94,13 @@ def run_builds(
     configs = work / "configs"
     configs.mkdir(parents=True, exist_ok=True)
     plugins = {"ours": [{"graphsearch": {"cache_dir": str(cache)}}], "mkdocs": ["search"], "pagefind": []}
+    plugins = {name: p for name, p in plugins.items() if name in engines}
     config = {
         name: build_bench.write_config(configs / f"{name}.yml", docs.name, docs, www / name, p, THEME)
         for name, p in plugins.items()
     }
     code = REPO
-    pagefind = bb.pagefind_executable()
+    pagefind = bb.pagefind_executable() if "pagefind" in engines else ""
     runs: dict[str, dict] = {name: {} for name in plugins}
     build_bench.warm_bytecode(code, work)  # the builds run from compiled modules (build_bench.py)
     for kind in kinds:
@@ -120,23 +127,31 @@ def run_builds(
     return {"edited_page": page, "seed_cache": repo_path(seed_cache) if seed_cache else None, "runs": runs}
 
 
-def site_facts(www: Path) -> dict:
-    manifest = json.loads((www / "ours" / "search" / "manifest.json").read_text(encoding="utf-8"))
+def site_facts(www: Path, engines: tuple[str, ...]) -> dict:
+    manifest = www / "ours" / "search" / "manifest.json"
     return {
-        "counts": manifest.get("counts"),
-        "disk": {name: disk_bytes(www / name, bb.SEARCH_PREFIXES[name]) for name in bb.ENGINES},
+        "counts": json.loads(manifest.read_text(encoding="utf-8")).get("counts") if "ours" in engines else None,
+        "disk": {name: disk_bytes(www / name, bb.SEARCH_PREFIXES[name]) for name in engines},
     }
 
 
 def run_browser(
-    www: Path, queries: list[str], cold_queries: list[str], contexts: int, warmup: int, first_only: bool = False
+    www: Path,
+    queries: list[str],
+    cold_queries: list[str],
+    contexts: int,
+    warmup: int,
+    engines: tuple[str, ...],
+    first_only: bool = False,
 ) -> dict:
     from playwright.sync_api import sync_playwright
 
-    engines = FIRST_QUERY_ENGINES if first_only else bb.ENGINES
-
-    bb.learn_names("ours", www / "ours")
-    bb.write_pagefind_page(www / "pagefind", copied_from_search_site=False)
+    if first_only:
+        engines = tuple(e for e in engines if e in FIRST_QUERY_ENGINES)
+    if "ours" in engines:
+        bb.learn_names("ours", www / "ours")
+    if "pagefind" in engines:
+        bb.write_pagefind_page(www / "pagefind", copied_from_search_site=False)
     server = bb.Server(www)
     sizes = bb.Sizes(www, server.base)
     res: dict = {"cold": {e: {"runs": []} for e in engines}}
@@ -162,16 +177,16 @@ def run_browser(
                 browser.close()
                 return res
             res["session"] = {}
-            for engine in bb.ENGINES:
+            for engine in engines:
                 bb.note(f"10-query session: {engine}")
                 res["session"][engine] = bench.session(engine, cold_queries[:10])
             res["api"] = {}
-            for engine in ("ours", "pagefind"):
+            for engine in (x for x in ("ours", "pagefind") if x in engines):
                 bb.note(f"warm, engine API per prefix: {engine}")
                 raw = bench.warm_api(engine, queries)
                 res["api"][engine] = {"summary": bb.summarize_api(raw), "raw": raw}
             res["typing"] = {}
-            for engine in ("ours", "mkdocs"):
+            for engine in (x for x in ("ours", "mkdocs") if x in engines):
                 bb.note(f"warm, typing {len(queries)} queries: {engine}")
                 raw = bench.warm_typing(engine, queries[:warmup], queries)
                 summary = bb.summarize_typing(raw, engine)
@@ -225,59 +240,54 @@ def markdown_table(report: dict) -> str:
     rows: list[tuple[str, list, str]] = []  # label, values per engine, unit formatter
     builds = report.get("builds")
     browser = report.get("browser")
-    e = bb.ENGINES
+    e = bb.ENGINES  # columns; an engine left out (--engines) has "-" in its column
+
+    def each(part: dict, *path: str) -> list:
+        """part[engine][path...] per engine, None where the engine or a key is missing."""
+        values = []
+        for x in e:
+            value = part.get(x)
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            values.append(value)
+        return values
+
     if browser:
-        cold = {x: browser["cold"][x]["summary"] for x in e}
-        first = {x: cold[x]["before_first"]["gzip"] for x in e}
-        hybrid = dict(first, ours=cold["ours"].get("before_hybrid", {}).get("gzip"))
-        rows.append(("gzip KiB before the first keyword result (1)", [first[x] for x in e], "kib"))
-        rows.append(("gzip KiB before the first hybrid result (1)", [hybrid[x] for x in e], "kib"))
-        rows.append(("gzip KiB after 10 queries", [browser["session"][x]["total"]["gzip"] for x in e], "kib"))
-        rows.append(("requests before the first result", [cold[x]["before_first"]["requests"] for x in e], "n"))
+        cold = {x: browser["cold"][x]["summary"] for x in browser["cold"]}
+        hybrid = each(cold, "before_first", "gzip")
+        hybrid[0] = cold.get("ours", {}).get("before_hybrid", {}).get("gzip")
+        rows.append(("gzip KiB before the first keyword result (1)", each(cold, "before_first", "gzip"), "kib"))
+        rows.append(("gzip KiB before the first hybrid result (1)", hybrid, "kib"))
+        rows.append(("gzip KiB after 10 queries", each(browser["session"], "total", "gzip"), "kib"))
+        rows.append(("requests before the first result", each(cold, "before_first", "requests"), "n"))
         for p in ("p50", "p95"):
-            rows.append(
-                (f"cold: navigation -> first result, {p} ms", [cold[x]["nav_to_first_ms"].get(p) for x in e], "ms")
-            )
+            rows.append((f"cold: navigation -> first result, {p} ms", each(cold, "nav_to_first_ms", p), "ms"))
         for p in ("p50", "p95"):
-            hyb = cold["ours"].get("nav_to_hybrid_ms", {}).get(p)
-            rows.append(
-                (
-                    f"cold: navigation -> first hybrid result, {p} ms (1)",
-                    [hyb, cold["mkdocs"]["nav_to_first_ms"].get(p), cold["pagefind"]["nav_to_first_ms"].get(p)],
-                    "ms",
-                )
-            )
+            hyb = each(cold, "nav_to_first_ms", p)
+            hyb[0] = cold.get("ours", {}).get("nav_to_hybrid_ms", {}).get(p)
+            rows.append((f"cold: navigation -> first hybrid result, {p} ms (1)", hyb, "ms"))
         typing, api = browser["typing"], browser["api"]
         for p in ("p50", "p95"):
             rows.append(
-                (
-                    f"warm: keystroke -> results in the DOM, {p} ms (2)",
-                    [typing["ours"]["summary"]["dom_ms"][p], typing["mkdocs"]["summary"]["dom_ms"][p], None],
-                    "ms",
-                )
+                (f"warm: keystroke -> results in the DOM, {p} ms (2)", each(typing, "summary", "dom_ms", p), "ms")
             )
         for p in ("p50", "p95"):
-            rows.append(
-                (
-                    f"warm: engine API per prefix, {p} ms (3)",
-                    [api["ours"]["summary"]["timed"][p], None, api["pagefind"]["summary"]["timed"][p]],
-                    "ms",
-                )
-            )
+            rows.append((f"warm: engine API per prefix, {p} ms (3)", each(api, "summary", "timed", p), "ms"))
     if builds:
         runs = builds["runs"]
-        for kind in (k for k in KINDS if k in runs["ours"]):
+        for kind in (k for k in KINDS if k in next(iter(runs.values()))):
             rows.append(
                 (
                     f"build {kind}, s" + (" (4)" if kind == "cold" and builds["seed_cache"] else ""),
-                    [runs[x][kind]["wall_s"] for x in e],
+                    each(runs, kind, "wall_s"),
                     "s",
                 )
             )
-        rows.append(("peak build memory, MiB", [max(r["peak_rss_mib"] for r in runs[x].values()) for x in e], "mib"))
+        peaks = [max(r["peak_rss_mib"] for r in runs[x].values()) if x in runs else None for x in e]
+        rows.append(("peak build memory, MiB", peaks, "mib"))
     facts = report.get("site")
     if facts:
-        rows.append(("search files on disk, KiB", [facts["disk"][x]["bytes"] for x in e], "kib"))
+        rows.append(("search files on disk, KiB", each(facts["disk"], "bytes"), "kib"))
     fmt = {
         "kib": kib,
         "ms": ms,
@@ -333,8 +343,18 @@ def main() -> None:
         "--queries", type=int, default=10, help="judged queries typed (and their prefixes run) for the warm figures"
     )
     parser.add_argument("--warmup-queries", type=int, default=5)
+    parser.add_argument(
+        "--engines",
+        default=",".join(bb.ENGINES),
+        help="comma-separated subset of ours,mkdocs,pagefind to build and measure (a big site: ours alone)",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    engines = tuple(x for x in bb.ENGINES if x in args.engines.split(","))
+    if not engines or set(args.engines.split(",")) - set(bb.ENGINES):
+        die(f"--engines {args.engines}: give a comma-separated subset of {','.join(bb.ENGINES)}")
+    if args.first_query_only and set(FIRST_QUERY_ENGINES) - set(engines):
+        die("--first-query-only compares ours with Pagefind: --engines must include both")
 
     source = SHARED / "corpora" / args.corpus if "/" not in args.corpus else Path(args.corpus)
     if not source.is_dir():
@@ -362,6 +382,7 @@ def main() -> None:
         "git": bb.git_state(),
         "cpus": len(os.sched_getaffinity(0)),
         "started": started.isoformat(timespec="seconds"),
+        "engines": list(engines),
     }
     if not args.skip_build:
         docs = work / "docs"
@@ -378,15 +399,22 @@ def main() -> None:
             args.seed_cache.resolve() if args.seed_cache else None,
             args.edit,
             ("cold",) if args.cold_only else KINDS,
+            engines,
         )
-    elif not (www / "ours" / "search" / "manifest.json").exists():
+    elif not all((www / x).is_dir() for x in engines):
         die(f"--skip-build: no sites built in {www} (run once without it)")
-    report["site"] = site_facts(www)
+    report["site"] = site_facts(www, engines)
     if not args.skip_browser:
         if not bb.CHROMIUM.exists():
             die(f"{bb.CHROMIUM} is missing (apt-get install chromium)")
         report["browser"] = run_browser(
-            www, queries[: args.queries], cold_queries, args.contexts, args.warmup_queries, args.first_query_only
+            www,
+            queries[: args.queries],
+            cold_queries,
+            args.contexts,
+            args.warmup_queries,
+            engines,
+            args.first_query_only,
         )
     report["loadavg"] = [load_start, os.getloadavg()]
     report["wall_s"] = round(time.perf_counter() - t0, 1)

@@ -235,6 +235,26 @@ def test_fit_state_entries_round_trip_and_name_their_passages() -> None:
         unpack_entry(data[:-1])
 
 
+def test_a_site_repeating_another_starts_from_its_statistics_scaled(
+    tmp_path: Path, embedder: Embedder, model_runs: list[tuple[str, bool]]
+) -> None:
+    """A site of three copies of another (benchmarks/make_big_site.py: k8s-docs x8) refits from
+    the other's statistics times 3: no model run, and the bundle and the statistics it writes are
+    a clean build's, byte for byte."""
+    once, thrice = VECTORS / "engine" / "docs", tmp_path / "docs"
+    for copy in range(3):
+        shutil.copytree(once, thrice / f"copy-{copy}")
+    assert _passages(thrice) == Counter({text: 3 * times for text, times in _passages(once).items()})
+    clean, _ = _build(embedder, thrice, tmp_path / "clean-cache")
+    (clean_entry,) = (tmp_path / "clean-cache").glob("fitstats-*.cache")
+    cache = tmp_path / "cache"
+    _build(embedder, once, cache)
+    model_runs.clear()
+    assert _build(embedder, thrice, cache) == (clean, [])
+    assert model_runs == []
+    assert (cache / clean_entry.name).read_bytes() == clean_entry.read_bytes()
+
+
 def test_an_entry_of_an_older_version_is_recomputed_without_a_warning(
     tmp_path: Path, embedder: Embedder, model_runs: list[tuple[str, bool]]
 ) -> None:
@@ -281,5 +301,15 @@ def test_the_base_is_the_entry_least_model_work_away() -> None:
     sizes = {a: 10, b: 10, c: 1000}
     target = Counter({a: 1, b: 1, c: 1})
     near, far = entry({a: 1, c: 1}), entry({a: 1, b: 2})
-    assert choose_base(target, sizes, [far, near]) is near  # only b to add
+    assert choose_base(target, sizes, [far, near]) == (near, 1)  # only b to add
     assert choose_base(Counter({a: 1}), {a: 10}, [entry({c: 1})]) is None  # starting empty is cheaper
+    # Scaled by a whole factor: x3 spares a and c (b to change), x2 b alone; a tie goes to the smaller.
+    once = entry({a: 1, b: 1, c: 1})
+    assert choose_base(Counter({a: 3, b: 2, c: 3}), sizes, [once]) == (once, 3)
+    assert choose_base(Counter({a: 2, b: 3, c: 1}), sizes, [once]) == (once, 1)
+    pair = entry({a: 1, b: 1})
+    assert choose_base(Counter({a: 2, b: 3}), sizes, [pair]) == (pair, 2)
+    # Never a factor that takes a multiplicity (uint32 in the entry) past 2^32 - 1.
+    many = entry({a: 2**31 - 1, b: 1})
+    assert choose_base(Counter({b: 2}), {b: 1000}, [many]) == (many, 2)
+    assert choose_base(Counter({b: 3}), {b: 1000}, [many]) is None

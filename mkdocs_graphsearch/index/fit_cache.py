@@ -7,6 +7,15 @@ passages it adds and over the ones it takes out (their text is in the state: the
 the same bits again, embed.py), and adds or subtracts their integer statistics. The result is the
 state a clean build of the same passages reaches, bit for bit, so the encoder is the same.
 
+A base may be taken scaled by a whole factor s (`choose_base` picks the entry and the factor): every
+integer of a state is a sum over its passages of (statistics x multiplicity), so s times a state's
+counts, sums and multiplicities is the state of the same multiset with each multiplicity times s,
+exactly. A site that repeats another one s times (benchmarks/make_big_site.py: k8s-docs x8) starts
+from the other's entry and runs the model only over the passages that do not repeat s times. The
+products are int64 and wrap as TokenStats' additions do (modulo 2^64: a clean build reaches the same
+integers whenever its final sums fit, the one condition there already was); a factor that would take
+a multiplicity past uint32, the entry's field, is never chosen.
+
 Why not the statistics of every passage: they would be one row of `dim` numbers per distinct word
 piece per passage (k8s-docs: 692,896 rows of 384, 532 MB at float16, 2.1 GB as int64), where a
 state is one row per distinct piece of the whole site (8,775 rows, 27 MB as int64) plus the texts
@@ -66,16 +75,17 @@ class FitState:
         return cls(TokenStats(dim, special_ids), Counter(), {})
 
     @classmethod
-    def load(cls, entry: FitEntry, special_ids: Collection[int]) -> FitState:
-        """The entry's statistics and texts; ValueError if they do not decode (checksum passed:
-        an entry from a writer with a bug)."""
+    def load(cls, entry: FitEntry, special_ids: Collection[int], scale: int = 1) -> FitState:
+        """The entry's statistics and texts, every passage counted `scale` times as often (module
+        docstring); ValueError if they do not decode (checksum passed: an entry from a writer with
+        a bug)."""
         try:
-            return cls._load(entry, special_ids)
+            return cls._load(entry, special_ids, scale)
         except (ValueError, struct.error) as error:
             raise ValueError(f"statistics do not decode ({error})") from error
 
     @classmethod
-    def _load(cls, entry: FitEntry, special_ids: Collection[int]) -> FitState:
+    def _load(cls, entry: FitEntry, special_ids: Collection[int], scale: int) -> FitState:
         body = entry.body
         keys = sorted(entry.passages)
         texts, offset = {}, 0
@@ -85,8 +95,8 @@ class FitState:
         (n,) = struct.unpack_from("<I", body, offset)
         arrays = np.frombuffer(body, dtype="<i8", offset=offset + 4)
         tokens, counts, sums = arrays[:n], arrays[n : 2 * n], arrays[2 * n :].reshape(n, entry.dim)
-        stats = TokenStats.from_arrays(special_ids, tokens, counts, sums)
-        return cls(stats, Counter(entry.passages), texts)
+        stats = TokenStats.from_arrays(special_ids, tokens, counts * scale, sums * scale)
+        return cls(stats, Counter({key: times * scale for key, times in entry.passages.items()}), texts)
 
     def change(self, key: str, text: str, pieces: Sequence[int], states: np.ndarray, times: int) -> None:
         """Add a passage `times` times (negative: take it out)."""
@@ -175,17 +185,31 @@ def read_head(path: Path) -> FitEntry:
     return entry
 
 
-def choose_base(target: Counter[str], sizes: Mapping[str, int], entries: Sequence[FitEntry]) -> FitEntry | None:
-    """The entry the least model work away from `target` (passages -> chunks, their text sizes
-    in `sizes`): the text of every passage to add or take out, summed; None: start empty.
+#: The largest multiplicity an entry holds (uint32).
+_MAX_TIMES = 2**32 - 1
 
-    Any base gives the same statistics in the end; this only picks the cheapest."""
+
+def choose_base(
+    target: Counter[str], sizes: Mapping[str, int], entries: Sequence[FitEntry]
+) -> tuple[FitEntry, int] | None:
+    """The entry, and the whole factor to scale it by (FitState.load), the least model work away
+    from `target` (passages -> chunks, their text sizes in `sizes`): the text of every passage to
+    add or take out, summed; None: start empty.
+
+    Scaled by s, an entry's passage needs no model run where the target counts it s times as
+    often; every other passage of the entry or the target does. Each factor that spares some
+    passage is weighed (ties: the smallest factor, then the first entry). Any base gives the same
+    statistics in the end; this only picks the cheapest."""
     best, cost = None, sum(sizes[key] for key in target)
     for entry in entries:
-        changed = (target.keys() | entry.passages.keys()) - {
-            key for key, times in entry.passages.items() if target.get(key) == times
-        }
-        work = sum(sizes[key] if key in sizes else entry.sizes[key] for key in changed)
-        if work < cost:
-            best, cost = entry, work
+        every = sum(sizes[key] if key in sizes else entry.sizes[key] for key in target.keys() | entry.passages.keys())
+        spared: Counter[int] = Counter()  # factor -> text size of the passages it spares
+        for key, times in entry.passages.items():
+            scale, rest = divmod(target.get(key, 0), times) if times else (0, 1)
+            if scale and not rest:
+                spared[scale] += sizes[key]
+        most = max(entry.passages.values(), default=1)
+        for scale, kept in sorted(spared.items()):
+            if scale * most <= _MAX_TIMES and every - kept < cost:
+                best, cost = (entry, scale), every - kept
     return best

@@ -297,9 +297,10 @@ class _CacheStore:
     def fit_state(
         self, fingerprint: str, target: Counter[str], text_of: dict[str, str], dim: int, special: set[int]
     ) -> FitState:
-        """The cached fit statistics least model work away from `target` (empty if none): chosen
-        by the entries' heads, then the chosen one read whole and checked (if damaged: warned
-        about, removed, and the next best chosen)."""
+        """The cached fit statistics least model work away from `target` (empty if none), maybe
+        scaled by a whole factor (fit_cache.py choose_base): chosen by the entries' heads, then
+        the chosen one read whole and checked (if damaged: warned about, removed, and the next
+        best chosen)."""
         entries = []
         for path in self._fitted("fitstats-*.cache") if self.dir is not None else []:
             head = self._read_fit_entry(path, read_head)
@@ -310,13 +311,13 @@ class _CacheStore:
             base = choose_base(target, sizes, [head for _, head in entries])
             if base is None:
                 return FitState.empty(dim, special)
-            path = next(path for path, head in entries if head is base)
+            path = next(path for path, head in entries if head is base[0])
             entries = [(other, head) for other, head in entries if other != path]
             entry = self._read_fit_entry(path, lambda path: unpack_entry(path.read_bytes()))
             if entry is None:
                 continue
             try:
-                state = FitState.load(entry, special)
+                state = FitState.load(entry, special, scale=base[1])
             except ValueError as error:
                 self._damaged_fit(path, error)
                 continue
