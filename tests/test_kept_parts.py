@@ -103,12 +103,28 @@ def test_parts_on_another_file_system_are_left_to_the_clean(
     assert _contents(out) == files
 
 
+def _crafted_manifest(out: Path) -> None:
+    """A graphsearch manifest that lists a part named `../index.json` (CRC 0: stored as
+    `../index.00000000.json`, a file of out's parent folder)."""
+    out.mkdir(parents=True)
+    manifest = b'{"format":3,"generator":"mkdocs-graphsearch 0","files":{"../index.json":0,"keyword.json":0}}'
+    (out / MANIFEST).write_bytes(manifest)
+    (out.parent / "index.00000000.json").write_text("a page")
+
+
 def test_only_the_bundle_folders_files_are_set_aside(tmp_path: Path) -> None:
-    (tmp_path / "site" / "search").mkdir(parents=True)
-    (tmp_path / "site" / "index.html").write_text("a page")
-    set_aside(tmp_path / "site" / "search", tmp_path / "kept", {"../index.html", "manifest.json"})
-    assert (tmp_path / "site" / "index.html").read_text() == "a page"
-    assert not (tmp_path / "kept" / "index.html").exists()
+    out = tmp_path / "site" / "search"
+    _crafted_manifest(out)
+    assert previous_files(out) == {"keyword.00000000.json"}
+    set_aside(out, tmp_path / "kept", previous_files(out))
+    assert (tmp_path / "site" / "index.00000000.json").read_text() == "a page"
+
+
+def test_a_crafted_manifest_removes_nothing_outside_the_bundle_folder(tmp_path: Path, files: dict[str, bytes]) -> None:
+    out = tmp_path / "site" / "search"
+    _crafted_manifest(out)
+    write_bundle(out, files)
+    assert (tmp_path / "site" / "index.00000000.json").read_text() == "a page"
 
 
 def _build(project: Path, dirty: bool = False) -> dict[str, bytes]:

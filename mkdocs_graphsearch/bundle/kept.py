@@ -25,8 +25,8 @@ from mkdocs_graphsearch.bundle.format import MANIFEST
 
 
 def set_aside(out_dir: Path, kept: Path, parts: set[str]) -> None:
-    """Move `parts` (the names the bundle in out_dir lists, bundle/write.py previous_files) from
-    out_dir into `kept`, emptied first (a killed build's leftovers)."""
+    """Move `parts` (the names the bundle in out_dir lists, bundle/write.py previous_files: files
+    of out_dir itself) from out_dir into `kept`, emptied first (a killed build's leftovers)."""
     discard(kept)
     parts = parts - {MANIFEST}
     if not parts:
@@ -36,8 +36,6 @@ def set_aside(out_dir: Path, kept: Path, parts: set[str]) -> None:
     except OSError:
         return
     for name in sorted(parts):
-        if Path(name).name != name or name in (".", ".."):  # a manifest naming another folder's file
-            continue
         try:
             os.replace(out_dir / name, kept / name)
         except FileNotFoundError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import orjson
@@ -211,8 +211,10 @@ def previous_files(out_dir: Path) -> set[str]:
         and str(data.get("generator", "")).startswith("mkdocs-graphsearch ")
     ):
         return set()
-    # Only names this writer would have written (listed_parts skips the rest: left alone).
-    return {file_name(data, part) for part in listed_parts(data)}
+    # Only names this writer would have written (listed_parts skips the rest: left alone), and
+    # only files of out_dir itself: a manifest naming `../index.html` removes nothing outside it.
+    names = {file_name(data, part) for part in listed_parts(data)}
+    return {name for name in names if PurePosixPath(name).name == name and "\\" not in name and name != ".."}
 
 
 def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = None) -> None:
