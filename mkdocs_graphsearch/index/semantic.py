@@ -311,13 +311,14 @@ class _CacheStore:
             base = choose_base(target, sizes, [head for _, head in entries])
             if base is None:
                 return FitState.empty(dim, special)
-            path = next(path for path, head in entries if head is base[0])
+            chosen, scale = base
+            path = next(path for path, head in entries if head is chosen)
             entries = [(other, head) for other, head in entries if other != path]
             entry = self._read_fit_entry(path, lambda path: unpack_entry(path.read_bytes()))
             if entry is None:
                 continue
             try:
-                state = FitState.load(entry, special, scale=base[1])
+                state = FitState.load(entry, special, scale=scale)
             except ValueError as error:
                 self._damaged_fit(path, error)
                 continue
@@ -378,7 +379,7 @@ class _CacheStore:
 
         self._write(save)
 
-    def vocab_shards(self, wordpiece: WordPiece) -> tuple[dict[str, bytes], dict[str, int]]:
+    def vocab_shards(self, wordpiece: WordPiece) -> vocab_cache.Shards:
         """The vocabulary's shards and manifest entry (bundle/vocab_shards.py), kept in the cache
         folder between builds (index/vocab_cache.py)."""
         path = vocab_cache.cache_file(self.dir, wordpiece) if self.dir is not None else None
@@ -386,8 +387,14 @@ class _CacheStore:
         if shards is None:
             shards = split_vocab(wordpiece.vocab_text())
             if path is not None:
-                self._write(lambda: vocab_cache.save(path, shards))
+                self._write(lambda: self._save_vocab_shards(path, shards))
         return shards
+
+    def _save_vocab_shards(self, path: Path, shards: vocab_cache.Shards) -> None:
+        vocab_cache.save(path, shards)
+        for stale in self._fitted(vocab_cache.PATTERN)[vocab_cache.KEEP :]:
+            if stale != path:
+                stale.unlink(missing_ok=True)
 
     def _write(self, action: Callable[[], None]) -> None:
         try:

@@ -31,11 +31,12 @@ from mkdocs_graphsearch.checksummed import framed, payload_of
 from mkdocs_graphsearch.text import wordpiece as wordpiece_module
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
-__all__ = ["KEEP", "cache_file", "load", "save"]
+__all__ = ["KEEP", "PATTERN", "Shards", "cache_file", "load", "save"]
 
 _MAGIC = b"GSVOCAB1\n"
-#: Vocabulary shard files kept in one cache folder (newest first).
+#: Vocabulary shard files kept in one cache folder (newest first), and their names.
 KEEP = 4
+PATTERN = "vocab-shards-*.cache"
 Shards = tuple[dict[str, bytes], dict[str, int]]
 
 
@@ -52,7 +53,7 @@ def _code_digest() -> str:
 def cache_file(cache_dir: Path, wordpiece: WordPiece) -> Path:
     """Where the shards of this vocabulary are kept."""
     key = hashlib.sha256(f"{wordpiece.sha256}\n{_code_digest()}".encode()).hexdigest()
-    return cache_dir / f"vocab-shards-{key}.cache"
+    return cache_dir / PATTERN.replace("*", key)
 
 
 def load(path: Path, warn: Callable[[str], None]) -> Shards | None:
@@ -69,21 +70,12 @@ def load(path: Path, warn: Callable[[str], None]) -> Shards | None:
 
 
 def save(path: Path, shards: Shards) -> None:
-    """Write the shards (atomically), then drop all but the newest KEEP such files. OSError as the
+    """Write the shards (atomically; the caller keeps the newest KEEP such files). OSError as the
     file system raises it (the caller warns)."""
     parts, vocab = shards
     payload = orjson.dumps({"vocab": vocab, "parts": {name: data.decode("utf-8") for name, data in parts.items()}})
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, framed(_MAGIC, payload))
-    entries = []
-    for other in path.parent.glob("vocab-shards-*.cache"):
-        try:
-            entries.append((-other.stat().st_mtime_ns, other.name, other))
-        except OSError:
-            continue
-    for _, _, stale in sorted(entries)[KEEP:]:
-        if stale != path:
-            stale.unlink(missing_ok=True)
 
 
 def _unpack(data: bytes) -> Shards:
