@@ -6,7 +6,7 @@ judged set, and the targets of issue 9.
 For each judged set: `graphsearch index` (with embeddings; the embedding cache is one subfolder of
 --cache-dir per set, so reruns only pay for changed passages) into --cache-dir/bundles/SET, then
 `graphsearch eval` in each mode, and `graphsearch query --queries` (hybrid) for the issue's
-examples. `graphsearch` runs as `python -m mkdocs_graphsearch.cli` from the current folder, so
+examples. `graphsearch` runs as `python -m mkdocs_graphsearch.commands.cli` from the current folder, so
 running this from another checkout measures that checkout's code. --reuse scores bundles already
 in --cache-dir/bundles instead of rebuilding them (k8s-docs embeds ~12,500 chunks: minutes).
 
@@ -47,7 +47,7 @@ ISSUE_EXAMPLES = ("ex-001", "ex-002", "ex-003", "ex-004", "ex-005", "ex-006", "e
 TARGET_DEV = 0.76
 TARGET_OVER_KEYWORD = 0.08
 TARGET_OVER_KEYWORD_NL = 0.15
-GRAPHSEARCH = [sys.executable, "-m", "mkdocs_graphsearch.cli"]
+GRAPHSEARCH = [sys.executable, "-m", "mkdocs_graphsearch.commands.cli"]
 
 
 def note(message: str) -> None:

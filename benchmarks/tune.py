@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.commands.evaluate import evaluate
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.evaluate import evaluate
 
 
 def run(bundle, judged, mode, vectors=None):  # type: ignore[no-untyped-def]

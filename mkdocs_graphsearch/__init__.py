@@ -9,6 +9,7 @@ Public API (the MkDocs plugin is `mkdocs_graphsearch.plugin.GraphSearchPlugin`, 
 """
 
 import os
+from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 # numpy's OpenBLAS runs a spinning thread per core: on a busy or small machine the encoder fit's
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["__version__", "load_bundle", "parse_page", "search", "tokenize"]
 
-__version__ = "0.1.0"
+#: One version source: pyproject.toml's, as installed.
+__version__ = version("mkdocs-graphsearch")
 
 #: The public functions, imported on first use: every `mkdocs build` imports this package for
 #: the plugin, which never needs the search engine.

@@ -1,4 +1,4 @@
-"""MkDocs hooks -> the modules that do the work (site_pages.py, site.py, inject.py). Nothing else lives here."""
+"""MkDocs hooks -> the modules that do the work (mkdocs_plugin/, site_output/). Nothing else lives here."""
 
 from __future__ import annotations
 
@@ -12,17 +12,23 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
-from mkdocs_graphsearch.config import ASSETS_DIR, GraphSearchConfig
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.index.token_cache import tokens_file
-from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
-from mkdocs_graphsearch.page_state import state_file
+from mkdocs_graphsearch.mkdocs_plugin.config import ASSETS_DIR, GraphSearchConfig
+from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
+from mkdocs_graphsearch.mkdocs_plugin.related_block import PLACEHOLDER, show_related
+from mkdocs_graphsearch.mkdocs_plugin.site_index import (
+    SiteIndex,
+    check_bundle_dir,
+    keep_bundle,
+    search_settings,
+    semantic_options,
+)
+from mkdocs_graphsearch.mkdocs_plugin.site_pages import SitePages
+from mkdocs_graphsearch.mkdocs_plugin.source_facts import facts_file
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
-from mkdocs_graphsearch.related_block import PLACEHOLDER, show_related
-from mkdocs_graphsearch.site import SiteIndex, check_bundle_dir, keep_bundle, search_settings, semantic_options
-from mkdocs_graphsearch.site_pages import SitePages
-from mkdocs_graphsearch.source_facts import facts_file
-from mkdocs_graphsearch.theme_compat import patch_theme_page
+from mkdocs_graphsearch.site_output.inject import error_page_tags, inject, runtime_tags
+from mkdocs_graphsearch.site_output.theme_compat import patch_theme_page
 
 log = get_plugin_logger(__name__)
 
@@ -124,7 +130,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         if self.config.related_pages:
             show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning)
         if self.config.checks:  # checks.py imports the search engine: only for a site that has checks
-            from mkdocs_graphsearch.checks import check_site
+            from mkdocs_graphsearch.common.checks import check_site
 
             check_site(bundle_dir, Path(self.config.checks), log.warning, log.info)
 

@@ -75,7 +75,7 @@ def main() -> int:
         os.replace = paused_replace
     else:
         raise SystemExit(f"unknown point {point}")
-    from mkdocs_graphsearch.cli import main as graphsearch
+    from mkdocs_graphsearch.commands.cli import main as graphsearch
 
     return graphsearch(["index", *args])
 

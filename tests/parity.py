@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
+from mkdocs_graphsearch.commands.js_engine import run_js_queries
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.js_engine import run_js_queries
 
 SCORE_TOLERANCE = 1e-6
 SPECIAL = ["::", "--", '"', "'", "(", ")", "[", "]", "+", "-", "*", "~", "^", ":", "!", "?"]

@@ -34,7 +34,7 @@ from browser_support import (  # noqa: E402 (after the skip)
     write_config,
 )
 from conftest import EXAMPLE_SITE  # noqa: E402
-from mkdocs_graphsearch.assets import runtime_sources  # noqa: E402
+from mkdocs_graphsearch.site_output.assets import runtime_sources  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -124,7 +124,7 @@ def test_bad_bundles_give_a_clear_error_in_js(bundle_dir: Path, tmp_path: Path, 
 
 def test_missing_bundle_is_a_clear_cli_error(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs_graphsearch.cli", "query", str(tmp_path), "x"],
+        [sys.executable, "-m", "mkdocs_graphsearch.commands.cli", "query", str(tmp_path), "x"],
         capture_output=True,
     )
     assert done.returncode == 2  # bad input (a broken bundle is 1)

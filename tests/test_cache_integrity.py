@@ -253,7 +253,7 @@ def test_cli_index_with_a_file_for_a_cache_folder(tmp_path: Path, clean: dict[st
     cache.write_text("not a folder")
     out = tmp_path / "bundle"
     command = ["index", str(DOCS), "--out", str(out), "--cache-dir", str(cache)]
-    done = subprocess.run([sys.executable, "-m", "mkdocs_graphsearch.cli", *command], capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "mkdocs_graphsearch.commands.cli", *command], capture_output=True)
     stderr = done.stderr.decode()
     assert done.returncode == 0, stderr
     assert stderr.count("warning:") == 1 and str(cache) in stderr and "Traceback" not in stderr, stderr
@@ -283,7 +283,7 @@ def test_plugin_when_the_page_state_cannot_be_saved(
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    import mkdocs_graphsearch.site_pages as site_pages
+    import mkdocs_graphsearch.mkdocs_plugin.site_pages as site_pages
 
     def disk_full(*args, **kwargs):
         raise OSError(28, "No space left on device")

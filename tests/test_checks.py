@@ -12,7 +12,7 @@ import pytest
 
 from conftest import EXAMPLE_SITE, ROOT, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
-from mkdocs_graphsearch.checks import DEFAULT_WITHIN, ChecksFileError, load_checks, run_checks
+from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN, ChecksFileError, load_checks, run_checks
 from mkdocs_graphsearch.engine.search import search
 
 
@@ -118,7 +118,8 @@ def test_a_section_its_page_does_not_list_is_said_so(bundle: Bundle, tmp_path: P
 
 
 def _graphsearch(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mkdocs_graphsearch.cli", *args], capture_output=True, text=True)
+    command = [sys.executable, "-m", "mkdocs_graphsearch.commands.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True)
 
 
 def test_cli_prints_a_table_of_failures_and_exits_1(bundle: Bundle, tmp_path: Path) -> None:

@@ -14,12 +14,12 @@ import pytest
 
 from conftest import EXAMPLE_SITE, ROOT
 from mkdocs_graphsearch import __version__
-from mkdocs_graphsearch.terminal import clean, emphasis_for, format_results
+from mkdocs_graphsearch.common.terminal import clean, emphasis_for, format_results
 
 
 def graphsearch(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs_graphsearch.cli", *args], input=stdin, capture_output=True
+        [sys.executable, "-m", "mkdocs_graphsearch.commands.cli", *args], input=stdin, capture_output=True
     )
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import fields
 
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
-from mkdocs_graphsearch.cli import build_parser
-from mkdocs_graphsearch.config import GraphSearchConfig, ModelConfig
+from mkdocs_graphsearch.commands.cli import build_parser
 from mkdocs_graphsearch.index.embed import POOLINGS, ModelSpec
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
+from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig, ModelConfig
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH
 
 

@@ -12,7 +12,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 import mkdocs_graphsearch.index.bm25 as bm25
-import mkdocs_graphsearch.site_pages as site_pages
+import mkdocs_graphsearch.mkdocs_plugin.site_pages as site_pages
 from conftest import EXAMPLE_SITE
 
 EDIT = "\n\nA closing paragraph about upgrading the scheduler.\n"

@@ -162,7 +162,7 @@ def test_a_bundle_without_them_still_filters() -> None:
 
 
 def graphsearch(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "mkdocs_graphsearch.cli", *args], capture_output=True)
+    return subprocess.run([sys.executable, "-m", "mkdocs_graphsearch.commands.cli", *args], capture_output=True)
 
 
 @pytest.mark.parametrize("engine", ["python", "js"])

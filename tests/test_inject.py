@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mkdocs_graphsearch.assets import runtime_version
-from mkdocs_graphsearch.inject import error_page_tags, inject, runtime_tags
+from mkdocs_graphsearch.site_output.assets import runtime_version
+from mkdocs_graphsearch.site_output.inject import error_page_tags, inject, runtime_tags
 
 #: The runtime's versioned folder (a hash of its files: see inject.py for why a folder).
 RUNTIME = f"assets/graphsearch/{runtime_version()}"
@@ -44,7 +44,7 @@ def test_runtime_version_follows_the_runtime_files(tmp_path, monkeypatch):
     files give the same one (so a rebuild keeps the browser's cache)."""
     import shutil
 
-    from mkdocs_graphsearch import assets as module
+    from mkdocs_graphsearch.site_output import assets as module
 
     js = tmp_path / "js"
     shutil.copytree(module.js_dir() / "src", js / "src")
@@ -61,7 +61,7 @@ def test_runtime_version_follows_the_runtime_files(tmp_path, monkeypatch):
 
 
 def test_copy_runtime_replaces_older_versions_only(tmp_path):
-    from mkdocs_graphsearch.assets import copy_runtime
+    from mkdocs_graphsearch.site_output.assets import copy_runtime
 
     old = tmp_path / "assets" / "graphsearch" / "0123456789ab"
     old.mkdir(parents=True)

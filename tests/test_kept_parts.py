@@ -20,8 +20,8 @@ from mkdocs_graphsearch.bundle.format import MANIFEST
 from mkdocs_graphsearch.bundle.kept import set_aside
 from mkdocs_graphsearch.bundle.write import previous_files, write_bundle
 from mkdocs_graphsearch.index.builder import build_files
+from mkdocs_graphsearch.mkdocs_plugin.site_index import keep_bundle
 from mkdocs_graphsearch.parse.folder import parse_folder
-from mkdocs_graphsearch.site import keep_bundle
 
 DOCS = VECTORS / "engine" / "docs"
 

@@ -33,7 +33,8 @@ DOCS = VECTORS / "engine" / "docs"
 
 def index(docs: Path, out: Path, cache: Path) -> subprocess.CompletedProcess[str]:
     command = ["index", str(docs), "--out", str(out), "--cache-dir", str(cache)]
-    done = subprocess.run([sys.executable, "-m", "mkdocs_graphsearch.cli", *command], capture_output=True, text=True)
+    graphsearch = [sys.executable, "-m", "mkdocs_graphsearch.commands.cli"]
+    done = subprocess.run([*graphsearch, *command], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return done
 

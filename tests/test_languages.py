@@ -12,8 +12,8 @@ from mkdocs.config import load_config
 
 from conftest import EXAMPLE_SITE, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.commands.js_engine import run_js_queries
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.js_engine import run_js_queries
 from parity import first_difference
 
 JA, ZH = "ja/quickstart-ja.md", "zh/retries-zh.md"

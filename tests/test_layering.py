@@ -12,13 +12,28 @@ from conftest import ROOT
 
 PACKAGE = ROOT / "mkdocs_graphsearch"
 
+#: The core, in layers: text/ beneath parse/ -> index/ -> bundle/ <- engine/.
+CORE = {"text", "parse", "index", "bundle", "engine"}
+#: What surrounds the core: the MkDocs side, the command line, what both share, what both write
+#: into a built site, and files/ beneath everything.
+OUTER = {"mkdocs_plugin", "commands", "common", "site_output"}
+
 #: Subpackage -> the subpackages it must never import (at module level, in a function or under
-#: TYPE_CHECKING alike).
+#: TYPE_CHECKING alike). "" is the package root itself (`from mkdocs_graphsearch import ...`) and
+#: "plugin" the MkDocs entry module: no arrow runs back up to either from the core; the outer
+#: parts may take the root's public `__version__`, never the plugin.
+UP = {"", "plugin"}
 WALLS = {
-    "text": {"parse", "index", "bundle", "engine"},
-    "parse": {"index", "bundle", "engine"},
-    "bundle": {"parse", "index", "engine"},
-    "engine": {"parse", "index"},
+    "files": CORE | OUTER | UP,
+    "text": {"parse", "index", "bundle", "engine"} | OUTER | UP,
+    "parse": {"index", "bundle", "engine"} | OUTER | UP,
+    "bundle": {"parse", "index", "engine"} | OUTER | UP,
+    "index": OUTER | UP,  # calibrate.py runs the engine's query encoder on the fitted tables
+    "engine": {"parse", "index"} | OUTER | UP,
+    "site_output": {"mkdocs_plugin", "commands", "common", "plugin"},
+    "common": {"mkdocs_plugin", "commands", "site_output", "plugin"},
+    "mkdocs_plugin": {"commands", "plugin"},
+    "commands": {"mkdocs_plugin", "site_output", "plugin"},
 }
 
 
@@ -35,15 +50,26 @@ def imported_modules(source: str, module: str) -> set[str]:
                 target = f"{base}.{node.module}" if node.module else base
             else:
                 target = node.module or ""
-            found.add(target)
-            # `from mkdocs_graphsearch import index` imports a subpackage by name.
-            found.update(f"{target}.{alias.name}" for alias in node.names)
+            # `from mkdocs_graphsearch import index` imports a subpackage by name, not the root.
+            names = {f"{target}.{alias.name}" for alias in node.names}
+            found.update(names)
+            if not all(_is_module(name) for name in names):
+                found.add(target)
     return found
 
 
+def _is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
+
+
 def subpackage_of(module: str) -> str | None:
+    """The part of the package `module` is in: a subpackage's name, "plugin", "" for the root
+    itself (a name imported from it, such as `__version__`), None outside the package."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[0] == "mkdocs_graphsearch" else None
+    if parts[0] != "mkdocs_graphsearch":
+        return None
+    return parts[1] if len(parts) > 1 and not parts[1].startswith("__") else ""
 
 
 def test_the_walker_sees_every_kind_of_import() -> None:
@@ -71,6 +97,13 @@ def test_import_walls(layer: str) -> None:
             if subpackage_of(imported) in WALLS[layer]:
                 crossings.append(f"{path.relative_to(ROOT)} imports {imported}")
     assert not crossings, "\n".join(crossings)
+
+
+def test_the_package_root_holds_only_the_plugin_entry_and_subpackages() -> None:
+    modules = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert modules == ["__init__.py", "plugin.py"]
+    parts = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    assert parts == CORE | OUTER | {"files"}
 
 
 def test_a_build_does_not_import_the_search_engine() -> None:

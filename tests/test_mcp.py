@@ -13,7 +13,7 @@ import pytest
 
 from conftest import EXAMPLE_SITE, ROOT, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
-from mkdocs_graphsearch.docs_tools import DocsTools, UnknownDoc
+from mkdocs_graphsearch.commands.docs_tools import DocsTools, UnknownDoc
 from mkdocs_graphsearch.engine.search import search
 
 SITE_URL = "https://docs.example.com/"
@@ -96,7 +96,7 @@ def test_a_real_stdio_session_calls_every_tool(bundle_dir: Path) -> None:
 
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "mkdocs_graphsearch.cli", "mcp", str(bundle_dir), "--site-url", SITE_URL],
+        args=["-m", "mkdocs_graphsearch.commands.cli", "mcp", str(bundle_dir), "--site-url", SITE_URL],
         env={"PYTHONPATH": str(ROOT)},
         cwd=str(ROOT),
     )
@@ -162,7 +162,7 @@ def test_a_real_stdio_session_calls_every_tool(bundle_dir: Path) -> None:
 
 def test_without_the_sdk_the_command_says_how_to_get_it(bundle_dir: Path) -> None:
     code = (
-        "import sys; sys.modules['mcp'] = None; from mkdocs_graphsearch.cli import main; "
+        "import sys; sys.modules['mcp'] = None; from mkdocs_graphsearch.commands.cli import main; "
         f"sys.exit(main(['mcp', {str(bundle_dir)!r}]))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -173,6 +173,6 @@ def test_without_the_sdk_the_command_says_how_to_get_it(bundle_dir: Path) -> Non
 def test_a_missing_site_is_exit_2(tmp_path: Path) -> None:
     pytest.importorskip("mcp", reason="the mcp extra is not installed (pip install 'mkdocs-graphsearch[mcp]')")
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs_graphsearch.cli", "mcp", str(tmp_path)], capture_output=True, text=True
+        [sys.executable, "-m", "mkdocs_graphsearch.commands.cli", "mcp", str(tmp_path)], capture_output=True, text=True
     )
     assert done.returncode == 2 and done.stderr.startswith("error: no search bundle at")

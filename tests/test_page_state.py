@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from mkdocs_graphsearch.page_state import load_pages
+from mkdocs_graphsearch.mkdocs_plugin.page_state import load_pages
 
 
 def test_a_missing_state_is_silent(tmp_path: Path) -> None:
@@ -37,7 +37,7 @@ def test_a_damaged_state_is_one_warning_naming_it(tmp_path: Path, damage: bytes)
 def test_saved_pages_load_as_they_were_less_their_reports(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from mkdocs_graphsearch.page_state import SavedPage, save_pages
+    from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, save_pages
     from mkdocs_graphsearch.parse.markdown import parse_page
 
     source = b"---\ntags: [a]\n---\n# Title\n\nSee [gone](missing.md) and [x](b.md#y).\n\n## Part\n\n```py\ncode\n```\n"

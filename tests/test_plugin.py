@@ -53,7 +53,7 @@ def test_every_result_anchor_is_a_real_element_id(site: Path) -> None:
 
 
 def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
-    from mkdocs_graphsearch.assets import runtime_version
+    from mkdocs_graphsearch.site_output.assets import runtime_version
 
     runtime = f"assets/graphsearch/{runtime_version()}"  # versioned folder (inject.py says why)
     for name in ("ui.js", "worker.js", "engine.js", "bundle.js", "tokenize.js", "ui.css"):
@@ -143,7 +143,7 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("mkdocs_graphsearch/js/src/engine.js", "mkdocs_graphsearch/js/src/ui.js",
                    "mkdocs_graphsearch/js/drivers/query.mjs", "mkdocs_graphsearch/text/vocab.txt",
-                   "mkdocs_graphsearch/templates/related.html",
+                   "mkdocs_graphsearch/mkdocs_plugin/templates/related.html",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSE",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/NOTICE",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSES/Apache-2.0.txt"):
@@ -152,7 +152,7 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(wheel).extractall(unpacked)
     script = (
-        "import mkdocs_graphsearch, mkdocs_graphsearch.assets as a, sys;"
+        "import mkdocs_graphsearch, mkdocs_graphsearch.site_output.assets as a, sys;"
         f"assert mkdocs_graphsearch.__file__.startswith({str(unpacked)!r}), mkdocs_graphsearch.__file__;"
         "print(a.js_dir())"
     )

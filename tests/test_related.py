@@ -25,7 +25,7 @@ from mkdocs_graphsearch.index.related import (
     pagerank,
     related_pages,
 )
-from mkdocs_graphsearch.related_block import END, START
+from mkdocs_graphsearch.mkdocs_plugin.related_block import END, START
 
 # ------------------------------------------------------------------------------ the scores
 

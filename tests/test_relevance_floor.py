@@ -14,8 +14,8 @@ import pytest
 
 from conftest import CORPORA, EVAL, EXAMPLE_SITE, ROOT, build_bundle_dir, require_shared
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
+from mkdocs_graphsearch.commands.evaluate import evaluate
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.evaluate import evaluate
 
 FLOORS = json.loads((ROOT / "tests" / "eval" / "floors.json").read_text(encoding="utf-8"))
 #: judged set -> (docs folder, judged queries)

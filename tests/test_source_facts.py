@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_graphsearch import site_pages
-from mkdocs_graphsearch.site_pages import SitePages
-from mkdocs_graphsearch.source_facts import facts_file
+from mkdocs_graphsearch.mkdocs_plugin import site_pages
+from mkdocs_graphsearch.mkdocs_plugin.site_pages import SitePages
+from mkdocs_graphsearch.mkdocs_plugin.source_facts import facts_file
 
 PAGES = {
     "index.md": b"---\ntags: [a, b]\nsearch:\n  boost: 2\n---\n# T\n\n```python\nx\n",

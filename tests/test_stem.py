@@ -12,8 +12,8 @@ import snowballstemmer
 
 from conftest import CORPORA, EXAMPLE_SITE, ROOT, build_bundle_dir, require_shared
 from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.commands.js_engine import run_js_queries
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.js_engine import run_js_queries
 from mkdocs_graphsearch.text.stem import is_prose_word, prose_words, stem
 
 VECTORS = orjson.loads((ROOT / "tests" / "vectors" / "stem.json").read_bytes())

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_graphsearch.assets import js_dir, runtime_sources, shipped
-from mkdocs_graphsearch.strip_js import JsSyntaxError, strip_css, strip_js
+from mkdocs_graphsearch.files.package_data import js_dir
+from mkdocs_graphsearch.site_output.assets import runtime_sources, shipped
+from mkdocs_graphsearch.site_output.strip_js import JsSyntaxError, strip_css, strip_js
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")

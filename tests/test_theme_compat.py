@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mkdocs_graphsearch.theme_compat import MKDOCS_SEARCH_MODAL_STANDIN, patch_theme_page
+from mkdocs_graphsearch.site_output.theme_compat import MKDOCS_SEARCH_MODAL_STANDIN, patch_theme_page
 
 PAGE = "<html><body><p>x</p>\n<script src='js/base.js'></script></body></html>\n<!-- build date -->\n"
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch import __version__
-from mkdocs_graphsearch.atomic import remove_stale_temporaries, write_atomic
 from mkdocs_graphsearch.bundle.display import display_part
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
@@ -37,6 +36,7 @@ from mkdocs_graphsearch.bundle.format import (
 from mkdocs_graphsearch.bundle.graph_shards import graph_part
 from mkdocs_graphsearch.bundle.kept import discard, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
+from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
 
@@ -145,7 +145,7 @@ def manifest(
 ) -> bytes:
     data: dict[str, object] = {
         "format": FORMAT_VERSION,
-        "generator": f"mkdocs-graphsearch {__version__}",
+        "generator": f"mkdocs-graphsearch {version('mkdocs-graphsearch')}",
         "counts": dict(counts),
         "impact_scale": IMPACT_SCALE,
         "search": settings.to_json(),

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.encoder_file import EncoderArrays
 from mkdocs_graphsearch.bundle.format import VOCAB
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.files.atomic import write_atomic
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
 #: A format-1 manifest's encoder entry has no `max_query_pieces` (index/semantic.py writes it

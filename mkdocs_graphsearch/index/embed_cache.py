@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from mkdocs_graphsearch.atomic import remove_stale_temporaries, write_atomic
+from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
 
 __all__ = [
     "DEFAULT_CACHE_DIR",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import orjson
 
-from mkdocs_graphsearch.atomic import write_atomic
+from mkdocs_graphsearch.files.atomic import write_atomic
 
 #: In the stamp: a stamp of another shape is ignored (the file is hashed).
 STAMP_VERSION = 1

@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
 from mkdocs_graphsearch.bundle.format import VECTORS
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
+from mkdocs_graphsearch.files.atomic import write_atomic
 from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus

@@ -26,8 +26,8 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch import text
-from mkdocs_graphsearch.atomic import write_atomic
-from mkdocs_graphsearch.checksummed import framed, payload_of
+from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files.checksummed import framed, payload_of
 
 __all__ = ["ChunkTokens", "TokenCache", "tokens_file"]
 

@@ -24,10 +24,10 @@ from pathlib import Path
 import orjson
 import tokenizers
 
-from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle import format as bundle_format
 from mkdocs_graphsearch.bundle import vocab_shards
-from mkdocs_graphsearch.checksummed import framed, payload_of
+from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files.checksummed import framed, payload_of
 from mkdocs_graphsearch.text import wordpiece as wordpiece_module
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 

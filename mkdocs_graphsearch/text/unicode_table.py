@@ -18,7 +18,7 @@ from pathlib import Path
 
 import orjson
 
-from mkdocs_graphsearch.assets import js_dir
+from mkdocs_graphsearch.files.package_data import js_dir
 
 OTHER, LETTER, UPPER, LOWER, MARK, NUMBER, CJK = range(7)
 _PREFIX = "export const UNICODE_TABLE = "

@@ -9,9 +9,9 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.assets import js_dir
 from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import locate
+from mkdocs_graphsearch.files.package_data import js_dir
 
 
 def run_js_queries(

@@ -20,10 +20,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from mkdocs_graphsearch.atomic import write_atomic
 from mkdocs_graphsearch.bundle.format import RELATED, BundleError
 from mkdocs_graphsearch.bundle.read import read_file, read_manifest, read_pages
 from mkdocs_graphsearch.bundle.related import parse_related
+from mkdocs_graphsearch.files.atomic import write_atomic
 
 START = "<!-- graphsearch:related -->"
 END = "<!-- /graphsearch:related -->"

@@ -20,11 +20,18 @@ from pathlib import Path
 
 import orjson
 
-from mkdocs_graphsearch.page_state import SavedPage, load_pages, save_pages, source_digest
+from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, load_pages, save_pages, source_digest
+from mkdocs_graphsearch.mkdocs_plugin.source_facts import (
+    SourceFacts,
+    code_digest,
+    facts_key,
+    load_facts,
+    pages_digest,
+    save_facts,
+)
 from mkdocs_graphsearch.parse.markdown import parse_page
 from mkdocs_graphsearch.parse.model import Page, PageWarning
 from mkdocs_graphsearch.parse.rendered import parse_rendered_page
-from mkdocs_graphsearch.source_facts import SourceFacts, code_digest, facts_key, load_facts, pages_digest, save_facts
 
 
 @dataclass

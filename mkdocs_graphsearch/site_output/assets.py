@@ -10,18 +10,8 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
-from mkdocs_graphsearch import strip_js
-
-_PACKAGE = Path(__file__).resolve().parent
-
-
-def js_dir() -> Path:
-    """The folder holding src/ (browser runtime) and drivers/ (node drivers)."""
-    for candidate in (_PACKAGE / "js", _PACKAGE.parent / "js"):
-        if (candidate / "src" / "engine.js").is_file():
-            return candidate
-    raise FileNotFoundError("the JS runtime is missing from this installation (expected mkdocs_graphsearch/js/src)")
-
+from mkdocs_graphsearch.files.package_data import js_dir
+from mkdocs_graphsearch.site_output import strip_js
 
 #: The runtime files shipped with a site (copy_runtime copies exactly these).
 RUNTIME_SUFFIXES = frozenset({".js", ".css"})

@@ -19,7 +19,7 @@ from pydantic import Field  # the SDK's own dependency: argument schemas
 from mkdocs_graphsearch import __version__
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
-from mkdocs_graphsearch.docs_tools import DocsTools, UnknownDoc
+from mkdocs_graphsearch.commands.docs_tools import DocsTools, UnknownDoc
 
 INSTRUCTIONS = (
     "Documentation of one site. `search` finds pages and sections (keyword, semantic and link graph, "

@@ -20,11 +20,11 @@ from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import locate
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
-from mkdocs_graphsearch.cli_input import InputError, checked_text, read_queries
+from mkdocs_graphsearch.common.inputs import InputError, checked_text, read_queries
+from mkdocs_graphsearch.common.terminal import emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR, usable_cache_dir
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
-from mkdocs_graphsearch.terminal import emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.text.tokenize import tokenize
 
 if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are asked for
@@ -157,7 +157,7 @@ def _answers(args: argparse.Namespace, items: list[dict[str, Any]], explain: boo
     if args.engine == "js":
         if args.query_encoder == "model":
             raise InputError("--query-encoder model runs in the Python engine only")
-        from mkdocs_graphsearch.js_engine import run_js_queries
+        from mkdocs_graphsearch.commands.js_engine import run_js_queries
 
         return run_js_queries(folder, items, mode=args.mode, limit=args.limit, explain=explain, filters=filters)
     from mkdocs_graphsearch.bundle.read import load_bundle
@@ -192,7 +192,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from mkdocs_graphsearch.evaluate import evaluate
+    from mkdocs_graphsearch.commands.evaluate import evaluate
 
     judged = read_queries(args.queries, judged=True)
     outputs = _answers(args, judged, explain=False)
@@ -207,7 +207,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from mkdocs_graphsearch.bundle.read import load_bundle
-    from mkdocs_graphsearch.checks import format_report, load_checks, run_checks
+    from mkdocs_graphsearch.common.checks import format_report, load_checks, run_checks
 
     checks = load_checks(Path(args.checks))
     try:
@@ -221,7 +221,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     try:
-        from mkdocs_graphsearch.mcp_server import serve
+        from mkdocs_graphsearch.commands.mcp_server import serve
     except ImportError:
         raise InputError("graphsearch mcp needs the MCP Python SDK: pip install 'mkdocs-graphsearch[mcp]'") from None
     try:

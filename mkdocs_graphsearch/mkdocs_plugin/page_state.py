@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from mkdocs_graphsearch import __version__
-from mkdocs_graphsearch.atomic import write_atomic
+from mkdocs_graphsearch.files.atomic import write_atomic
 from mkdocs_graphsearch.parse.model import Chunk, Link, Page
 
 #: Bumped when the saved shape changes; a file of another version is ignored (full re-parse).

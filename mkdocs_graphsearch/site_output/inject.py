@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from mkdocs.utils import get_relative_url
 
-from mkdocs_graphsearch.assets import runtime_dir
+from mkdocs_graphsearch.site_output.assets import runtime_dir
 
 
 def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str) -> str:

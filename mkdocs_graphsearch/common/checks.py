@@ -30,10 +30,10 @@ import yaml
 from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
-from mkdocs_graphsearch.cli_input import InputError
+from mkdocs_graphsearch.common.inputs import InputError
+from mkdocs_graphsearch.common.terminal import clean, plural
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.parse.frontmatter import MAX_VALUES, expanded_size
-from mkdocs_graphsearch.terminal import clean, plural
 
 #: A page or section check passes when its page is among the first DEFAULT_WITHIN result pages.
 DEFAULT_WITHIN = 3

@@ -24,8 +24,8 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch import parse, text
-from mkdocs_graphsearch.atomic import write_atomic
-from mkdocs_graphsearch.checksummed import framed, payload_of
+from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files.checksummed import framed, payload_of
 
 __all__ = ["SourceFacts", "code_digest", "facts_file", "facts_key", "load_facts", "pages_digest", "save_facts"]
 
