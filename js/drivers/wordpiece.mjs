@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { createWordPiece, normalize, preTokenize } from "../src/wordpiece.js";
+import { createWordPiece, normalize, preTokenize } from "../src/engine/text/wordpiece.js";
 
 const vocabPath =
   process.argv[2] ??

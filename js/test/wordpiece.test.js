@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createWordPiece, normalize, preTokenize } from "../src/wordpiece.js";
+import { createWordPiece, normalize, preTokenize } from "../src/engine/text/wordpiece.js";
 
 const vocabText = readFileSync(
   new URL("../../mkdocs_graphsearch/text/vocab.txt", import.meta.url),
