@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Test driver for js/src/wordpiece.js, used by tests/test_wordpiece.py: one JSON request per
+ * Test driver for js/src/engine/text/wordpiece.js, used by tests/test_wordpiece.py: one JSON request per
  * stdin line, one JSON answer per stdout line, until stdin closes.
  *
  *   {"op": "encode", "texts": [...], "max_tokens": 16 | null}  -> {"ids": [[...], ...]}

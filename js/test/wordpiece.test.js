@@ -1,5 +1,5 @@
 // @ts-check
-// js/src/wordpiece.js against tests/vectors/wordpiece.json (ids produced by `tokenizers`).
+// js/src/engine/text/wordpiece.js against tests/vectors/wordpiece.json (ids produced by `tokenizers`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
