@@ -28,7 +28,7 @@ async function withTop() {
   };
 }
 
-test("topPages keeps the three fields of at most 20 entries (bundle.js checks their shape)", () => {
+test("topPages keeps the three fields of at most 20 entries (bundle/schema.js checks their shape)", () => {
   assert.deepEqual(topPages({ top: TOP }), TOP);
   assert.deepEqual(topPages({}), []);
   assert.deepEqual(topPages({ top: [{ path: "b.md", title: "B", url: "b/", extra: 1 }] }), [{ path: "b.md", title: "B", url: "b/" }]);

@@ -4,7 +4,7 @@
  *
  * Runs as a module Web Worker (started by ui/client.js); when workers are unavailable,
  * ui/client.js imports this module and runs the same service in the page (createService).
- * It also composes the bundle: bundle.js reads and checks files, encoder.js reads the query
+ * It also composes the bundle: bundle/read.js reads and checks files, encoder.js reads the query
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
@@ -191,7 +191,7 @@ export function cachingFetcher(fetchFile) {
 const MAX_TOP = 20;
 
 /**
- * The manifest's `top` (bundle/related.py; its shape checked by bundle.js): [] for bundles
+ * The manifest's `top` (bundle/related.py; its shape checked by bundle/schema.js): [] for bundles
  * without one. Titles and URLs stay text: the UI sets them as text and checks every link.
  * @param {any} manifest @returns {{path: string, title: string, url: string}[]}
  */

@@ -14,13 +14,13 @@
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
 
-/** Seconds the service may take to say anything at all (bundle/read.js FETCH_TIMEOUT_SECONDS: one
- * constant in spirit, copied so a page view does not load bundle.js; a test keeps them equal). */
+/** Seconds the service may take to say anything at all (engine/bundle/read.js FETCH_TIMEOUT_SECONDS:
+ * one constant in spirit, copied so a page view does not load the engine; a test keeps them equal). */
 export const START_TIMEOUT_SECONDS = 15;
 
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
-  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (bundle.js) */
+  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (engine/bundle/read.js) */
   constructor(bundleUrl, timeout) {
     this.bundleUrl = bundleUrl;
     this.timeout = timeout;
