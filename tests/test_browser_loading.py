@@ -264,8 +264,8 @@ def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_s
 @pytest.mark.parametrize(
     ("pattern", "message"),
     [
-        (r"^/assets/graphsearch/[0-9a-f]+/worker\.js$", "the search runtime did not start: no response for 1 s"),
-        (r"^/assets/graphsearch/[0-9a-f]+/engine\.js$",
+        (r"^/assets/graphsearch/[0-9a-f]+/engine/worker\.js$", "the search runtime did not start: no response for 1 s"),
+        (r"^/assets/graphsearch/[0-9a-f]+/engine/engine\.js$",
          "the search engine could not be loaded (no response for 1 s for engine.js)"),
     ],
     ids=["worker.js", "engine.js"],

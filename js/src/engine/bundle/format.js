@@ -9,11 +9,8 @@
 
 /** The format this runtime reads up to (and the oldest it still reads). */
 export const FORMAT_VERSION = 3;
-
 export const MIN_FORMAT_VERSION = 3;
-
 export const MANIFEST = "manifest.json";
-
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
 export const MODES = ["keyword", "vector", "hybrid"];
 
@@ -25,6 +22,7 @@ export class BundleError extends Error {
   }
 }
 
+/** The largest CRC-32 (the manifest's `files` values). */
 export const MAX_CRC32 = 2 ** 32 - 1;
 
 const CRC_TABLE = (() => {
@@ -82,7 +80,6 @@ export function decodeVarints(bytes) {
 /** A manifest with a checksum starts with this, then 8 lowercase hex digits and `"`
  * (spec: bundle/format.py manifest_checksum). */
 const CHECKSUM_PREFIX = new TextEncoder().encode('{"checksum":"');
-
 const CHECKSUM_DIGITS = 8;
 
 /** True when the manifest's checksum holds, false when it has none at its start; a

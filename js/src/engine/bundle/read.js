@@ -394,7 +394,6 @@ export async function loadTexts(bundle, fetchFile, index) {
 
 /** Display columns: chunks' and pages' (bundle/display.py), filled in as fragments load. */
 const DISPLAY_CHUNKS = ["anchor", "id", "level", "parent", "title"];
-
 const DISPLAY_PAGES = ["title", "url"];
 
 /**
@@ -415,7 +414,6 @@ export async function loadDisplay(bundle, fetchFile, index) {
 
 /** `displayLoaded` states: a fragment not loaded is 0. */
 export const DISPLAY_LOADED = 1;
-
 export const DISPLAY_FAILED = 2;
 
 /** Seconds a bundle fetch may go without receiving anything (its response, or the next bytes of

@@ -5,15 +5,23 @@
  * (`3.0`): JSON.parse cannot tell.
  */
 
-import { BundleError, MAX_CRC32, MODES, compareCodePoints, displayFragment, fileKey, graphShard, postingsShard, textFragment } from "./format.js";
+import {
+  BundleError,
+  MAX_CRC32,
+  MODES,
+  compareCodePoints,
+  displayFragment,
+  fileKey,
+  graphShard,
+  postingsShard,
+  textFragment,
+} from "./format.js";
 
 /** @typedef {import("./read.js").Bundle} Bundle */
 
 const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
-
 /** The parts every bundle has, then the semantic part's (present with `vectors`). */
 const KEYWORD_PARTS = ["keyword.json", "graph.json", "terms.json"];
-
 const SEMANTIC_PARTS = ["vectors.bin", "encoder.json"]; // vectors.bin: or vectorParts; then checkEncoderParts'
 
 /** The vector files of a semantic bundle: vectors.bin, or centroids.bin then each cell's (two
@@ -55,14 +63,11 @@ const SETTING_WHOLE = {
   default_limit: 0, fuzzy_long_length: 0, fuzzy_min_length: 0, graph_depth: 0, max_expansions: 0,
   page_top_n: 1, rrf_k: 0, sections_per_page: 0, seeds: 0, snippet_source_chars: 0, snippet_words: 1,
 };
-
 const SETTING_NUMBER = [
   "keyword_weight", "min_score", "page_max_weight", "page_top_weight", "prefix_weight",
   "vector_only_threshold", "vector_threshold", "vector_weight",
 ];
-
 const OPTIONAL_WHOLE = { max_query_chars: 0 };
-
 const OPTIONAL_NUMBER = ["stem_weight", "stop_word_weight"];
 
 /** @param {string} file @param {string} where @param {string} problem @returns {never} */
