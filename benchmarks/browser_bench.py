@@ -296,15 +296,15 @@ P.runs = async (queries, withData) => {
 BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
   const runtime = new URL(runtimeDir, site);
   let t0 = performance.now();
-  const [bundleJs, workerJs, engineJs] = await Promise.all([import(new URL("bundle.js", runtime).href),
-                                                            import(new URL("worker.js", runtime).href),
-                                                            import(new URL("engine.js", runtime).href)]);
+  const [formatJs, readJs, workerJs, engineJs] = await Promise.all([
+    import(new URL("engine/bundle/format.js", runtime).href), import(new URL("engine/bundle/read.js", runtime).href),
+    import(new URL("engine/worker.js", runtime).href), import(new URL("engine/engine.js", runtime).href)]);
   const t = { import_modules: performance.now() - t0 };
   const files = {};  // by stored (CRC-32) file name, every file the manifest lists
   files["manifest.json"] = new Uint8Array(await (await fetch(new URL("search/manifest.json", site))).arrayBuffer());
   const manifest = JSON.parse(new TextDecoder().decode(files["manifest.json"]));  // checksummed: bytes kept as served
-  for (const part of bundleJs.listedParts(manifest)) {
-    const name = bundleJs.fileName(manifest, part);
+  for (const part of formatJs.listedParts(manifest)) {
+    const name = formatJs.fileName(manifest, part);
     const response = await fetch(new URL(`search/${name}`, site));
     if (response.ok) files[name] = new Uint8Array(await response.arrayBuffer());
   }
@@ -312,12 +312,12 @@ BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
     if (!(name in files)) throw new Error(`HTTP 404 for ${name}`);
     return files[name];
   };
-  const text0 = files[bundleJs.fileName(manifest, bundleJs.textFragment(0))];
+  const text0 = files[formatJs.fileName(manifest, formatJs.textFragment(0))];
   t0 = performance.now();
-  await bundleJs.loadKeywordBundle(fetchFile);
+  await readJs.loadKeywordBundle(fetchFile);
   t.keyword_part = performance.now() - t0;
   t0 = performance.now();
-  bundleJs.crc32(text0);
+  formatJs.crc32(text0);
   t.text_fragment_0_crc32 = performance.now() - t0;
   t0 = performance.now();
   JSON.parse(new TextDecoder().decode(text0));
@@ -509,10 +509,13 @@ def learn_names(site: str, site_dir: Path) -> None:
     names = LOGICAL.setdefault(site, {})
     for part, path in bundle_parts(site_dir / "search").items():  # stored (CRC-32) name -> logical name
         names[f"search/{path.name}"] = f"search/{part}"
-    for ui in site_dir.glob("assets/graphsearch/*/ui.js"):
-        RUNTIME_DIR[site] = f"{ui.parent.relative_to(site_dir).as_posix()}/"
-        for file in ui.parent.iterdir():
-            names[f"{RUNTIME_DIR[site]}{file.name}"] = f"assets/graphsearch/{file.name}"
+    for ui in site_dir.glob("assets/graphsearch/*/ui/ui.js"):
+        runtime = ui.parent.parent
+        RUNTIME_DIR[site] = f"{runtime.relative_to(site_dir).as_posix()}/"
+        for file in runtime.rglob("*"):
+            if file.is_file():
+                path = file.relative_to(runtime).as_posix()
+                names[f"{RUNTIME_DIR[site]}{path}"] = f"assets/graphsearch/{path}"
 
 
 def fetched(requests: list, engine: str, site: str, base: str, sizes: Sizes, time_origin: float) -> list[dict]:
@@ -546,7 +549,7 @@ def totals(files: list[dict], before: float | None = None) -> dict:
 WATCH = {
     "ours": [["first", "dialog.gs-dialog .gs-option"], ["snippet", "dialog.gs-dialog .gs-snippet"],
              ["complete", 'dialog.gs-dialog .gs-box[data-gs-complete="true"]'], ["ui", "dialog.gs-dialog"],
-             # the first answer that ran in hybrid mode (ui-box.js data-gs-mode), with an option shown
+             # the first answer that ran in hybrid mode (ui/box.js data-gs-mode), with an option shown
              ["hybrid", 'dialog.gs-dialog .gs-box[data-gs-mode="hybrid"] .gs-option']],
     "mkdocs": [["first", "#mkdocs-search-results article"]],
     "pagefind": [],

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const [folder, query, mode = "keyword", runtime = "js/src"] = process.argv.slice(2);
-const { createService } = await import(pathToFileURL(resolve(runtime, "worker.js")).href);
+const { createService } = await import(pathToFileURL(resolve(runtime, "engine", "worker.js")).href);
 /** @type {{name: string, gzip: number}[]} */
 const fetched = [];
 const report = (/** @type {string} */ when) => {

@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 const args = process.argv.slice(2);
 const typed = args.includes("--typed");
 const [dir, queryFile, runtime = new URL("../js/src", import.meta.url).pathname] = args.filter((a) => a !== "--typed");
-const { loadBundle } = await import(pathToFileURL(resolve(runtime, "worker.js")).href);
-const { search } = await import(pathToFileURL(resolve(runtime, "engine.js")).href);
+const { loadBundle } = await import(pathToFileURL(resolve(runtime, "engine", "worker.js")).href);
+const { search } = await import(pathToFileURL(resolve(runtime, "engine", "engine.js")).href);
 const full = (await readFile(queryFile, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l).query);
 /** @param {string} q */
 const prefixes = (q) => [q.slice(0, Math.ceil(q.length / 2)).trim(), q.slice(0, -1).trim()].filter((p) => p.length >= 2);

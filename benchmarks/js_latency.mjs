@@ -19,9 +19,9 @@ import MiniSearch from "minisearch";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "js", "src");
-const { loadKeywordBundle } = await import(path.join(src, "bundle.js"));
-const { loadBundle } = await import(path.join(src, "worker.js"));
-const { search } = await import(path.join(src, "engine.js"));
+const { loadKeywordBundle } = await import(path.join(src, "engine", "bundle", "read.js"));
+const { loadBundle } = await import(path.join(src, "engine", "worker.js"));
+const { search } = await import(path.join(src, "engine", "engine.js"));
 const { keywordScores } = await import(path.join(src, "keyword.js"));
 
 function parseArgs(argv) {

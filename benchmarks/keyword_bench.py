@@ -225,8 +225,8 @@ def bench_corpus(name: str, args, tmp: Path) -> dict:
     lunr_pkg = HERE / "node_modules" / "lunr"
     mini_umd = HERE / "node_modules" / "minisearch" / "dist" / "umd" / "index.js"
     src = REPO / "js" / "src"
-    engine_js = import_graph(src / "worker.js")
-    ui_js = [src / "ui.js", src / "ui.css"]
+    engine_js = import_graph(src / "engine" / "worker.js")
+    ui_js = [src / "ui" / "ui.js", src / "ui" / "ui.css"]
     mkdocs_js = [site / "search" / f for f in ("lunr.js", "worker.js", "main.js")]
     result = {
         "corpus": name,

@@ -135,7 +135,7 @@ def main() -> None:
             sites = default_sites(Path(tmp) / "built", args.cache_dir.resolve())
         for name, path in sites.items():
             (www / name).symlink_to(path, target_is_directory=True)
-            if list(path.glob("assets/graphsearch/*/ui.js")):
+            if list(path.glob("assets/graphsearch/*/ui/ui.js")):
                 learn_names(name, path)  # versioned runtime and hashed parts -> stable names
         server = Server(www)
         sizes = Sizes(www, server.base)

@@ -12,8 +12,8 @@ import { performance } from "node:perf_hooks";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "js", "src");
-const { loadBundle } = await import(path.join(src, "worker.js"));
-const { search } = await import(path.join(src, "engine.js"));
+const { loadBundle } = await import(path.join(src, "engine", "worker.js"));
+const { search } = await import(path.join(src, "engine", "engine.js"));
 
 const [dir, queryFile, rounds = "50", mode = "keyword"] = process.argv.slice(2);
 if (!dir || !queryFile) {

@@ -25,7 +25,7 @@ benchmarks/.cache/scale-bench/NAME, ignored by git), since one page gets edited.
 2. Chromium (unless --skip-browser), browser_bench's machinery on the three built sites: cold runs
    (`--contexts` fresh contexts per engine, a different query each), counting from the network every
    file under the engine's folders whose response ended before the first result, and for ours before
-   the first result shown in hybrid mode (ui-box.js `data-gs-mode="hybrid"` on a box with an option);
+   the first result shown in hybrid mode (ui/box.js `data-gs-mode="hybrid"` on a box with an option);
    bytes after 10 queries in one context; warm latency: keystroke -> results in the DOM (ours, MkDocs)
    and engine API per prefix (ours' worker, Pagefind's search() + data() of 5).
    `--first-query-only`: only the cold runs of ours and Pagefind (the first-query bytes and

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [folder, mode = "hybrid", runtime = "js/src"] = process.argv.slice(2);
-const { createService } = await import(pathToFileURL(resolve(runtime, "worker.js")).href);
+const { createService } = await import(pathToFileURL(resolve(runtime, "engine", "worker.js")).href);
 const QUERIES = ["install", "pod security", "how do I change the theme", "kubectl apply", "configure a liveness probe",
   "kubectl.apply", "ConfigMap", "livenessProbe", "instal", "securty context", "mkdocs.yml", "nav", "theme_dir", "plugins"];
 /** @type {Record<string, unknown>} */

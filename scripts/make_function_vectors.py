@@ -1,13 +1,13 @@
 """Regenerate the per-function vectors of the mirrored engine parts from the Python reference:
 
-    tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/fuzzy.js osaWithin)
-    tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/bundle.js decodeVarints)
+    tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/engine/fuzzy.js osaWithin)
+    tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/engine/bundle/format.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
-                                path_roots, coverage, fuse (js/src/fuse.js); engine/keyword.py
-                                typed_tokens (js/src/keyword.js typedTokens)
-    tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/results.js)
+                                path_roots, coverage, fuse (js/src/engine/fuse.js); engine/keyword.py
+                                typed_tokens (js/src/engine/keyword.js typedTokens)
+    tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/engine/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
-                                text/facets.py facet_key, path_key (js/src/filters.js)
+                                text/facets.py facet_key, path_key (js/src/engine/filters.js)
 
 tests/test_function_vectors.py checks that the Python reference still gives every answer (with
 `answer()` below) and js/test/function_vectors.test.js that the JS runtime does. The vectors

@@ -65,7 +65,7 @@ CASES = [
     "$HOME ${VAR} %PATH%",
     "k8s kubectl apply -f deployment.yaml",
     "TIDEWATER_BROKER_URL=redis://localhost:6379/0",
-    # The Unicode table (js/src/unicode-table.js): iteration marks are CJK, the katakana middle
+    # The Unicode table (js/src/engine/text/unicode-table.js): iteration marks are CJK, the katakana middle
     # dot separates, planes 2-3 are CJK; categories, lowercase and NFKC as of the table's
     # version whatever the engine knows (U+0295 is Ll there, U+A7CB and U+1E030 unassigned).
     "様々な設定 ジョブ・キュー 〆切",

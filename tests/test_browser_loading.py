@@ -1,6 +1,6 @@
 """Loading in a real browser (issue 8): bytes before intent, and deploys.
 
-A page view that never searches fetches the runtime's UI modules (ui*.js) and ui.css only:
+A page view that never searches fetches the runtime's UI half (js/src/ui/: its modules, ui.css) only:
 nothing from the bundle folder, no worker, until the reader shows intent. A deploy (a rebuild into
 the same folder) never mixes two builds: served by a host that lets browsers cache every file for
 an hour, a reloaded page (and a page left open) answers from the new build, because manifest.json
@@ -34,7 +34,7 @@ from browser_support import (  # noqa: E402 (after the skip)
     write_config,
 )
 from conftest import EXAMPLE_SITE  # noqa: E402
-from mkdocs_graphsearch.site_output.assets import runtime_sources  # noqa: E402
+from mkdocs_graphsearch.site_output.assets import runtime_path, runtime_sources  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -61,10 +61,11 @@ def test_no_bundle_bytes_before_intent(page, sites, intent):
     page.wait_for_timeout(300)
     assert _bundle_requests(page.requests) == [], "the bundle was fetched before any intent"
     assert page.workers == [], "a worker started before any intent"
-    runtime = sorted(url.rsplit("/", 1)[-1] for url in page.requests if "/assets/graphsearch/" in url)
-    ui = sorted(path.name for path in runtime_sources() if path.name.startswith("ui"))
-    assert runtime == ui, runtime  # ui.css and the UI's modules: no worker.js, engine or bundle code
-    assert "ui.css" in ui and "ui.js" in ui and "worker.js" not in ui
+    runtime = sorted(url.split("/assets/graphsearch/", 1)[1].split("/", 1)[1] for url in page.requests
+                     if "/assets/graphsearch/" in url)
+    ui = sorted(runtime_path(path) for path in runtime_sources() if runtime_path(path).startswith("ui/"))
+    assert runtime == ui, runtime  # ui/: ui.css and the UI's modules; nothing of engine/ (worker, search, bundle)
+    assert "ui/ui.css" in ui and "ui/ui.js" in ui and "ui/client.js" in ui
 
     if intent == "key":
         open_search(page, "/")
@@ -263,8 +264,8 @@ def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_s
 @pytest.mark.parametrize(
     ("pattern", "message"),
     [
-        (r"^/assets/graphsearch/[0-9a-f]+/worker\.js$", "the search runtime did not start: no response for 1 s"),
-        (r"^/assets/graphsearch/[0-9a-f]+/engine\.js$",
+        (r"^/assets/graphsearch/[0-9a-f]+/engine/worker\.js$", "the search runtime did not start: no response for 1 s"),
+        (r"^/assets/graphsearch/[0-9a-f]+/engine/engine\.js$",
          "the search engine could not be loaded (no response for 1 s for engine.js)"),
     ],
     ids=["worker.js", "engine.js"],

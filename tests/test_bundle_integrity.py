@@ -366,7 +366,7 @@ def test_malformed_encoder_parts_give_the_same_error_in_both_engines(checked: Pa
 
 
 def test_a_stem_outside_its_shard_gives_the_same_error_in_both_engines(tmp_path: Path, node: str) -> None:
-    """A query looks a stem up in the shard of the stem's string only (js/src/keyword.js
+    """A query looks a stem up in the shard of the stem's string only (js/src/engine/keyword.js
     stemTerms): a stem elsewhere would be found by Python and not by JS, so both refuse it. On
     the frozen bundle (15 term shards; the checked one has a single shard)."""
     first = orjson.loads((FROZEN / MANIFEST).read_bytes())["term_shards"]["first"]

@@ -17,8 +17,8 @@ RUNTIME = f"assets/graphsearch/{runtime_version()}"
 )
 def test_runtime_tags_are_relative_to_the_page(page_url, prefix, root):
     tags = runtime_tags(page_url, "assets/graphsearch", "search")
-    assert f'href="{prefix}{RUNTIME}/ui.css"' in tags
-    assert f'<script type="module" src="{prefix}{RUNTIME}/ui.js"' in tags
+    assert f'href="{prefix}{RUNTIME}/ui/ui.css"' in tags
+    assert f'<script type="module" src="{prefix}{RUNTIME}/ui/ui.js"' in tags
     assert f'data-graphsearch-bundle="{prefix}search/"' in tags
     assert f'data-graphsearch-root="{root}"' in tags
 
@@ -29,7 +29,7 @@ def test_runtime_tags_are_relative_to_the_page(page_url, prefix, root):
 )
 def test_error_page_tags_are_absolute(site_url, base):
     tags = error_page_tags(site_url, "assets/graphsearch", "search")
-    assert f'src="{base}{RUNTIME}/ui.js"' in tags
+    assert f'src="{base}{RUNTIME}/ui/ui.js"' in tags
     assert f'data-graphsearch-bundle="{base}search/"' in tags
     assert f'data-graphsearch-root="{base}"' in tags
 
@@ -51,7 +51,7 @@ def test_runtime_version_follows_the_runtime_files(tmp_path, monkeypatch):
     monkeypatch.setattr(module, "js_dir", lambda: js)
     first = runtime_version()
     assert first == runtime_version() and len(first) == module.VERSION_CHARS
-    worker = js / "src" / "worker.js"
+    worker = js / "src" / "engine" / "worker.js"
     worker.write_text(worker.read_text() + "\n// changed\n")
     assert runtime_version() != first
     (js / "src" / "notes.txt").write_text("not shipped")
@@ -70,4 +70,5 @@ def test_copy_runtime_replaces_older_versions_only(tmp_path):
     mine.mkdir()
     copy_runtime(tmp_path, "assets/graphsearch")
     assert not old.exists() and mine.is_dir()
-    assert (tmp_path / RUNTIME / "ui.js").is_file()
+    assert (tmp_path / RUNTIME / "ui" / "ui.js").is_file()
+    assert (tmp_path / RUNTIME / "engine" / "bundle" / "read.js").is_file()  # subfolders kept

@@ -82,7 +82,7 @@ def test_sdist_holds_the_source_and_nothing_a_checkout_accumulates(tmp_path: Pat
     with tarfile.open(sdist) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
     for needed in ("LICENSE", "NOTICE", "LICENSES/Apache-2.0.txt", "pyproject.toml", "README.md",
-                   "mkdocs_graphsearch/text/vocab.txt", "js/src/engine.js", "tests/vectors/wordpiece.json",
+                   "mkdocs_graphsearch/text/vocab.txt", "js/src/engine/engine.js", "tests/vectors/wordpiece.json",
                    "example-site/mkdocs.yml", "docs/design.md"):
         assert needed in names, needed
     for junk in (".cache", "node_modules", "__pycache__"):

@@ -56,11 +56,12 @@ def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
     from mkdocs_graphsearch.site_output.assets import runtime_version
 
     runtime = f"assets/graphsearch/{runtime_version()}"  # versioned folder (inject.py says why)
-    for name in ("ui.js", "worker.js", "engine.js", "bundle.js", "tokenize.js", "ui.css"):
+    for name in ("ui/ui.js", "ui/client.js", "engine/worker.js", "engine/engine.js", "engine/bundle/read.js",
+                 "engine/text/tokenize.js", "ui/ui.css"):
         assert (site / runtime / name).is_file(), name
     html = (site / "reference" / "configuration" / "index.html").read_text("utf-8")
-    assert f'src="../../{runtime}/ui.js"' in html
-    assert f'href="../../{runtime}/ui.css"' in html
+    assert f'src="../../{runtime}/ui/ui.js"' in html
+    assert f'href="../../{runtime}/ui/ui.css"' in html
     assert 'data-graphsearch-bundle="../../search/"' in html
     foreign = re.findall(
         r'<(?:script|img)[^>]+src="(?:https?:)?//|<link[^>]+rel="stylesheet"[^>]+href="(?:https?:)?//', html
@@ -141,7 +142,7 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     )
     wheel = next(dist.glob("mkdocs_graphsearch-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("mkdocs_graphsearch/js/src/engine.js", "mkdocs_graphsearch/js/src/ui.js",
+    for needed in ("mkdocs_graphsearch/js/src/engine/engine.js", "mkdocs_graphsearch/js/src/ui/ui.js",
                    "mkdocs_graphsearch/js/drivers/query.mjs", "mkdocs_graphsearch/text/vocab.txt",
                    "mkdocs_graphsearch/mkdocs_plugin/templates/related.html",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSE",
@@ -170,7 +171,7 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)], env=env, cwd=tmp_path, check=True
     )
-    assert len(list(site.glob("assets/graphsearch/*/ui.js"))) == 1
+    assert len(list(site.glob("assets/graphsearch/*/ui/ui.js"))) == 1
     assert '<nav class="gs-related"' in (site / "user-guide" / "retries" / "index.html").read_text("utf-8")
     assert search(load_bundle(site), "visibility_timeout")["results"]
 

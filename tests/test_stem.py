@@ -1,4 +1,4 @@
-"""Stemming (text/stem.py, js/src/stem.js) and query stop words in keyword scoring, both engines."""
+"""Stemming (text/stem.py, js/src/engine/text/stem.js) and query stop words in keyword scoring, both engines."""
 
 from __future__ import annotations
 

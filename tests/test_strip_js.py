@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_graphsearch.files.package_data import js_dir
-from mkdocs_graphsearch.site_output.assets import runtime_sources, shipped
+from mkdocs_graphsearch.site_output.assets import runtime_path, runtime_sources, shipped
 from mkdocs_graphsearch.site_output.strip_js import JsSyntaxError, strip_css, strip_js
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,14 +66,15 @@ def stripped_src(tmp_path_factory):
     folder = tmp_path_factory.mktemp("shipped") / "src"
     folder.mkdir()
     for source in runtime_sources():
-        (folder / source.name).write_text(shipped(source), encoding="utf-8")
+        (folder / runtime_path(source)).parent.mkdir(parents=True, exist_ok=True)
+        (folder / runtime_path(source)).write_text(shipped(source), encoding="utf-8")
     (folder / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
     return folder
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_stripped_modules_parse(stripped_src):
-    for module in sorted(stripped_src.glob("*.js")):
+    for module in sorted(stripped_src.rglob("*.js")):
         run = subprocess.run([NODE, "--check", str(module)], capture_output=True, text=True, check=False)
         assert run.returncode == 0, f"{module.name}: {run.stderr}"
 

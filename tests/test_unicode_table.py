@@ -1,5 +1,5 @@
 """One Unicode table for both engines (issue 11, item 7): the tokenizer's character classes,
-lowercase and normalisation come from js/src/unicode-table.js in Python and in JS alike, so
+lowercase and normalisation come from js/src/engine/text/unicode-table.js in Python and in JS alike, so
 the engines agree on every code point whatever Unicode version Python's `unicodedata` and
 node's ICU carry (here they differ: Python 3.11 has Unicode 14, Node 20 a newer one)."""
 
@@ -129,7 +129,7 @@ def test_the_table_is_the_one_its_script_writes() -> None:
 
 
 def test_both_engines_read_the_same_version(node: str) -> None:
-    script = "import('./js/src/tokenize.js').then((m) => process.stdout.write(m.UNICODE_VERSION))"
+    script = "import('./js/src/engine/text/tokenize.js').then((m) => process.stdout.write(m.UNICODE_VERSION))"
     done = subprocess.run([node, "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, check=True)
     assert done.stdout.decode() == unicode_table().unicode_version
 

@@ -1,10 +1,10 @@
-"""BERT uncased WordPiece: the Python wrapper and js/src/wordpiece.js against `tokenizers`.
+"""BERT uncased WordPiece: the Python wrapper and js/src/engine/text/wordpiece.js against `tokenizers`.
 
 tests/vectors/wordpiece.json holds ids produced by the `tokenizers` library itself. Run this file
 as a script to regenerate what it checks:
 
     python tests/test_wordpiece.py --write-vectors     # tests/vectors/wordpiece.json
-    python tests/test_wordpiece.py --write-js-tables   # the table block in js/src/wordpiece.js
+    python tests/test_wordpiece.py --write-js-tables   # the table block in js/src/engine/text/wordpiece.js
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from conftest import CORPORA, ROOT, VECTORS  # noqa: E402
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB, WordPiece, build_tokenizer, encode  # noqa: E402
 
 VECTOR_FILE = VECTORS / "wordpiece.json"
-JS_SOURCE = ROOT / "js" / "src" / "wordpiece.js"
+JS_SOURCE = ROOT / "js" / "src" / "engine" / "text" / "wordpiece.js"
 DRIVER = ROOT / "js" / "drivers" / "wordpiece.mjs"
 REGENERATE = "python tests/test_wordpiece.py --write-js-tables"
 
@@ -227,7 +227,7 @@ def test_random_strings_match_javascript(node: str) -> None:
 
 
 def _encode_ranges(code_points: list[int]) -> str:
-    """`gap[+length]` hex pairs, the format js/src/ranges.js decodes."""
+    """`gap[+length]` hex pairs, the format js/src/engine/text/ranges.js decodes."""
     ranges: list[list[int]] = []
     for c in sorted(code_points):
         if ranges and c == ranges[-1][1] + 1:
@@ -257,7 +257,7 @@ process.stdout.write(JSON.stringify({ changed, nonStarters }));
 
 
 def js_tables(node: str) -> str:
-    """The generated block of js/src/wordpiece.js, probed from the installed `tokenizers`."""
+    """The generated block of js/src/engine/text/wordpiece.js, probed from the installed `tokenizers`."""
     import tokenizers
     from tokenizers import normalizers, pre_tokenizers
 

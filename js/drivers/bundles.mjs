@@ -5,8 +5,8 @@
 // TypeError the tests must never see).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadBundle } from "../src/worker.js";
-import { search } from "../src/engine.js";
+import { loadBundle } from "../src/engine/worker.js";
+import { search } from "../src/engine/engine.js";
 
 let input = "";
 process.stdin.setEncoding("utf8");

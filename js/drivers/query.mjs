@@ -4,8 +4,8 @@
 // without a string "query" is an error naming it (exit code 2); a bad bundle is exit code 1.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadBundle } from "../src/worker.js";
-import { search } from "../src/engine.js";
+import { loadBundle } from "../src/engine/worker.js";
+import { search } from "../src/engine/engine.js";
 
 const args = process.argv.slice(2);
 const folder = args[0];

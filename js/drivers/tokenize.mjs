@@ -2,7 +2,7 @@
 // shared tokenizer gives for each: `tokenize` (the default), `spans` (tokenSpans), `normalize`
 // or `lower`, named by the first argument.
 // Used by tests/test_tokenize.py and tests/test_unicode_table.py (Python <-> JS).
-import { lower, normalize, tokenize, tokenSpans } from "../src/tokenize.js";
+import { lower, normalize, tokenize, tokenSpans } from "../src/engine/text/tokenize.js";
 
 const FUNCTIONS = { tokenize, spans: tokenSpans, normalize, lower };
 const name = process.argv[2] ?? "tokenize";

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Test driver for js/src/wordpiece.js, used by tests/test_wordpiece.py: one JSON request per
+ * Test driver for js/src/engine/text/wordpiece.js, used by tests/test_wordpiece.py: one JSON request per
  * stdin line, one JSON answer per stdout line, until stdin closes.
  *
  *   {"op": "encode", "texts": [...], "max_tokens": 16 | null}  -> {"ids": [[...], ...]}
@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { createWordPiece, normalize, preTokenize } from "../src/wordpiece.js";
+import { createWordPiece, normalize, preTokenize } from "../src/engine/text/wordpiece.js";
 
 const vocabPath =
   process.argv[2] ??

@@ -3,14 +3,14 @@
 // fetches only the shards of the query's word pieces, answers exactly as with every shard loaded,
 // and goes on without a shard that fails (a warning). encoder-model.bin is never fetched.
 import { test } from "node:test";
-import { fileName } from "../src/bundle.js";
+import { fileName } from "../src/engine/bundle/format.js";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { encoderShardOf } from "../src/encoder-shards.js";
-import { keyShard, vocabKey } from "../src/vocab-shards.js";
-import { search } from "../src/engine.js";
-import { completedQuery, keywordScores } from "../src/keyword.js";
-import { createService, loadBundle } from "../src/worker.js";
+import { encoderShardOf } from "../src/engine/bundle/encoder-shards.js";
+import { keyShard, vocabKey } from "../src/engine/bundle/vocab-shards.js";
+import { search } from "../src/engine/engine.js";
+import { completedQuery, keywordScores } from "../src/engine/keyword.js";
+import { createService, loadBundle } from "../src/engine/worker.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */

@@ -6,9 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { BundleError, FORMAT_VERSION, MIN_FORMAT_VERSION, crc32, fileName } from "../src/bundle.js";
-import { loadBundle } from "../src/worker.js";
-import { search } from "../src/engine.js";
+import { BundleError, FORMAT_VERSION, MIN_FORMAT_VERSION, crc32, fileName } from "../src/engine/bundle/format.js";
+import { loadBundle } from "../src/engine/worker.js";
+import { search } from "../src/engine/engine.js";
 
 const ENGINE = new URL("../../tests/vectors/engine/", import.meta.url);
 const cases = JSON.parse(readFileSync(new URL("cases.json", ENGINE), "utf8"));

@@ -1,11 +1,11 @@
 // @ts-check
-// Bundle fetches over HTTP (bundle.js httpFetcher): a response or body that stalls is given up
+// Bundle fetches over HTTP (bundle/read.js httpFetcher): a response or body that stalls is given up
 // after the timeout and tried once more, then reported; a 404 is not retried. Against a local
 // server that never answers some paths (tests/test_browser_loading.py checks the UI in a browser).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { httpFetcher } from "../src/bundle.js";
+import { httpFetcher } from "../src/engine/bundle/read.js";
 
 const TIMEOUT = 1; // seconds: a stalled request costs this, an answered one nothing
 
@@ -56,7 +56,7 @@ test("stalls are retried once, then reported; a 404 is not retried", { timeout: 
 });
 
 test("the UI waits for the service as long as the service waits for a fetch", async () => {
-  const { FETCH_TIMEOUT_SECONDS } = await import("../src/bundle.js");
-  const { START_TIMEOUT_SECONDS } = await import("../src/ui-client.js");
+  const { FETCH_TIMEOUT_SECONDS } = await import("../src/engine/bundle/read.js");
+  const { START_TIMEOUT_SECONDS } = await import("../src/ui/client.js");
   assert.equal(START_TIMEOUT_SECONDS, FETCH_TIMEOUT_SECONDS);
 });

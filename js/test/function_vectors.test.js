@@ -4,13 +4,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { osaWithin } from "../src/fuzzy.js";
-import { BundleError, decodeVarints } from "../src/bundle.js";
-import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots } from "../src/fuse.js";
-import { typedTokens } from "../src/keyword.js";
-import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/filters.js";
-import { groupByPage, pageScore, rankChunks } from "../src/results.js";
-import { highlight } from "../src/snippet.js";
+import { osaWithin } from "../src/engine/fuzzy.js";
+import { BundleError, decodeVarints } from "../src/engine/bundle/format.js";
+import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots } from "../src/engine/fuse.js";
+import { typedTokens } from "../src/engine/keyword.js";
+import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/engine/filters.js";
+import { groupByPage, pageScore, rankChunks } from "../src/engine/results.js";
+import { highlight } from "../src/engine/snippet.js";
 
 /** @param {string} name */
 const load = (name) => JSON.parse(readFileSync(new URL(`../../tests/vectors/${name}`, import.meta.url), "utf8"));
@@ -90,7 +90,7 @@ for (const c of fusion.exact_cover) {
   });
 }
 /** A ranking (best first) as fuse.js reads a side's matches. @param {number[]} ranked
- * @returns {import("../src/results.js").Matches} */
+ * @returns {import("../src/engine/results.js").Matches} */
 const matches = (ranked) => ({ chunks: Int32Array.from(ranked), best: ranked[0] ?? -1, next: ranked[1] ?? -1 });
 for (const c of fusion.fuse) {
   test(`fuse: ${c.name}`, () => {
@@ -165,7 +165,7 @@ for (const c of results.page_score) {
 }
 for (const c of results.group_by_page) {
   test(`group by page: ${c.name}`, () => {
-    // Every display column loaded: one fragment (bundle.js loadDisplay)
+    // Every display column loaded: one fragment (bundle/read.js loadDisplay)
     const bundle = /** @type {any} */ ({ settings: c.settings, chunks: c.chunks, pages: c.pages, texts: c.texts,
                                         textStarts: [0], displayLoaded: Uint8Array.of(1) });
     const details = new Map(Object.entries(c.details).map(([chunk, info]) => [Number(chunk), info]));

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { createService, loadGraphPart } from "../src/worker.js";
+import { createService, loadGraphPart } from "../src/engine/worker.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */

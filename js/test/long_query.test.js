@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { loadBundle } from "../src/worker.js";
-import { boundedQuery, search } from "../src/engine.js";
-import { tokenize } from "../src/tokenize.js";
+import { loadBundle } from "../src/engine/worker.js";
+import { boundedQuery, search } from "../src/engine/engine.js";
+import { tokenize } from "../src/engine/text/tokenize.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */

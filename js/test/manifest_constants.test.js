@@ -6,8 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { encodeQuery, loadAllEncoderParts, loadEncoder } from "../src/encoder.js";
-import { cosines, queryLevels } from "../src/vector.js";
+import { encodeQuery, loadAllEncoderParts, loadEncoder } from "../src/engine/encoder.js";
+import { cosines, queryLevels } from "../src/engine/vector.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const QUERY = "what happens when a render fails and the retry policy gives up";

@@ -6,8 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { bestChunks, firstK, groupByPage, matchesOf, rankChunks } from "../src/results.js";
-import { highlight } from "../src/snippet.js";
+import { bestChunks, firstK, groupByPage, matchesOf, rankChunks } from "../src/engine/results.js";
+import { highlight } from "../src/engine/snippet.js";
 
 /** A seeded generator (mulberry32): the same numbers every run. @param {number} seed */
 function random(seed) {

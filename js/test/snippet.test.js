@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { highlight, snippet, sourceText } from "../src/snippet.js";
-import { tokenSpans } from "../src/tokenize.js";
+import { highlight, snippet, sourceText } from "../src/engine/snippet.js";
+import { tokenSpans } from "../src/engine/text/tokenize.js";
 
 const vectors = JSON.parse(readFileSync(new URL("../../tests/vectors/snippets.json", import.meta.url), "utf8"));
 const SAFE = /^(?:[^<>]|<mark>|<\/mark>)*$/;

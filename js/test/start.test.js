@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { createService, loadBundle, topPages } from "../src/worker.js";
+import { createService, loadBundle, topPages } from "../src/engine/worker.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const TOP = [
@@ -28,7 +28,7 @@ async function withTop() {
   };
 }
 
-test("topPages keeps the three fields of at most 20 entries (bundle.js checks their shape)", () => {
+test("topPages keeps the three fields of at most 20 entries (bundle/schema.js checks their shape)", () => {
   assert.deepEqual(topPages({ top: TOP }), TOP);
   assert.deepEqual(topPages({}), []);
   assert.deepEqual(topPages({ top: [{ path: "b.md", title: "B", url: "b/", extra: 1 }] }), [{ path: "b.md", title: "B", url: "b/" }]);

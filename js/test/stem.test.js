@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { stem, isProseWord, proseWords } from "../src/stem.js";
+import { stem, isProseWord, proseWords } from "../src/engine/text/stem.js";
 
 /** @type {Record<string, string>} word -> stem, from snowballstemmer (scripts/make_stem_vectors.py) */
 const vectors = JSON.parse(readFileSync(new URL("../../tests/vectors/stem.json", import.meta.url), "utf8"));

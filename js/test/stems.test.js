@@ -4,7 +4,7 @@
 // before it knows a token's stem terms, then for the shards of those terms.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DICTIONARY, expand } from "../src/keyword.js";
+import { DICTIONARY, expand } from "../src/engine/keyword.js";
 
 /** Terms in two-and-a-bit shards: "configur" (the stem of "configure") sorts into shard 0,
  * "configure" itself is in shard 1. @returns {any} */

@@ -5,8 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { fileName, fragmentOf } from "../src/bundle.js";
-import { createService, loadBundle } from "../src/worker.js";
+import { fileName } from "../src/engine/bundle/format.js";
+import { fragmentOf } from "../src/engine/bundle/read.js";
+import { createService, loadBundle } from "../src/engine/worker.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { tokenize } from "../src/tokenize.js";
+import { tokenize } from "../src/engine/text/tokenize.js";
 
 const vectors = JSON.parse(
   readFileSync(new URL("../../tests/vectors/tokenizer.json", import.meta.url), "utf8"),

@@ -2,7 +2,7 @@
 // The UI's two safety checks (the rest of the UI is tested in a real browser: tests/test_browser.py).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isSafeSnippet, safeUrl } from "../src/ui-panel.js";
+import { isSafeSnippet, safeUrl } from "../src/ui/panel.js";
 
 const root = new URL("https://docs.example.org/project/");
 

@@ -8,17 +8,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { crc32, fileKey, fileName, listedParts } from "../src/bundle.js";
-import { createService, loadBundle } from "../src/worker.js";
-import { codeRows, probedCells, probedClusters } from "../src/vector-shards.js";
-import { queryVector } from "../src/encoder.js";
-import { queryLevels } from "../src/vector.js";
-import { search } from "../src/engine.js";
+import { crc32, fileKey, fileName, listedParts } from "../src/engine/bundle/format.js";
+import { createService, loadBundle } from "../src/engine/worker.js";
+import { codeRows, probedCells, probedClusters } from "../src/engine/bundle/vector-shards.js";
+import { queryVector } from "../src/engine/encoder.js";
+import { queryLevels } from "../src/engine/vector.js";
+import { search } from "../src/engine/engine.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const CLUSTERS = 3;
 
-/** List a part in a manifest's `files` by its CRC-32 (bundle.js fileKey). @param {any} manifest @param {string} part @param {Uint8Array} bytes */
+/** List a part in a manifest's `files` by its CRC-32 (bundle/format.js fileKey). @param {any} manifest @param {string} part @param {Uint8Array} bytes */
 function listPart(manifest, part, bytes) {
   const [key, index] = fileKey(part);
   if (index === null) manifest.files[key] = crc32(bytes);
@@ -55,7 +55,7 @@ async function clusteredFiles(probe = 1, probeChunks = 0) {
     listPart(manifest, part, bytes);
   }
   manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
-  /** @type {Map<string, Uint8Array>} by file name (bundle.js fileName) */
+  /** @type {Map<string, Uint8Array>} by file name (bundle/format.js fileName) */
   const served = new Map([...files].map(([part, bytes]) => [fileName(manifest, part), bytes]));
   served.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
   return served;

@@ -6,9 +6,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { fileName, listedParts, loadManifest } from "../src/bundle.js";
-import { loadEncoder, loadVocabShard } from "../src/encoder.js";
-import { createWordPiece } from "../src/wordpiece.js";
+import { fileName, listedParts } from "../src/engine/bundle/format.js";
+import { loadManifest } from "../src/engine/bundle/read.js";
+import { loadEncoder, loadVocabShard } from "../src/engine/encoder.js";
+import { createWordPiece } from "../src/engine/text/wordpiece.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const vectors = JSON.parse(readFileSync(new URL("../../tests/vectors/wordpiece.json", import.meta.url), "utf8"));

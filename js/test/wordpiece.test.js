@@ -1,9 +1,9 @@
 // @ts-check
-// js/src/wordpiece.js against tests/vectors/wordpiece.json (ids produced by `tokenizers`).
+// js/src/engine/text/wordpiece.js against tests/vectors/wordpiece.json (ids produced by `tokenizers`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createWordPiece, normalize, preTokenize } from "../src/wordpiece.js";
+import { createWordPiece, normalize, preTokenize } from "../src/engine/text/wordpiece.js";
 
 const vocabText = readFileSync(
   new URL("../../mkdocs_graphsearch/text/vocab.txt", import.meta.url),

@@ -11,7 +11,7 @@ Fragment i holds {"chunks": {column: values of chunks text_starts[i] .. }, "page
 values of pages page_starts[i] .. page_starts[i + 1] - 1 (the last: to the end)}}, where
 page_starts[0] = 0 and page_starts[i] = chunks.page[text_starts[i]]: chunks.page never decreases
 and a fragment starts a page (schema.py checks both), so a page's chunks and its own columns are
-in one fragment. js/src/bundle.js loadDisplay reads the same.
+in one fragment. js/src/engine/bundle/read.js loadDisplay reads the same.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The query encoder as the bundle stores it: token rows in shards the browser fetches by token
-(mirrored by js/src/encoder-shards.js).
+(mirrored by js/src/engine/bundle/encoder-shards.js).
 
 The build fits one table (bundle/encoder_file.py: encoder.json + encoder.bin, the form the
 encoder cache keeps); `split_encoder` lays it out as
@@ -74,7 +74,7 @@ def read_encoder_shard(
     data: bytes, meta: dict[str, Any], firsts: list[int], index: int
 ) -> tuple[list[int], np.ndarray, np.ndarray]:
     """Shard `index` -> (its tokens, their float32 weights, their int8 rows), checked: whole
-    rows, tokens rising and inside the shard's range (same messages as js/src/encoder-shards.js)."""
+    rows, tokens rising and inside the shard's range (same messages as js/src/engine/bundle/encoder-shards.js)."""
     name, k = encoder_shard(index), meta["pca_dim"]
     if len(data) % (8 + k):
         raise BundleError(f"{name} has {len(data)} bytes, not whole rows of {8 + k} (corrupted)")

@@ -228,7 +228,7 @@ def _lists(manifest: dict[str, Any], part: str) -> bool:
 
 
 #: The largest varint value: 2^53 - 1, the largest integer a JavaScript number holds exactly
-#: (js/src/bundle.js decodes into float64), so both engines read every value exactly.
+#: (js/src/engine/bundle/format.js decodes into float64), so both engines read every value exactly.
 MAX_VARINT = 2**53 - 1
 #: Bytes a varint may take (9 x 7 bits; only zero-padded values reach 9 bytes below MAX_VARINT).
 MAX_VARINT_BYTES = 9
@@ -269,7 +269,7 @@ def decode_varints(data: bytes) -> np.ndarray:
 
 
 def checksum(data: bytes) -> int:
-    """CRC-32 (zlib's polynomial), the integrity check js/src/bundle.js computes too."""
+    """CRC-32 (zlib's polynomial), the integrity check js/src/engine/bundle/format.js computes too."""
     return zlib.crc32(data) & 0xFFFFFFFF
 
 

@@ -5,7 +5,7 @@ graph.json keeps the edge types ({"edge_types": [...]}); shard i holds the edges
 text fragment i covers (the manifest's `text_starts`: page-aligned, so a section's edges to its
 page's other sections are in its own shard) in CSR form: {"offsets": n + 1 rising numbers from 0
 to its edge count, "targets": chunk numbers over the whole bundle, "types": indexes into
-edge_types}. js/src/expand.js asks for the shards of the chunks it expands from (the seeds, then
+edge_types}. js/src/engine/expand.js asks for the shards of the chunks it expands from (the seeds, then
 each depth's frontier) and worker.js fetches only those (k8s-docs: graph.json was 85 KiB gzip,
 one shard is about 1.3 KiB). The readers here and in node merge them into one CSR graph.
 """

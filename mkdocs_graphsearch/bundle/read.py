@@ -148,7 +148,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     version = manifest.get("format") if isinstance(manifest, dict) else None
     if version is None:
         raise BundleError(f"{MANIFEST} has no format version: not a graphsearch bundle")
-    if type(version) is not int:  # not 1.0 nor true (bool is an int): js/src/bundle.js agrees
+    if type(version) is not int:  # not 1.0 nor true (bool is an int): js/src/engine/bundle/read.js agrees
         raise BundleError(f"{MANIFEST} format version is not an integer: not a graphsearch bundle")
     if version > FORMAT_VERSION:
         raise BundleError(
@@ -166,7 +166,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
 
 
 def load_bundle(path: Path) -> Bundle:
-    """Every part, read and checked in the order js/src/bundle.js and worker.js read them, so a
+    """Every part, read and checked in the order js/src/engine/bundle/read.js and worker.js read them, so a
     bundle with more than one fault gets the same first error from both engines."""
     folder = locate(Path(path))
     manifest = read_manifest(folder)

@@ -5,8 +5,8 @@ part's CRC-32 any damage to a part; these checks catch the rest: a manifest with
 (format 1, or a format-2 build older than the checksum) damaged, or a malformed bundle that
 passes its checksums (a buggy or hostile writer). Each is a BundleError naming the file and the
 value (`keyword.json: chunks.page[3] must be a whole number from 0 to 2`), never a traceback at
-load or query time. js/src/bundle.js makes the same checks in the same order, with the same
-messages (tests/test_bundle_integrity.py feeds both the same broken bundles).
+load or query time. js/src/engine/bundle/schema.js makes the same checks in the same order, with
+the same messages (tests/test_bundle_integrity.py feeds both the same broken bundles).
 
 A JSON number with an integral value is a whole number whatever its spelling (`3`, `3.0`, `3e0`:
 JavaScript cannot tell them apart), and is stored as an int here, so both engines read the same

@@ -71,7 +71,7 @@ class SearchSettings:
     snippet_words: int = 24
     snippet_source_chars: int = 2000
     #: A query is cut to its first `max_query_chars` code points before tokenizing, so any input
-    #: is bounded work (engine/search.py, js/src/engine.js).
+    #: is bounded work (engine/search.py, js/src/engine/engine.js).
     max_query_chars: int = 1000
     #: Pages returned when the caller gives no limit.
     default_limit: int = 10

@@ -1,4 +1,4 @@
-"""The clustered vector layout (mirrored by js/src/vector-shards.js): a query reads the vectors
+"""The clustered vector layout (mirrored by js/src/engine/bundle/vector-shards.js): a query reads the vectors
 of a few clusters, not every vector of the site, stored as compact codes.
 
     centroids.bin     the clusters' unit centroids: k rows of `centroid_bits`-bit codes, then k

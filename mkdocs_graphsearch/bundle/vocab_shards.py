@@ -1,4 +1,4 @@
-"""The WordPiece vocabulary in shards fetched by the query's words (mirrored by js/src/vocab-shards.js).
+"""The WordPiece vocabulary in shards fetched by the query's words (mirrored by js/src/engine/bundle/vocab-shards.js).
 
 Greedy longest-match WordPiece (text/wordpiece.py) looks a word's pieces up among the vocabulary
 entries that share their start with it: at the word's start, strings beginning with its first two
@@ -71,7 +71,7 @@ def split_vocab(text: bytes, n: int = VOCAB_SHARDS) -> tuple[dict[str, bytes], d
 
 
 def read_vocab_shard(data: Any, manifest: dict[str, Any], index: int) -> list[tuple[str, int]]:
-    """A parsed shard -> its (entry, id) pairs, checked (same messages as js/src/vocab-shards.js)."""
+    """A parsed shard -> its (entry, id) pairs, checked (same messages as js/src/engine/bundle/vocab-shards.js)."""
     name, vocab = vocab_shard(index), manifest["encoder"]["vocab"]
     shard = _object(name, data, "the file")
     tokens = _strings(name, shard.get("tokens"), "tokens")

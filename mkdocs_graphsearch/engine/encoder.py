@@ -1,4 +1,4 @@
-"""The static query encoder at query time (mirrored by js/src/encoder.js; fitted by index/encoder.py).
+"""The static query encoder at query time (mirrored by js/src/engine/encoder.js; fitted by index/encoder.py).
 
 The bundle's encoder parts: bundle/encoder_shards.py (read and checked by bundle/read.py).
 

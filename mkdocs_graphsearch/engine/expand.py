@@ -1,4 +1,4 @@
-"""Graph expansion from the best chunks (mirrored by js/src/expand.js).
+"""Graph expansion from the best chunks (mirrored by js/src/engine/expand.js).
 
 From each of the top `seeds` chunks (best first), breadth-first up to `graph_depth` hops over
 the bundle's typed edges: a neighbour reached over an edge of type t scores

@@ -1,4 +1,4 @@
-"""Query filters: facets typed in the query (mirrored by js/src/filters.js; pinned by
+"""Query filters: facets typed in the query (mirrored by js/src/engine/filters.js; pinned by
 tests/vectors/filters.json).
 
 Syntax:

@@ -1,4 +1,4 @@
-"""Fusion of the keyword and vector rankings (mirrored by js/src/fuse.js).
+"""Fusion of the keyword and vector rankings (mirrored by js/src/engine/fuse.js).
 
 Score-aware fusion: each side's scores, normalized to [0, 1] per query, are mixed in a share
 that follows how sure the keyword side is:

@@ -1,4 +1,4 @@
-"""Bounded optimal-string-alignment distance over code points (mirrored by js/src/fuzzy.js)."""
+"""Bounded optimal-string-alignment distance over code points (mirrored by js/src/engine/fuzzy.js)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Keyword scoring over the bundle's precomputed BM25F impacts (mirrored by js/src/keyword.js).
+"""Keyword scoring over the bundle's precomputed BM25F impacts (mirrored by js/src/engine/keyword.js).
 
 Specification:
 - Query tokens: the shared tokenizer's tokens, duplicates removed (first occurrence kept). A

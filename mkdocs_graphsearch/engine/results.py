@@ -1,4 +1,4 @@
-"""Rank chunks and group them by page (mirrored by js/src/results.js).
+"""Rank chunks and group them by page (mirrored by js/src/engine/results.js).
 
 Chunks rank by score (descending), ties by chunk index. A chunk is *direct* when the keyword or
 vector side found it, *related* when only graph expansion added it. A page ranks by its direct

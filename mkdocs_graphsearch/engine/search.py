@@ -1,4 +1,4 @@
-"""The reference engine's entry point: query -> grouped results (mirrored by js/src/engine.js).
+"""The reference engine's entry point: query -> grouped results (mirrored by js/src/engine/engine.js).
 
 Filters (`kind:code`, engine/filters.py) are cut out of the query first; with any, only the
 chunks they match take part (other chunks' keyword scores and cosines are 0), and a query of

@@ -1,4 +1,4 @@
-"""Snippets with the matched characters marked (mirrored by js/src/snippet.js).
+"""Snippets with the matched characters marked (mirrored by js/src/engine/snippet.js).
 
 What a query marks (`highlight`, from the dictionary terms each query token matched):
 - A query word (a token of one part, or a CJK token) marks each text token that is one of its

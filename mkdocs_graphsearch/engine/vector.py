@@ -1,4 +1,4 @@
-"""Vector similarity against the bundle's int8 passage vectors (mirrored by js/src/vector.js).
+"""Vector similarity against the bundle's int8 passage vectors (mirrored by js/src/engine/vector.js).
 
 Exact in both engines by construction: the query vector is quantized to integers
 q_int = floor(q / max|q| * L + 0.5), the dot product with each int8 passage row is an

@@ -11,7 +11,7 @@ often the chunk is linked, which must not count against it), and impacts are sto
 round(impact * IMPACT_SCALE) (at least 1; IMPACT_SCALE is a format constant, bundle/format.py),
 so the engines only add: a query's keyword score for c is
 the sum over query tokens of the best weighted impact among that token's matching terms (see
-engine/keyword.py and js/src/keyword.js).
+engine/keyword.py and js/src/engine/keyword.js).
 
 Stems (text/stem.py) are not indexed as terms of their own: the index lists, per stem, the
 terms that occur as prose words in some chunk's title, heading path, anchor text or body (never

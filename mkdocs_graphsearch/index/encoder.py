@@ -5,7 +5,7 @@ For every WordPiece token seen in the site's passages (in each passage's model i
 it (a "site table"); rows centred by their mean; PCA to `pca_dim`
 dimensions; coefficients int8 per dimension; each row weighted by Zipf's rank
 (log(1 + frequency rank): rare tokens say more). The engines turn a query into the weighted
-mean of its tokens' rows, normalised (engine/encoder.py, js/src/encoder.js).
+mean of its tokens' rows, normalised (engine/encoder.py, js/src/engine/encoder.js).
 
 Passage vectors are stored projected onto the same PCA basis (`project`): the dot product of
 a query's coefficients with a projected passage equals the dot product of its reconstruction

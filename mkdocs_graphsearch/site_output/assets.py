@@ -21,24 +21,31 @@ _VERSION_RE = re.compile(f"[0-9a-f]{{{VERSION_CHARS}}}")
 
 
 def runtime_sources() -> list[Path]:
-    """The runtime's files (ES modules and CSS), sorted by name."""
-    return sorted(path for path in (js_dir() / "src").iterdir() if path.suffix in RUNTIME_SUFFIXES)
+    """The runtime's files (ES modules and CSS) under src/, its subfolders' too, sorted by path."""
+    return sorted(path for path in (js_dir() / "src").rglob("*") if path.is_file() and path.suffix in RUNTIME_SUFFIXES)
+
+
+def runtime_path(source: Path) -> str:
+    """A runtime file's path in the site's runtime folder: its path under src/ (`engine/keyword.js`),
+    so the modules' relative imports resolve there as in js/src."""
+    return source.relative_to(js_dir() / "src").as_posix()
 
 
 def runtime_version() -> str:
     """A short hash of the runtime's file names and bytes and of strip_js.py, which makes the
     shipped copy (re-read only when a file changed)."""
-    sources = [*runtime_sources(), Path(strip_js.__file__)]
-    stats = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for path in sources)
+    sources = [(path, runtime_path(path)) for path in runtime_sources()]
+    sources.append((Path(strip_js.__file__), Path(strip_js.__file__).name))
+    stats = tuple((str(path), name, path.stat().st_size, path.stat().st_mtime_ns) for path, name in sources)
     return _hash_files(stats)
 
 
 @lru_cache(maxsize=16)
-def _hash_files(stats: tuple[tuple[str, int, int], ...]) -> str:
+def _hash_files(stats: tuple[tuple[str, str, int, int], ...]) -> str:
     digest = hashlib.sha256()
-    for path, _size, _mtime in stats:
+    for path, name, _size, _mtime in stats:
         data = Path(path).read_bytes()
-        digest.update(f"{Path(path).name}\0{len(data)}\0".encode())
+        digest.update(f"{name}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()[:VERSION_CHARS]
 
@@ -59,7 +66,9 @@ def copy_runtime(site_dir: Path, assets_dir: str) -> None:
     target = site_dir / runtime_dir(assets_dir)
     target.mkdir(parents=True, exist_ok=True)
     for source in runtime_sources():
-        (target / source.name).write_bytes(shipped(source).encode("utf-8"))
+        shipped_to = target / runtime_path(source)
+        shipped_to.parent.mkdir(parents=True, exist_ok=True)
+        shipped_to.write_bytes(shipped(source).encode("utf-8"))
     for old in target.parent.iterdir():
         if old != target and old.is_dir() and _VERSION_RE.fullmatch(old.name):
             shutil.rmtree(old)

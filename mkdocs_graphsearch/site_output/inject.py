@@ -1,10 +1,11 @@
 """Insert the search runtime's tags into a rendered page (no theme override needed).
 
 The runtime is served from a folder named after a hash of its files, `assets/graphsearch/<hash>/`
-(assets.py names and copies it). Why a versioned folder rather than `ui.js?v=<hash>`: ui.js imports
-the other UI modules, whose client starts worker.js, which imports bundle.js, engine.js..., all by
-relative URLs. A query string on ui.js does not carry over to those imports, so a browser could
-pair a cached old module with a new one (or an old ui.js with a new worker.js) after a deploy.
+(assets.py names and copies it, its engine/ and ui/ halves as in js/src). Why a versioned folder
+rather than `ui/ui.js?v=<hash>`: ui.js imports the other UI modules, whose client starts
+../engine/worker.js, which imports bundle/read.js, engine.js..., all by relative URLs. A query
+string on ui.js does not carry over to those imports, so a browser could pair a cached old
+module with a new one (or an old ui.js with a new worker.js) after a deploy.
 In a versioned folder every relative import resolves inside the same version: an old page can
 only ever load its own modules (or get a 404 if they are gone, which the UI reports as "search is
 unavailable": harmless, a reload fixes it), and a new page never sees old ones. The bundle itself
@@ -25,8 +26,8 @@ def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str) -> str:
     """<link> and <script> tags with URLs relative to the page, so any base path works."""
     folder = runtime_dir(assets_dir)
     return _tags(
-        css=get_relative_url(f"{folder}/ui.css", page_url),
-        script=get_relative_url(f"{folder}/ui.js", page_url),
+        css=get_relative_url(f"{folder}/ui/ui.css", page_url),
+        script=get_relative_url(f"{folder}/ui/ui.js", page_url),
         bundle=get_relative_url(f"{bundle_dir}/", page_url),
         root=get_relative_url(".", page_url).rstrip("/") + "/",  # result URLs are relative to the root
     )
@@ -38,8 +39,8 @@ def error_page_tags(site_url: str | None, assets_dir: str, bundle_dir: str) -> s
     base = urlsplit(site_url or "/").path.rstrip("/") + "/"
     folder = runtime_dir(assets_dir)
     return _tags(
-        css=f"{base}{folder}/ui.css",
-        script=f"{base}{folder}/ui.js",
+        css=f"{base}{folder}/ui/ui.css",
+        script=f"{base}{folder}/ui/ui.js",
         bundle=f"{base}{bundle_dir}/",
         root=base,
     )

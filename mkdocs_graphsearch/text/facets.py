@@ -1,4 +1,4 @@
-"""Facet values and their keys (mirrored in js/src/filters.js; the filter syntax and what each
+"""Facet values and their keys (mirrored in js/src/engine/filters.js; the filter syntax and what each
 facet matches: engine/filters.py). The build lists facet values under their keys
 (index/facets.py) and the engines match a typed `tags:Dead_Letter` against a page's
 `dead letter` through them.

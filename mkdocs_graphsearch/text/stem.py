@@ -1,4 +1,4 @@
-"""Stems of prose words: Snowball English (Porter2), mirrored by js/src/stem.js.
+"""Stems of prose words: Snowball English (Porter2), mirrored by js/src/engine/text/stem.js.
 
 A token is a *prose word* when the tokenizer marks it a word (text/tokenize.py rule 7: a whole
 compound of one part, so never `use_directory_urls`, `mkdocs.yml`, `v2` or a camelCase part)

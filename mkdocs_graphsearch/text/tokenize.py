@@ -1,8 +1,8 @@
-"""The shared tokenizer: the one specification both engines implement (js/src/tokenize.js).
+"""The shared tokenizer: the one specification both engines implement (js/src/engine/text/tokenize.js).
 
 Specification (pinned by tests/vectors/tokenizer.json, run by pytest and node --test):
 
-Every character fact comes from the generated Unicode table (js/src/unicode-table.js, read by
+Every character fact comes from the generated Unicode table (js/src/engine/text/unicode-table.js, read by
 text/unicode_table.py; one Unicode version, named in the file), never from the interpreter's
 own Unicode data, so that both engines agree whatever Unicode version they carry.
 

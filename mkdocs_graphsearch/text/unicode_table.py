@@ -1,9 +1,10 @@
 """The shared tokenizer's Unicode data: one generated table for both engines.
 
-js/src/unicode-table.js (written by scripts/make_unicode_table.py from one Unicode version) is
-read here and by js/src/tokenize.js, so the Python and JS tokenizers classify, lowercase and
-normalise every code point alike, whatever Unicode version `unicodedata` or the browser's ICU
-carries (they differ: Python 3.11 has Unicode 14, Node 20 and Chromium newer ones). Nothing
+js/src/engine/text/unicode-table.js (written by scripts/make_unicode_table.py from one Unicode
+version) is read here and by js/src/engine/text/tokenize.js, so the Python and JS tokenizers
+classify, lowercase and normalise every code point alike, whatever Unicode version `unicodedata`
+or the browser's ICU carries (they differ: Python 3.11 has Unicode 14, Node 20 and Chromium
+newer ones). Nothing
 here asks the interpreter what a character is, except NFKC of code points assigned in Unicode
 3.2, which is the same in every Unicode version since 4.1 (normalization stability).
 """
@@ -25,11 +26,11 @@ _PREFIX = "export const UNICODE_TABLE = "
 
 
 def table_file() -> Path:
-    return js_dir() / "src" / "unicode-table.js"
+    return js_dir() / "src" / "engine" / "text" / "unicode-table.js"
 
 
 def decode_ranges(encoded: str) -> list[tuple[int, int]]:
-    """Inclusive (start, end) ranges of `gap[+length]` hex items (js/src/ranges.js decodeRanges)."""
+    """Inclusive (start, end) ranges of `gap[+length]` hex items (js/src/engine/text/ranges.js decodeRanges)."""
     ranges: list[tuple[int, int]] = []
     previous = -1
     for item in encoded.split():
@@ -52,7 +53,7 @@ class UnicodeTable:
 
 
 def parse_table(source: str) -> UnicodeTable:
-    """The table in the text of js/src/unicode-table.js (one JSON object after its export)."""
+    """The table in the text of js/src/engine/text/unicode-table.js (one JSON object after its export)."""
     start = source.index(_PREFIX) + len(_PREFIX)
     data = orjson.loads(source[start:].rstrip().removesuffix(";"))
     classes = bytearray(0x110000)

@@ -7,7 +7,7 @@ prefix, `[UNK]` for a word longer than 100 characters or one that cannot be matc
 `[CLS] ... [SEP]` around the sequence. Special-token strings inside a text (`[SEP]`, `[MASK]`)
 are plain text, never the special tokens.
 
-`js/src/wordpiece.js` implements the same thing without dependencies; `tests/vectors/wordpiece.json`
+`js/src/engine/text/wordpiece.js` implements the same thing without dependencies; `tests/vectors/wordpiece.json`
 (ids produced by `tokenizers`) pins both.
 
 Truncation: `encode(text, max_tokens)` returns at most `max_tokens` ids *including* `[CLS]` and

@@ -1,12 +1,12 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
-import { compareCodePoints, lastAtOrBefore } from "./bundle.js";
-import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./tokenize.js";
+import { compareCodePoints, lastAtOrBefore } from "./bundle/format.js";
+import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./text/tokenize.js";
 import { osaWithin } from "./fuzzy.js";
-import { isProseWord, stem } from "./stem.js";
+import { isProseWord, stem } from "./text/stem.js";
 
 /**
- * @typedef {import("./bundle.js").Bundle} Bundle
+ * @typedef {import("./bundle/read.js").Bundle} Bundle
  * @typedef {{term: number, weight: number}} Expansion
  * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][], typed: Set<string>, stop: Set<string>}} KeywordScores
  */

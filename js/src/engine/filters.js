@@ -5,7 +5,7 @@
  * mkdocs_graphsearch/text/facets.py for value keys; pinned by tests/vectors/filters.json).
  */
 
-/** @typedef {import("./bundle.js").Bundle} Bundle */
+/** @typedef {import("./bundle/read.js").Bundle} Bundle */
 /** @typedef {Map<string, string[]>} Filters facet -> keys, in order of first appearance */
 
 export const FACETS = ["tags", "in", "kind", "lang"];

@@ -5,7 +5,7 @@
  * encoder.shards[i + 1] - 1: uint32 LE tokens (m) | float32 LE weights (m) | int8 rows (m x k).
  * encoder-model.bin (the PCA components) is only read by node's loadBundle, to check it.
  */
-import { BundleError, lastAtOrBefore } from "./bundle.js";
+import { BundleError, lastAtOrBefore } from "./format.js";
 
 /** @param {number} index */
 export const encoderShard = (index) => `encoder.${index}.bin`;

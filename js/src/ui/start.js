@@ -8,10 +8,10 @@
  * it back. The options are the panel's own (same keys, same safe links), none active until the
  * reader moves to one, so Enter in an empty box opens nothing by surprise.
  */
-import { h } from "./ui-dom.js";
-import { optionLink } from "./ui-panel.js";
+import { h } from "./dom.js";
+import { optionLink } from "./panel.js";
 
-/** @typedef {import("./ui-box.js").SearchBox} SearchBox */
+/** @typedef {import("./box.js").SearchBox} SearchBox */
 /** @typedef {{path: string, title: string, url: string}} StartPage */
 
 export const START_TITLE = "Start here";

@@ -5,7 +5,7 @@
  * the theme would have one). The theme's elements stay in the page, so its own scripts, which
  * expect them, keep working; they just never get a query to answer.
  */
-import { h, searchIcon } from "./ui-dom.js";
+import { h, searchIcon } from "./dom.js";
 
 /**
  * @typedef {(text?: string) => void} Open opens the search dialog (with text to start with)

@@ -2,8 +2,10 @@
 /** The static query encoder (spec, with the exact order of operations: engine/encoder.py).
  * Its token rows come in shards fetched by token (encoder-shards.js): `queryVector` names the
  * shards the query's pieces need that are not in; worker.js fetches them and asks again. */
-import { BundleError, checkEncoder, parseJson, readFile } from "./bundle.js";
-import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./encoder-shards.js";
+import { BundleError } from "./bundle/format.js";
+import { checkEncoder } from "./bundle/schema.js";
+import { parseJson, readFile } from "./bundle/read.js";
+import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
 
 /** A format-1 manifest's encoder entry has no `max_query_pieces` (written since format 2,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
@@ -12,7 +14,7 @@ const FORMAT_1_MAX_QUERY_PIECES = 64;
 /**
  * @typedef {{rows: Map<number, {weight: number, row: Float64Array}>, rowScales: Float64Array,
  *   k: number, meta: any, shards: number[], shardLoaded: boolean[], shardFailed: boolean[],
- *   maxPieces: number, wordpiece: import("./wordpiece.js").WordPiece,
+ *   maxPieces: number, wordpiece: import("./text/wordpiece.js").WordPiece,
  *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
  *   vocabShardsOf: (text: string) => number[]}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
@@ -21,7 +23,7 @@ const FORMAT_1_MAX_QUERY_PIECES = 64;
  */
 
 /** encoder.json and the vocab shards of the special tokens; no row yet, no other entry.
- * @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
+ * @param {import("./bundle/read.js").Bundle} bundle @param {import("./bundle/read.js").FetchFile} fetchFile
  * @returns {Promise<StaticEncoder>} */
 export async function loadEncoder(bundle, fetchFile) {
   const manifest = bundle.manifest;
@@ -29,7 +31,7 @@ export async function loadEncoder(bundle, fetchFile) {
   // Imported here, not at the top: WordPiece (and its Unicode tables) is only needed once the
   // semantic part is in, so it stays off the first keystroke's path.
   const [{ createWordPiece, normalize, preTokenize }, shardsOf] = await Promise.all([
-    import("./wordpiece.js"), import("./vocab-shards.js"),
+    import("./text/wordpiece.js"), import("./bundle/vocab-shards.js"),
   ]);
   const meta = checkEncoder(parseJson("encoder.json", metaBytes), manifest);
   const shards = /** @type {number[]} */ (manifest.encoder.shards);
@@ -66,7 +68,7 @@ export async function loadEncoder(bundle, fetchFile) {
 
 /** Fetch, check and add vocab shard `index` (a no-op once it is in); one that fails is marked
  * failed (its words are tokenized without it) and throws.
- * @param {import("./bundle.js").Bundle} bundle @param {number} index @returns {Promise<number[]>} its ids */
+ * @param {import("./bundle/read.js").Bundle} bundle @param {number} index @returns {Promise<number[]>} its ids */
 export async function loadVocabShard(bundle, index) {
   const encoder = /** @type {StaticEncoder} */ (bundle.encoder);
   if (encoder.vocabLoaded[index]) return [];
@@ -81,11 +83,11 @@ export async function loadVocabShard(bundle, index) {
 /**
  * Every vocab shard (each id once over them), every encoder shard (encoder.json's row count),
  * then encoder-model.bin (its size; never used here): node's loadBundle, as bundle/read.py.
- * @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
+ * @param {import("./bundle/read.js").Bundle} bundle @param {import("./bundle/read.js").FetchFile} fetchFile
  */
 export async function loadAllEncoderParts(bundle, fetchFile) {
   const encoder = /** @type {StaticEncoder} */ (bundle.encoder);
-  const { checkVocabCovered } = await import("./vocab-shards.js");
+  const { checkVocabCovered } = await import("./bundle/vocab-shards.js");
   /** @type {number[]} */
   const ids = [];
   // every shard, those of the special tokens again: each id is counted
@@ -102,7 +104,7 @@ export async function loadAllEncoderParts(bundle, fetchFile) {
 
 /** Fetch, check and add encoder shard `index` (a no-op once it is in). One that fails is marked
  * failed (queries go on without its rows: queryVector no longer wants it) and throws.
- * @param {import("./bundle.js").Bundle} bundle @param {import("./bundle.js").FetchFile} fetchFile
+ * @param {import("./bundle/read.js").Bundle} bundle @param {import("./bundle/read.js").FetchFile} fetchFile
  * @param {number} index @returns {Promise<number>} the rows it added */
 export async function loadEncoderShard(bundle, fetchFile, index) {
   const encoder = /** @type {StaticEncoder} */ (bundle.encoder);
@@ -150,7 +152,7 @@ export function encodeQuery(encoder, pieces) {
  * never wanted again: the answer goes out without its rows). Before that, the vocab shards the
  * query's words need, as -1 - index (worker.js loads them and asks again). Without `wanted`
  * (node, everything loaded), the pieces and rows that are in.
- * @param {import("./bundle.js").Bundle} bundle @param {string} query
+ * @param {import("./bundle/read.js").Bundle} bundle @param {string} query
  * @param {Set<number> | null} [wanted] @returns {number[] | null} */
 export function queryVector(bundle, query, wanted = null) {
   const encoder = bundle.encoder;

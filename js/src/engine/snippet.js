@@ -1,6 +1,6 @@
 // @ts-check
 /** Snippets with the matched characters marked (spec: mkdocs_graphsearch/engine/snippet.py). */
-import { lower, normalize, tokenSpans, COMPOUND, PART, WORD } from "./tokenize.js";
+import { lower, normalize, tokenSpans, COMPOUND, PART, WORD } from "./text/tokenize.js";
 
 const ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
@@ -97,7 +97,7 @@ export function highlight(query, matched, stopWords) {
 /**
  * What a query marks in the results: the terms the keyword side matched per query token.
  * A bundle that names no query stop words (format 1) has none.
- * @param {import("./bundle.js").Bundle} bundle @param {string} query
+ * @param {import("./bundle/read.js").Bundle} bundle @param {string} query
  * @param {import("./keyword.js").KeywordScores} keyword
  */
 export function keywordHighlight(bundle, query, keyword) {

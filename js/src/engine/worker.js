@@ -2,20 +2,20 @@
 /**
  * The search service: loads the bundle part by part and answers queries.
  *
- * Runs as a module Web Worker (started by ui-client.js); when workers are unavailable,
- * ui-client.js imports this module and runs the same service in the page (createService).
- * It also composes the bundle: bundle.js reads and checks files, encoder.js reads the query
+ * Runs as a module Web Worker (started by ui/client.js); when workers are unavailable,
+ * ui/client.js imports this module and runs the same service in the page (createService).
+ * It also composes the bundle: bundle/read.js reads and checks files, encoder.js reads the query
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
- *   in:  {type: "init", bundleUrl, timeout?}   (timeout: bundle.js httpFetcher's, in seconds)
+ *   in:  {type: "init", bundleUrl, timeout?}   (timeout: bundle/read.js httpFetcher's, in seconds)
  *        {type: "query", channel, id, query, mode?, limit?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
  *         facets}
  *        {type: "results", channel, id, query, mode, results, parts, complete}
  *   (`done` / `complete`: every part has been tried, nothing more will arrive; `top`: the site's
- *   most connected pages from the manifest, for an empty box (ui-start.js), [] until it is read;
+ *   most connected pages from the manifest, for an empty box (ui/start.js), [] until it is read;
  *   `facets`: the manifest's, for filter chips, null until the keyword part is in)
  *
  * Queries are answered as soon as every required part is in (the keyword part: the graph and
@@ -32,8 +32,8 @@
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed).
  */
+import { BundleError } from "./bundle/format.js";
 import {
-  BundleError,
   DISPLAY_FAILED,
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
@@ -47,13 +47,13 @@ import {
   loadManifest,
   loadShard,
   loadTexts,
-} from "./bundle.js";
+} from "./bundle/read.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
 
-/** @typedef {import("./bundle.js").Bundle} Bundle */
-/** @typedef {import("./bundle.js").FetchFile} FetchFile */
+/** @typedef {import("./bundle/read.js").Bundle} Bundle */
+/** @typedef {import("./bundle/read.js").FetchFile} FetchFile */
 /**
  * @typedef {{fetchFile: FetchFile, bundle: Bundle | null}} LoadContext
  * @typedef {{
@@ -99,7 +99,7 @@ export const PARTS = [
 ];
 
 /**
- * Add the graph part (bundle.js loadGraph) when the bundle has vectors: keyword answers never
+ * Add the graph part (bundle/read.js loadGraph) when the bundle has vectors: keyword answers never
  * expand, so a keyword-only bundle's graph is never fetched.
  * @param {Bundle} bundle @param {FetchFile} fetchFile
  * @returns {Promise<boolean>} false when the bundle has no vectors (nothing new)
@@ -121,7 +121,7 @@ export async function loadGraphPart(bundle, fetchFile) {
 export async function loadSemantic(bundle, fetchFile) {
   if (!bundle.manifest.vectors) return false;
   const [vectors, encoder] = await inOrder([
-    import("./vector-shards.js").then(({ loadVectors }) => loadVectors(bundle, fetchFile)),
+    import("./bundle/vector-shards.js").then(({ loadVectors }) => loadVectors(bundle, fetchFile)),
     import("./encoder.js").then(({ loadEncoder }) => loadEncoder(bundle, fetchFile)),
   ]);
   bundle.encoder = encoder;
@@ -143,7 +143,7 @@ export async function loadBundle(fetchFile) {
     const bundle = /** @type {Bundle} */ (context.bundle);
     const clusters = part.name === "semantic" ? bundle.vectors?.clusters : undefined;
     if (clusters) { // every cell (two levels), every cluster, then each chunk once (bundle/read.py read_clustered)
-      const { loadCell, loadCluster } = await import("./vector-shards.js");
+      const { loadCell, loadCluster } = await import("./bundle/vector-shards.js");
       for (let index = 0; index < (clusters.cells?.counts.length ?? 0); index++) await loadCell(bundle, fetchFile, index);
       const seen = new Uint8Array(bundle.nChunks);
       for (let index = 0; index < clusters.sizes.length; index++) {
@@ -191,7 +191,7 @@ export function cachingFetcher(fetchFile) {
 const MAX_TOP = 20;
 
 /**
- * The manifest's `top` (bundle/related.py; its shape checked by bundle.js): [] for bundles
+ * The manifest's `top` (bundle/related.py; its shape checked by bundle/schema.js): [] for bundles
  * without one. Titles and URLs stay text: the UI sets them as text and checks every link.
  * @param {any} manifest @returns {{path: string, title: string, url: string}[]}
  */
@@ -362,7 +362,7 @@ export function createService(post, options = {}) {
   function wantClusters(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
     const load = async (/** @type {number} */ index) => {
-      const { loadCell, loadCluster } = await import("./vector-shards.js");
+      const { loadCell, loadCluster } = await import("./bundle/vector-shards.js");
       await (index < 0 ? loadCell(bundle, fetchFile, -1 - index) : loadCluster(bundle, fetchFile, index));
     };
     return fetchEach(clusterStates, wanted, load, "vectors");
@@ -383,7 +383,7 @@ export function createService(post, options = {}) {
 
   /**
    * Fetch these graph shards (the edges the expansion needs), each once, then answer again; one
-   * that fails is a warning and its chunks expand nowhere (bundle.js loadGraphShard).
+   * that fails is a warning and its chunks expand nowhere (bundle/read.js loadGraphShard).
    * @param {Bundle} bundle @param {Set<number>} indexes
    */
   function wantGraphs(bundle, indexes) {

@@ -6,8 +6,9 @@
  * the shards of key(c0), key(c0 c1) and `##` + ci (i >= 1): every entry greedy longest-match
  * could look up for it, so its pieces are exactly those of the whole vocabulary.
  */
-import { BundleError, fail, object, own, strings, wholes } from "./bundle.js";
-import { MAX_INPUT_CHARS_PER_WORD } from "./wordpiece.js";
+import { BundleError } from "./format.js";
+import { fail, object, own, strings, wholes } from "./schema.js";
+import { MAX_INPUT_CHARS_PER_WORD } from "../text/wordpiece.js";
 
 const HASH_MODULUS = 1000003;
 

@@ -6,11 +6,11 @@
 /**
  * Raise scores in place with expansions; returns where each raised score came from. With
  * filters, `allowed` says which chunks exist (an edge to another is not there). The graph's
- * edges come in shards (bundle.js loadGraphShard): a chunk to expand from whose edges are not
+ * edges come in shards (bundle/read.js loadGraphShard): a chunk to expand from whose edges are not
  * loaded is added to `missing` (then the answer is incomplete: worker.js loads them, asks again).
  * The scores are fuse.js's (`fused.direct`: the directly found chunks).
  * @param {import("./fuse.js").Fused} fused @param {number[]} ranked
- * @param {NonNullable<import("./bundle.js").Bundle["graph"]>} graph
+ * @param {NonNullable<import("./bundle/read.js").Bundle["graph"]>} graph
  * @param {any} settings @param {number} minScore @param {Uint8Array | null} [allowed]
  * @param {Set<number>} [missing]
  * @returns {Map<number, Origin>}

@@ -3,12 +3,12 @@
  * A search box (an ARIA combobox: the input, its keys, filter chips and a results panel) and
  * the modal search dialog built around one.
  */
-import { FilterChips } from "./ui-chips.js";
-import { h, matchScheme, searchIcon } from "./ui-dom.js";
-import { ResultsPanel } from "./ui-panel.js";
-import { StartList } from "./ui-start.js";
+import { FilterChips } from "./chips.js";
+import { h, matchScheme, searchIcon } from "./dom.js";
+import { ResultsPanel } from "./panel.js";
+import { StartList } from "./start.js";
 
-/** @typedef {import("./ui-client.js").SearchClient} SearchClient */
+/** @typedef {import("./client.js").SearchClient} SearchClient */
 
 let uid = 0;
 

@@ -2,9 +2,9 @@
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
 import { snippet, sourceText } from "./snippet.js";
 import { languageAliases, languageOf } from "./filters.js";
-import { DISPLAY_FAILED, DISPLAY_LOADED, fragmentOf } from "./bundle.js";
+import { DISPLAY_FAILED, DISPLAY_LOADED, fragmentOf } from "./bundle/read.js";
 
-/** @typedef {import("./bundle.js").Bundle} Bundle */
+/** @typedef {import("./bundle/read.js").Bundle} Bundle */
 
 /** Which 32-bit half of a double holds its sign and exponent (the platform's byte order). */
 const HIGH = new Uint32Array(Float64Array.of(1).buffer)[1] === 0x3ff00000 ? 1 : 0;
@@ -178,7 +178,7 @@ export function pageScore(members, scores, settings) {
  * @typedef {{explain: boolean, missing?: Set<number>, displays?: Set<number>}} Display
  *   explain: add each section's score parts; missing: collects the chunks whose texts a snippet
  *   needs but are not loaded (engine.js search); displays: collects the display fragments
- *   (bundle.js loadDisplay) the pages shown need but are not loaded: then no page is listed
+ *   (bundle/read.js loadDisplay) the pages shown need but are not loaded: then no page is listed
  */
 
 /**

@@ -8,19 +8,19 @@
 /**
  * @typedef {{state: "loading" | "ready" | "error", parts: string[], done: boolean, message: string,
  *            warnings: string[], top?: {path: string, title: string, url: string}[],
- *            facets?: import("./ui-chips.js").Facets | null}} Status
+ *            facets?: import("./chips.js").Facets | null}} Status
  *   (`facets`: the manifest's, once the worker has read it)
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
 
-/** Seconds the service may take to say anything at all (bundle.js FETCH_TIMEOUT_SECONDS: one
- * constant in spirit, copied so a page view does not load bundle.js; a test keeps them equal). */
+/** Seconds the service may take to say anything at all (engine/bundle/read.js FETCH_TIMEOUT_SECONDS:
+ * one constant in spirit, copied so a page view does not load the engine; a test keeps them equal). */
 export const START_TIMEOUT_SECONDS = 15;
 
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
-  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (bundle.js) */
+  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (engine/bundle/read.js) */
   constructor(bundleUrl, timeout) {
     this.bundleUrl = bundleUrl;
     this.timeout = timeout;
@@ -66,9 +66,9 @@ export class SearchClient {
                        message: `the search runtime did not start: no response for ${seconds} s` });
     }, seconds * 1000);
     try {
-      // worker.js comes from this file's own folder, which is named after the runtime's hash
+      // worker.js comes from this runtime's own folder (engine/ next to ui/), named after its hash
       // (inject.py): an old page can only ever start its own worker, never a newer one.
-      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      const worker = new Worker(new URL("../engine/worker.js", import.meta.url), { type: "module" });
       worker.addEventListener("message", (event) => this.receive(event.data));
       worker.addEventListener("error", (event) => {
         if (this.heard) return; // the service reports its own errors as messages
@@ -86,7 +86,7 @@ export class SearchClient {
 
   /** No module workers here: run the service in the page, and replay the latest queries. */
   inPage() {
-    import("./worker.js").then(
+    import("../engine/worker.js").then(
       ({ createService }) => {
         const service = createService((message) => queueMicrotask(() => this.receive(message)));
         service.handle(this.initMessage());

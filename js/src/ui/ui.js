@@ -1,19 +1,19 @@
 // @ts-check
 /**
  * The reader's search UI. Loaded on every page by the plugin as
- *   <script type="module" src=".../assets/graphsearch/<hash>/ui.js"
+ *   <script type="module" src=".../assets/graphsearch/<hash>/ui/ui.js"
  *           data-graphsearch-bundle=".../search/" data-graphsearch-root=".../">
  * (a page may add `data-graphsearch-timeout="<seconds>"`: how long a bundle fetch may receive
  * nothing before it is tried once more, then reported; 15 by default)
  *
  * This entry wires the parts (one concern each):
- *   ui-client.js  the worker client (worker.js in a module Web Worker, or in the page)
- *   ui-box.js     a search box (ARIA combobox, keys) and the search dialog
- *   ui-panel.js   the results panel of a box (list, states, safe links and snippets)
- *   ui-start.js   the start list of an empty, focused box (the site's most connected pages)
- *   ui-chips.js   filter chips of a box (`kind:code`, from the manifest's facets)
- *   ui-theme.js   the takeover of the mkdocs / readthedocs / Material search UI
- *   ui-dom.js     DOM helpers
+ *   client.js  the worker client (../engine/worker.js in a module Web Worker, or in the page)
+ *   box.js     a search box (ARIA combobox, keys) and the search dialog
+ *   panel.js   the results panel of a box (list, states, safe links and snippets)
+ *   start.js   the start list of an empty, focused box (the site's most connected pages)
+ *   chips.js   filter chips of a box (`kind:code`, from the manifest's facets)
+ *   theme.js   the takeover of the mkdocs / readthedocs / Material search UI
+ *   dom.js     DOM helpers
  *
  * - Any theme: `<div id="graphsearch"></div>` (or any element with `data-graphsearch`) gets an
  *   inline search box; `/` or `s` opens a search dialog on every page; any element with
@@ -21,18 +21,18 @@
  * - Nothing of the bundle is fetched, and no worker starts, until the reader shows intent:
  *   pointer over, press or touch on (or focus in) a search box or opener, `/` or `s`, opening
  *   the dialog, `?q=` for an inline box, or `window.graphsearchUI.open()`. A page view that
- *   never searches costs the ui*.js modules and ui.css only.
+ *   never searches costs the modules of ui/ and ui.css only.
  */
 // Every module of the UI is imported here, at depth one, so the browser fetches them side by side
 // (a module imported only by another would wait for that one). All by relative URLs: they resolve
-// inside this runtime's versioned folder (inject.py says why).
-import { SearchBox, SearchDialog } from "./ui-box.js";
-import "./ui-chips.js";
-import { SearchClient } from "./ui-client.js";
-import { matchScheme } from "./ui-dom.js";
-import "./ui-panel.js";
-import "./ui-start.js";
-import { adoptResultsPage, redirectClicks, takeOverTheme } from "./ui-theme.js";
+// inside this runtime's versioned folder (inject.py says why), as ../engine/worker.js does.
+import { SearchBox, SearchDialog } from "./box.js";
+import "./chips.js";
+import { SearchClient } from "./client.js";
+import { matchScheme } from "./dom.js";
+import "./panel.js";
+import "./start.js";
+import { adoptResultsPage, redirectClicks, takeOverTheme } from "./theme.js";
 
 const SHORTCUT_KEYS = new Set(["/", "s"]);
 
@@ -89,7 +89,7 @@ function start() {
   const bundleUrl = new URL(script?.getAttribute("data-graphsearch-bundle") || "search/", document.baseURI);
   const rootAttr = script?.getAttribute("data-graphsearch-root");
   const root = rootAttr ? new URL(rootAttr, document.baseURI) : new URL("../", bundleUrl);
-  // Seconds a bundle fetch may stall before its one retry (default: bundle.js FETCH_TIMEOUT_SECONDS).
+  // Seconds a bundle fetch may stall before its one retry (default: engine/bundle/read.js FETCH_TIMEOUT_SECONDS).
   const timeout = Number(script?.getAttribute("data-graphsearch-timeout")) || undefined;
   const client = new SearchClient(bundleUrl, timeout);
   const dialog = new SearchDialog(client, root);

@@ -68,11 +68,6 @@ function isChinese(cp) {
   return false;
 }
 
-/** @param {number} cp */
-export function isPunctuation(cp) {
-  return inRanges(PUNCTUATION, cp);
-}
-
 /**
  * NFD as `tokenizers` does it. Its Unicode data is older than the engine's: a barrier (a character
  * the engine decomposes or reorders and `tokenizers` does not know) is left as it is, and marks

@@ -4,7 +4,7 @@
  * `facets`, sent with the worker's status) that adds or removes its `facet:value` word. The
  * engine parses filters (filters.js); a chip looks for its own word only.
  */
-import { h } from "./ui-dom.js";
+import { h } from "./dom.js";
 
 /** Facets in chip order, and their names in tooltips. */
 const FACETS = [["in", "Section"], ["kind", "Kind"], ["lang", "Language"], ["tags", "Tag"]];

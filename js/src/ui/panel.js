@@ -6,7 +6,7 @@
  * Everything from the docs is set as text, except snippets: engine-built HTML whose only tags
  * are <mark>/</mark>, checked again here before use. Links must stay on this site.
  */
-import { h } from "./ui-dom.js";
+import { h } from "./dom.js";
 
 /** Better results for the shown query wait this long after the pointer last moved over the list. */
 const HOLD_MS = 1200;
@@ -64,8 +64,8 @@ function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** @typedef {import("./ui-client.js").ResultsMessage} ResultsMessage */
-/** @typedef {import("./ui-client.js").Status} Status */
+/** @typedef {import("./client.js").ResultsMessage} ResultsMessage */
+/** @typedef {import("./client.js").Status} Status */
 
 export class ResultsPanel {
   /**

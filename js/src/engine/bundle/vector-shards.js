@@ -10,11 +10,12 @@
  * fetched when a query takes cell g (in `wanted` as -1 - g; a failed cell's clusters are
  * left out).
  */
-import { BundleError, readFile } from "./bundle.js";
-import { dot, quantizeQuery } from "./vector.js";
+import { BundleError } from "./format.js";
+import { readFile } from "./read.js";
+import { dot, quantizeQuery } from "../vector.js";
 
-/** @typedef {import("./bundle.js").Bundle} Bundle */
-/** @typedef {import("./bundle.js").FetchFile} FetchFile */
+/** @typedef {import("./read.js").Bundle} Bundle */
+/** @typedef {import("./read.js").FetchFile} FetchFile */
 /**
  * @typedef {{centroids: Int8Array, centroidScales: Float64Array, sizes: number[], probe: number,
  *            probeChunks: number, bits: number, members: (Uint32Array | undefined)[],

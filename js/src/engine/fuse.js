@@ -3,7 +3,7 @@
 import { pathKey } from "./filters.js";
 import { prefixTerms } from "./keyword.js";
 
-/** @typedef {import("./bundle.js").Bundle} Bundle */
+/** @typedef {import("./bundle/read.js").Bundle} Bundle */
 /** @typedef {import("./results.js").Matches} Matches */
 
 /** Each whole compound of a query made of nothing but identifiers, or its only token

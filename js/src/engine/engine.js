@@ -5,13 +5,14 @@ import { bestChunks, groupByPage, matchesOf, rankChunks } from "./results.js";
 import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
-import { clusterCosines } from "./vector-shards.js";
+import { clusterCosines } from "./bundle/vector-shards.js";
 import { coverage, definingChunks, exactCover, fuse, fusionExplain, pathRoots } from "./fuse.js";
 import { expand } from "./expand.js";
-import { MODES, fragmentOf } from "./bundle.js";
+import { MODES } from "./bundle/format.js";
+import { fragmentOf } from "./bundle/read.js";
 import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
 
-/** @typedef {import("./bundle.js").Bundle} Bundle */
+/** @typedef {import("./bundle/read.js").Bundle} Bundle */
 
 /** The mode a query really runs in: without vectors loaded, only keyword.
  * @param {Bundle} bundle @param {string | null | undefined} mode */
@@ -61,7 +62,7 @@ export function boundedQuery(bundle, query) {
  *   it, pieces whose shard is not in count as unknown;
  *   displays: collects the display fragments the pages shown need that are not loaded: when it
  *   is not empty no page is listed (worker.js loads them and asks again);
- *   graphs: collects the graph shards (bundle.js loadGraphShard) the expansion needs that are
+ *   graphs: collects the graph shards (bundle/read.js loadGraphShard) the expansion needs that are
  *   not loaded: when it is not empty no page is listed (worker.js loads them and asks again)
  */
 export function search(bundle, query, options = {}) {

@@ -1,0 +1,404 @@
+// @ts-check
+/**
+ * Shape checks of a bundle's JSON (spec: mkdocs_graphsearch/bundle/schema.py: same checks, order
+ * and messages). A JSON number with an integral value is a whole number however it is spelled
+ * (`3.0`): JSON.parse cannot tell.
+ */
+
+import {
+  BundleError,
+  MAX_CRC32,
+  MODES,
+  compareCodePoints,
+  displayFragment,
+  fileKey,
+  graphShard,
+  postingsShard,
+  textFragment,
+} from "./format.js";
+
+/** @typedef {import("./read.js").Bundle} Bundle */
+
+const MAX_WHOLE = Number.MAX_SAFE_INTEGER;
+/** The parts every bundle has, then the semantic part's (present with `vectors`). */
+const KEYWORD_PARTS = ["keyword.json", "graph.json", "terms.json"];
+const SEMANTIC_PARTS = ["vectors.bin", "encoder.json"]; // vectors.bin: or vectorParts; then checkEncoderParts'
+
+/** The vector files of a semantic bundle: vectors.bin, or centroids.bin then each cell's (two
+ * levels) then each cluster's (vector-shards.js; a bad `clusters` or `cells` gives no such
+ * files: its check then names it).
+ * @param {any} manifest @returns {string[]} */
+function vectorParts(manifest) {
+  const clusters = isObject(manifest.vectors) ? own(manifest.vectors, "clusters") ?? null : null;
+  if (clusters === null) return ["vectors.bin"];
+  const sizes = isObject(clusters) ? own(clusters, "sizes") : undefined;
+  const count = Array.isArray(sizes) ? sizes.length : 0;
+  const cells = isObject(clusters) ? own(clusters, "cells") : undefined;
+  const cellCount = Array.isArray(cells) ? cells.length : 0;
+  return ["centroids.bin", ...Array.from({ length: cellCount }, (_, i) => `centroids.${i}.bin`),
+          ...Array.from({ length: count }, (_, i) => `vectors.${i}.bin`)];
+}
+
+/** vectors.clusters (vector-shards.js): each cluster's size, the probe rule, the code widths, two levels' cells
+ * (spec: schema.py). @param {any} vectors @param {number} nChunks */
+function checkClusters(vectors, nChunks) {
+  const m = "manifest.json";
+  const clusters = object(m, vectors.clusters, "vectors.clusters");
+  const sizes = wholes(m, own(clusters, "sizes"), "vectors.clusters.sizes", null, 1, Math.max(nChunks, 1));
+  if (!sizes.length) fail(m, "vectors.clusters.sizes", "must list at least one cluster");
+  if (sizes.reduce((a, b) => a + b, 0) !== nChunks) fail(m, "vectors.clusters.sizes", "must add up to counts.chunks");
+  whole(m, own(clusters, "probe"), "vectors.clusters.probe", 1, sizes.length);
+  whole(m, own(clusters, "probe_chunks"), "vectors.clusters.probe_chunks", 0, nChunks);
+  for (const key of ["bits", "centroid_bits"]) whole(m, own(clusters, key), `vectors.clusters.${key}`, 2, 8);
+  if (Object.hasOwn(clusters, "cells")) { // two levels: clusters per cell, then the chunks the cells taken cover
+    const cells = wholes(m, clusters.cells, "vectors.clusters.cells", null, 1, sizes.length);
+    if (!cells.length) fail(m, "vectors.clusters.cells", "must list at least one cell");
+    if (cells.reduce((a, b) => a + b, 0) !== sizes.length) fail(m, "vectors.clusters.cells", "must add up to the clusters");
+    whole(m, own(clusters, "cell_chunks"), "vectors.clusters.cell_chunks", 0, nChunks);
+  }
+}
+
+/** Search settings: whole numbers with their least value, finite numbers, then the optional ones. */
+const SETTING_WHOLE = {
+  default_limit: 0, fuzzy_long_length: 0, fuzzy_min_length: 0, graph_depth: 0, max_expansions: 0,
+  page_top_n: 1, rrf_k: 0, sections_per_page: 0, seeds: 0, snippet_source_chars: 0, snippet_words: 1,
+};
+const SETTING_NUMBER = [
+  "keyword_weight", "min_score", "page_max_weight", "page_top_weight", "prefix_weight",
+  "vector_only_threshold", "vector_threshold", "vector_weight",
+];
+const OPTIONAL_WHOLE = { max_query_chars: 0 };
+const OPTIONAL_NUMBER = ["stem_weight", "stop_word_weight"];
+
+/** @param {string} file @param {string} where @param {string} problem @returns {never} */
+export function fail(file, where, problem) {
+  throw new BundleError(`${file}: ${where} ${problem}`);
+}
+
+/** @param {unknown} value @returns {value is Record<string, any>} */
+export function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** @param {any} parent @param {string} key */
+export const own = (parent, key) => (Object.hasOwn(parent, key) ? parent[key] : undefined);
+
+/** @param {string} file @param {unknown} value @param {string} where @returns {Record<string, any>} */
+export function object(file, value, where) {
+  if (!isObject(value)) fail(file, where, "must be an object");
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @returns {number} */
+function whole(file, value, where, low = 0, high = MAX_WHOLE) {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < low || value > high) {
+    fail(file, where, `must be a whole number from ${low} to ${high}`);
+  }
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @returns {number} */
+function number(file, value, where) {
+  if (typeof value !== "number" || !Number.isFinite(value)) fail(file, where, "must be a finite number");
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @returns {string} */
+function string(file, value, where) {
+  if (typeof value !== "string") fail(file, where, "must be a string");
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
+ * @returns {any[]} */
+function list(file, value, where, length = null) {
+  if (!Array.isArray(value)) fail(file, where, "must be a list");
+  if (length !== null && value.length !== length) fail(file, where, `has ${value.length} items, not ${length}`);
+  return value;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
+ * @returns {string[]} */
+export function strings(file, value, where, length = null) {
+  const items = list(file, value, where, length);
+  items.forEach((item, i) => string(file, item, `${where}[${i}]`));
+  return items;
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number} length */
+function listsOfStrings(file, value, where, length) {
+  list(file, value, where, length).forEach((item, i) => strings(file, item, `${where}[${i}]`));
+}
+
+/** @param {string} file @param {unknown} value @param {string} where @param {number | null} length
+ * @param {number} low @param {number} high @returns {number[]} */
+export function wholes(file, value, where, length, low, high) {
+  const items = list(file, value, where, length);
+  items.forEach((item, i) => whole(file, item, `${where}[${i}]`, low, high));
+  return items;
+}
+
+/** Everything either engine reads from manifest.json (after its format and checksum).
+ * @param {Record<string, any>} manifest */
+export function checkManifest(manifest) {
+  const m = "manifest.json";
+  const counts = object(m, own(manifest, "counts"), "counts");
+  for (const key of ["chunks", "pages", "postings", "terms"]) whole(m, own(counts, key), `counts.${key}`);
+  if (number(m, own(manifest, "impact_scale"), "impact_scale") <= 0) fail(m, "impact_scale", "must be above 0");
+  const starts = list(m, own(manifest, "text_starts"), "text_starts");
+  if (!starts.length) fail(m, "text_starts", "must list at least one fragment");
+  let previous = -1; // 0 first, then rising, each a chunk
+  starts.forEach((start, i) => {
+    previous = whole(m, start, `text_starts[${i}]`, previous + 1, i ? counts.chunks - 1 : 0);
+  });
+  const shards = checkTermShards(manifest, counts);
+  const files = object(m, own(manifest, "files"), "files");
+  const semantic = Object.hasOwn(manifest, "vectors");
+  const fragments = starts.map((_, i) => textFragment(i));
+  const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
+  const displays = starts.map((_, i) => displayFragment(i));
+  const graphs = starts.map((_, i) => graphShard(i));
+  checkFiles(files, [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]);
+  checkSettings(object(m, own(manifest, "search"), "search"));
+  if (semantic) {
+    const vectors = object(m, manifest.vectors, "vectors");
+    whole(m, own(vectors, "dim"), "vectors.dim", 1);
+    if (Object.hasOwn(vectors, "query_levels")) whole(m, vectors.query_levels, "vectors.query_levels", 1);
+    if (Object.hasOwn(vectors, "clusters")) checkClusters(vectors, counts.chunks);
+    const encoder = object(m, own(manifest, "encoder"), "encoder");
+    if (Object.hasOwn(encoder, "max_query_pieces")) whole(m, encoder.max_query_pieces, "encoder.max_query_pieces");
+  }
+  if (Object.hasOwn(manifest, "facets")) { // optional (index/facets.py): the UI's filter chips
+    for (const [facet, entries] of Object.entries(object(m, manifest.facets, "facets"))) {
+      list(m, entries, `facets.${facet}`).forEach((entry, i) => {
+        const where = `facets.${facet}[${i}]`;
+        object(m, entry, where);
+        for (const key of ["value", "label"]) string(m, own(entry, key), `${where}.${key}`);
+        whole(m, own(entry, "count"), `${where}.count`);
+      });
+    }
+  }
+  if (Object.hasOwn(manifest, "top")) { // optional (bundle/related.py): the start list of an empty box
+    list(m, manifest.top, "top").forEach((entry, i) => {
+      object(m, entry, `top[${i}]`);
+      for (const key of ["path", "title", "url"]) string(m, own(entry, key), `top[${i}].${key}`);
+    });
+  }
+  return manifest;
+}
+
+/** `files` (bundle/format.py compact_files): each kind's CRC-32s, in the order of their first
+ * part: a whole number for a single part, a list of one per part for numbered parts (spec:
+ * bundle/schema.py _check_files). @param {Record<string, any>} files @param {string[]} parts */
+function checkFiles(files, parts) {
+  const m = "manifest.json";
+  /** @type {Map<string, number | null>} key -> how many parts it lists (null: a single part) */
+  const numbered = new Map();
+  for (const part of parts) {
+    const [key, index] = fileKey(part);
+    numbered.set(key, index === null ? null : (numbered.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of numbered) {
+    const value = own(files, key);
+    if (value === undefined || value === null) fail(m, `files.${key}`, "is missing");
+    if (count === null) whole(m, value, `files.${key}`, 0, MAX_CRC32);
+    else wholes(m, value, `files.${key}`, count, 0, MAX_CRC32);
+  }
+}
+
+/** `term_shards`: parallel lists, shard 0 first at "" / 0 / 0, then starts and postings rising;
+ * the shards' logical names (spec: bundle/schema.py _check_term_shards).
+ * @param {Record<string, any>} manifest @param {Record<string, any>} counts @returns {string[]} */
+function checkTermShards(manifest, counts) {
+  const m = "manifest.json";
+  const shards = object(m, own(manifest, "term_shards"), "term_shards");
+  const first = strings(m, own(shards, "first"), "term_shards.first");
+  if (!first.length || first[0] !== "") fail(m, "term_shards.first", 'must start with ""');
+  const start = list(m, own(shards, "start"), "term_shards.start", first.length);
+  const posted = list(m, own(shards, "postings"), "term_shards.postings", first.length);
+  first.forEach((_, i) => {
+    whole(m, start[i], `term_shards.start[${i}]`, i ? start[i - 1] + 1 : 0, i ? counts.terms - 1 : 0);
+    whole(m, posted[i], `term_shards.postings[${i}]`, i ? posted[i - 1] : 0, i ? counts.postings : 0);
+  });
+  return first.map((_, i) => postingsShard(i));
+}
+
+/** @param {Record<string, any>} search */
+function checkSettings(search) {
+  const m = "manifest.json";
+  for (const [key, low] of Object.entries(SETTING_WHOLE)) whole(m, own(search, key), `search.${key}`, low);
+  for (const key of SETTING_NUMBER) number(m, own(search, key), `search.${key}`);
+  for (const [key, low] of Object.entries(OPTIONAL_WHOLE)) {
+    if (Object.hasOwn(search, key)) whole(m, search[key], `search.${key}`, low);
+  }
+  for (const key of OPTIONAL_NUMBER) if (Object.hasOwn(search, key)) number(m, search[key], `search.${key}`);
+  if (!MODES.includes(own(search, "default_mode"))) {
+    fail(m, "search.default_mode", `must be one of ${MODES.join(", ")}`);
+  }
+  const weights = list(m, own(search, "fuzzy_weights"), "search.fuzzy_weights", 2);
+  weights.forEach((weight, i) => number(m, weight, `search.fuzzy_weights[${i}]`));
+  const decay = object(m, own(search, "graph_decay"), "search.graph_decay");
+  for (const [edge, value] of Object.entries(decay)) number(m, value, `search.graph_decay.${edge}`);
+  if (Object.hasOwn(search, "query_stop_words")) {
+    strings(m, search.query_stop_words, "search.query_stop_words");
+    if (!Object.hasOwn(search, "stop_word_weight")) {
+      fail(m, "search.stop_word_weight", "is missing (there are query_stop_words)");
+    }
+  }
+  if (Object.hasOwn(search, "language_aliases")) { // format 1: none (filters.js FORMAT_1_LANGUAGE_ALIASES)
+    const aliases = object(m, search.language_aliases, "search.language_aliases");
+    for (const [key, language] of Object.entries(aliases)) string(m, language, `search.language_aliases.${key}`);
+  }
+}
+
+/** keyword.json: the pages and chunks columns, consistent with the counts.
+ * @param {unknown} data @param {any} manifest @returns {any} */
+export function checkKeyword(data, manifest) {
+  const k = "keyword.json";
+  const { pages: nPages, chunks: nChunks } = manifest.counts;
+  const keyword = object(k, data, "the file");
+  const pages = object(k, own(keyword, "pages"), "pages");
+  strings(k, own(pages, "path"), "pages.path", nPages);
+  if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
+  const chunks = object(k, own(keyword, "chunks"), "chunks");
+  for (const key of ["kind", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
+  const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
+  let previous = 0; // never decreasing, so a page's chunks are together (bundle/display.py)
+  chunkPages.forEach((page, i) => { previous = whole(k, page, `chunks.page[${i}]`, previous, nPages - 1); });
+  manifest.text_starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
+    if (i && chunkPages[start] === chunkPages[start - 1]) {
+      fail(k, `chunks.page[${start}]`, `must start a page (text fragment ${i} starts there)`);
+    }
+  });
+  return keyword;
+}
+
+/** graph.json: CSR edges between existing chunks, each edge type with its decay.
+ * @param {unknown} data @param {any} manifest @returns {any} */
+export function checkGraph(data, manifest) {
+  const g = "graph.json";
+  const graph = object(g, data, "the file");
+  const edgeTypes = strings(g, own(graph, "edge_types"), "edge_types");
+  edgeTypes.forEach((edge, i) => {
+    if (!Object.hasOwn(manifest.search.graph_decay, edge)) {
+      fail(g, `edge_types[${i}]`, `(${edge}) has no decay in manifest.json's search.graph_decay`);
+    }
+  });
+  return graph;
+}
+
+/** graph.<index>.json: CSR edges from its chunks to existing chunks (spec: bundle/schema.py
+ * check_graph_shard). @param {unknown} data @param {any} manifest @param {number} nTypes
+ * @param {number} index @returns {any} */
+export function checkGraphShard(data, manifest, nTypes, index) {
+  const g = graphShard(index);
+  const nChunks = manifest.counts.chunks;
+  const [start, end] = textRange(manifest, index);
+  const shard = object(g, data, "the file");
+  const offsets = list(g, own(shard, "offsets"), "offsets", end - start + 1);
+  const targets = list(g, own(shard, "targets"), "targets");
+  let previous = 0; // offsets[0] is 0, then they never decrease
+  offsets.forEach((offset, i) => {
+    previous = whole(g, offset, `offsets[${i}]`, previous, i ? targets.length : 0);
+  });
+  if (previous !== targets.length) fail(g, "offsets", `must end at the number of targets (${targets.length})`);
+  wholes(g, targets, "targets", null, 0, nChunks - 1);
+  wholes(g, own(shard, "types"), "types", targets.length, 0, nTypes - 1);
+  return shard;
+}
+
+/** The `stems` (stem -> term numbers) or `defines` (name -> chunk numbers) of term shard
+ * `index`, each key in the shard's term range: the shard a query looks it up in (spec:
+ * bundle/schema.py check_shard_keys).
+ * @param {unknown} data @param {any} manifest @param {number} index @param {"stems" | "defines"} field
+ * @returns {Record<string, number[]>} */
+export function checkShardKeys(data, manifest, index, field) {
+  const name = postingsShard(index);
+  const found = object(name, data, field);
+  const first = manifest.term_shards.first;
+  const low = first[index], high = index + 1 < first.length ? first[index + 1] : null;
+  const top = manifest.counts[field === "stems" ? "terms" : "chunks"] - 1;
+  for (const [key, numbers] of Object.entries(found)) {
+    wholes(name, numbers, `${field}.${key}`, null, 0, top);
+    if (compareCodePoints(key, low) < 0 || (high !== null && compareCodePoints(key, high) >= 0)) {
+      fail(name, `${field}.${key}`, "is outside the shard's term range");
+    }
+  }
+  if (field === "stems" && Object.keys(found).length && !Object.hasOwn(manifest.search, "stem_weight")) {
+    fail("manifest.json", "search.stem_weight", `is missing (${name} has stems)`);
+  }
+  return found;
+}
+
+/** The terms a shard holds (spec: bundle/schema.py shard_range).
+ * @param {any} manifest @param {number} index @returns {[number, number]} start, end (exclusive) */
+export function shardRange(manifest, index) {
+  const starts = manifest.term_shards.start;
+  return [starts[index], index + 1 < starts.length ? starts[index + 1] : manifest.counts.terms];
+}
+
+/** The chunks whose texts a fragment holds (spec: bundle/schema.py text_range).
+ * @param {any} manifest @param {number} index @returns {[number, number]} start, end (exclusive) */
+export function textRange(manifest, index) {
+  const starts = manifest.text_starts;
+  return [starts[index], index + 1 < starts.length ? starts[index + 1] : manifest.counts.chunks];
+}
+
+/** The pages whose display columns fragment `index` holds (spec: bundle/display.py page_range).
+ * @param {Bundle} bundle @param {number} index @returns {[number, number]} start, end (exclusive) */
+export function pageRange(bundle, index) {
+  const starts = bundle.textStarts, pages = bundle.chunks.page;
+  return [index ? pages[starts[index]] : 0,
+    index + 1 < starts.length ? pages[starts[index + 1]] : bundle.manifest.counts.pages];
+}
+
+/** The display fragment's columns, checked (spec: bundle/schema.py check_display).
+ * @param {unknown} data @param {Bundle} bundle @param {number} index @returns {any} */
+export function checkDisplay(data, bundle, index) {
+  const name = displayFragment(index);
+  const [start, end] = textRange(bundle.manifest, index);
+  const [first, last] = pageRange(bundle, index);
+  const fragment = object(name, data, "the file");
+  const pages = object(name, own(fragment, "pages"), "pages");
+  for (const key of ["url", "title"]) strings(name, own(pages, key), `pages.${key}`, last - first);
+  const chunks = object(name, own(fragment, "chunks"), "chunks");
+  for (const key of ["id", "anchor", "title"]) strings(name, own(chunks, key), `chunks.${key}`, end - start);
+  wholes(name, own(chunks, "level"), "chunks.level", end - start, 0, MAX_WHOLE);
+  const parents = list(name, own(chunks, "parent"), "chunks.parent", end - start);
+  parents.forEach((parent, i) => { // -1: a page's top chunk
+    if (parent !== -1) whole(name, parent, `chunks.parent[${i}]`, 0, bundle.nChunks - 1);
+  });
+  return fragment;
+}
+
+/** encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows.
+ * @param {unknown} data @param {any} manifest */
+export function checkEncoder(data, manifest) {
+  const e = "encoder.json";
+  const meta = object(e, data, "the file");
+  const dim = manifest.vectors.dim;
+  whole(e, own(meta, "pca_dim"), "pca_dim", dim, dim);
+  whole(e, own(meta, "dim"), "dim", 1);
+  whole(e, own(meta, "rows"), "rows");
+  list(e, own(meta, "row_scales"), "row_scales", dim).forEach((scale, i) => number(e, scale, `row_scales[${i}]`));
+  return meta;
+}
+
+/** The manifest's `encoder.shards` (encoder-shards.js): each encoder shard's first token, 0
+ * first, then rising, and `encoder.vocab` {shards, size} (vocab-shards.js); the names of the
+ * encoder shards, encoder-model.bin, then the vocab shards.
+ * @param {Record<string, any>} manifest @returns {string[]} */
+function checkEncoderParts(manifest) {
+  const m = "manifest.json";
+  const encoder = object(m, own(manifest, "encoder"), "encoder");
+  const firsts = list(m, own(encoder, "shards"), "encoder.shards");
+  if (!firsts.length) fail(m, "encoder.shards", "must list at least one shard");
+  firsts.forEach((first, i) => whole(m, first, `encoder.shards[${i}]`, i ? firsts[i - 1] + 1 : 0, i ? MAX_WHOLE : 0));
+  const vocab = object(m, own(encoder, "vocab"), "encoder.vocab");
+  for (const key of ["shards", "size"]) whole(m, own(vocab, key), `encoder.vocab.${key}`, 1);
+  return [
+    ...firsts.map((_, i) => `encoder.${i}.bin`),
+    "encoder-model.bin",
+    ...Array.from({ length: vocab.shards }, (_, i) => `vocab.${i}.json`),
+  ];
+}
