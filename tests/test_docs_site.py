@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
-
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.engine.search import search
 
