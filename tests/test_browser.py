@@ -27,6 +27,7 @@ from browser_support import (  # noqa: E402 (after the skip)
     search_for,
     wait_complete,
 )
+from mkdocs_graphsearch.bundle.settings import SearchSettings  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -153,6 +154,19 @@ def test_shortcuts_and_escape(page, sites):
     page.locator("#other").type("/s")
     expect(page.locator("#other")).to_have_value("/s")
     expect(page.locator(DIALOG)).not_to_have_attribute("open", "")
+
+
+def test_no_results_echoes_no_more_of_a_pasted_megabyte_than_the_engine_reads(page, sites):
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    page.locator(INPUT).fill("zzqqxv " * 150_000)  # ~1 MB, pasted
+    wait_complete(page)
+    status = page.locator(STATUS)
+    expect(status).to_have_class("gs-status gs-state-empty")
+    shown = status.text_content() or ""
+    # The manifest's max_query_chars: the same cut as the engine's.
+    cut = SearchSettings().max_query_chars
+    assert shown.startswith("No results for “zzqqxv") and len(shown) <= len("No results for “”") + cut, len(shown)
 
 
 def test_no_results_echoes_the_query(page, sites):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import re
 import shutil
@@ -14,6 +15,7 @@ import pytest
 
 from conftest import EXAMPLE_SITE, ROOT
 from mkdocs_graphsearch import __version__
+from mkdocs_graphsearch.commands.cli import build_parser
 from mkdocs_graphsearch.common.terminal import clean, emphasis_for, format_results
 
 
@@ -119,6 +121,49 @@ def test_help_shows_the_real_defaults() -> None:
     assert "(default: python)" in " ".join(graphsearch("query", "--help").stdout.decode().split())
     index_help = " ".join(graphsearch("index", "--help").stdout.decode().split())
     assert "(default: 6)" in index_help and "(default: .cache/graphsearch)" in index_help
+
+
+def test_every_argument_has_help() -> None:
+    subcommands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name, parser in subcommands.choices.items():
+        for action in parser._actions:
+            assert action.help, f"graphsearch {name}: {action.dest} has no help"
+
+
+def test_check_help_documents_the_file_and_the_exit_codes() -> None:
+    text = graphsearch("check", "--help").stdout.decode()
+    for needed in ("- query:", "page:", "section:", "absent:", "within:", "mode:", "exit codes: 0", "1 a check failed",
+                   "2 bad input"):
+        assert needed in text, needed
+
+
+def test_mcp_help_names_the_extra() -> None:
+    assert "pip install 'mkdocs-graphsearch[mcp]'" in " ".join(graphsearch("mcp", "--help").stdout.decode().split())
+
+
+def test_the_home_page_prints_as_the_site_root() -> None:
+    """MkDocs gives the home page the URL `./`: a reader types `/`, not `/./`."""
+    section = {"title": "Welcome", "url": "./#install", "score": 1.0, "via": ["keyword"], "snippet": ""}
+    page = {"title": "Welcome", "page": "index.md", "url": "./", "score": 1.0, "sections": [section]}
+    text = format_results({"query": "x", "mode": "keyword", "results": [page]}, lambda word: word, None)
+    assert "  /#install\n" in text and "/./" not in text
+
+
+def test_index_percent_encodes_urls_as_mkdocs_does(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    names = {
+        "javascript:alert(1).md": "javascript%3Aalert%281%29/",
+        "<img src=x onerror=alert(6)>.md": "%3Cimg%20src%3Dx%20onerror%3Dalert%286%29%3E/",
+        "a b/README.md": "a%20b/",
+    }
+    for name in names:
+        (docs / name).parent.mkdir(exist_ok=True)
+        (docs / name).write_text("# Lighthouse\n\nlighthouse keeper\n", encoding="utf-8")
+    done = graphsearch("index", str(docs), "--out", str(tmp_path / "bundle"), "--no-embeddings")
+    assert done.returncode == 0, done.stderr
+    output = orjson.loads(graphsearch("query", str(tmp_path / "bundle"), "lighthouse", "--json").stdout)
+    assert {page["page"]: page["url"] for page in output["results"]} == names
 
 
 def _page_blocks(text: str) -> list[str]:

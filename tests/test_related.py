@@ -25,7 +25,7 @@ from mkdocs_graphsearch.index.related import (
     pagerank,
     related_pages,
 )
-from mkdocs_graphsearch.mkdocs_plugin.related_block import END, START
+from mkdocs_graphsearch.mkdocs_plugin.related_block import KEY_DIGITS
 
 # ------------------------------------------------------------------------------ the scores
 
@@ -192,9 +192,10 @@ def _build(folder: Path, *, dirty: bool = False) -> Path:
 
 def _block(html_file: Path) -> str:
     text = html_file.read_text(encoding="utf-8")
-    match = re.search(re.escape(START) + "(.*?)" + re.escape(END), text, re.S)
+    match = re.search(rf"<!-- graphsearch:related ([0-9a-f]{{{KEY_DIGITS}}}) -->(.*?)<!-- /graphsearch:related \1 -->",
+                      text, re.S)
     assert match, f"no related block in {html_file}"
-    return match.group(1)
+    return match.group(2)
 
 
 def _links(block: str) -> list[tuple[str, str]]:
@@ -226,7 +227,7 @@ def test_without_directory_urls_the_links_are_relative_files(tmp_path: Path) -> 
 def test_the_block_is_absent_when_off(tmp_path: Path) -> None:
     site = _build(_site(tmp_path, options=""))
     html = (site / "guide" / "feeding" / "index.html").read_text(encoding="utf-8")
-    assert START not in html and "gs-related" not in html
+    assert "graphsearch:related" not in html and "gs-related" not in html
     assert read_related(load_bundle(site))  # the bundle carries them either way
 
 
@@ -272,3 +273,19 @@ def test_a_dirty_build_refreshes_the_block_of_pages_it_did_not_render(tmp_path: 
         assert _block(dirty / page) == _block(clean / page), page
     assert _block(dirty / "index.html") != home_before
     assert ("other/", "Other") in _links(_block(dirty / "index.html"))
+
+
+def test_the_block_goes_to_the_plugins_own_marker_only(tmp_path: Path) -> None:
+    """Marker strings in the footer (`copyright`) or in a page's own HTML are not the plugin's."""
+    folder = _site(tmp_path)
+    quoted = "<!-- graphsearch:related -->Footer text<!-- /graphsearch:related -->"
+    forged = "<!-- graphsearch:related 0123456789abcdef -->Forged<!-- /graphsearch:related 0123456789abcdef -->"
+    with (folder / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write(f"copyright: '{quoted} {forged}'\n")
+    page = folder / "docs" / "guide" / "feeding.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\n{quoted}\n", encoding="utf-8")
+    site = _build(folder)
+    html = (site / "guide" / "feeding" / "index.html").read_text(encoding="utf-8")
+    assert html.count("Footer text") == 2 and "Forged" in html
+    block = _block(site / "guide" / "feeding" / "index.html")
+    assert _links(block) and html.index(block) < html.rindex("Footer text")

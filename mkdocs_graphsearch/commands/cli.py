@@ -20,6 +20,7 @@ from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import locate
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
+from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN
 from mkdocs_graphsearch.common.inputs import InputError, checked_text, read_queries
 from mkdocs_graphsearch.common.terminal import emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR, usable_cache_dir
@@ -249,6 +250,20 @@ def _int_range(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 _DEFAULTS = SearchSettings()
+_CHECKS_EPILOG = f"""\
+the checks file is a YAML list, one check a mapping:
+
+  - query: install the server
+    page: getting-started/installation.md         # this page in the first `within` result pages
+  - query: retry backoff
+    section: user-guide/retries.md#backoff        # this section, listed under its page
+    within: 1                                     # optional (default: {DEFAULT_WITHIN})
+    mode: keyword                                 # optional: {" | ".join(MODES)} (default: the site's)
+  - query: internal notes
+    absent: drafts/notes.md                       # not in the first `within` pages (default: all shown)
+
+exit codes: 0 every check passed; 1 a check failed (a table of the failures) or the
+bundle is damaged; 2 bad input (a malformed checks file names its line, no bundle found)."""
 _JSON_HELP = "print JSON (default: text for a reader)"
 
 
@@ -294,19 +309,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     chunks = sub.add_parser("chunks", help="parse one markdown file into chunks and links")
-    chunks.add_argument("file")
+    chunks.add_argument("file", help="the markdown file (inside --root)")
     chunks.add_argument("--root", required=True, help="the docs folder the file belongs to (required)")
     _chunk_depth_option(chunks)
     chunks.add_argument("--json", action="store_true", help=_JSON_HELP)
     chunks.set_defaults(func=cmd_chunks)
 
     tok = sub.add_parser("tokenize", help="show the search tokens of a text")
-    tok.add_argument("text")
+    tok.add_argument("text", help="the text to tokenize, as one argument")
     tok.add_argument("--json", action="store_true", help=_JSON_HELP)
     tok.set_defaults(func=cmd_tokenize)
 
     index = sub.add_parser("index", help="build a search bundle from a folder of markdown")
-    index.add_argument("docs_dir")
+    index.add_argument("docs_dir", help="the folder of markdown pages (as MkDocs' docs_dir)")
     index.add_argument("--out", required=True, help="the bundle folder to write (required)")
     _chunk_depth_option(index)
     index.add_argument(
@@ -357,13 +372,19 @@ def build_parser() -> argparse.ArgumentParser:
     ev.set_defaults(func=cmd_eval)
 
     check = sub.add_parser(
-        "check", help="run search regression checks (a YAML list of queries and what must come back)"
+        "check", help="run search regression checks (a YAML list of queries and what must come back)",
+        description="Run search regression checks against a built site, as the plugin's `checks:` option does.",
+        epilog=_CHECKS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("path", help="a built site (with search/) or a bundle folder")
     check.add_argument("checks", help="the checks file (.yml), as the plugin's `checks:` option reads it")
     check.set_defaults(func=cmd_check)
 
-    mcp = sub.add_parser("mcp", help="serve a built site or bundle to AI agents over MCP (stdio)")
+    mcp = sub.add_parser(
+        "mcp", help="serve a built site or bundle to AI agents over MCP (stdio)",
+        description="Serve a built site or bundle to AI agents over MCP (stdio). Needs the `mcp` extra:"
+        " pip install 'mkdocs-graphsearch[mcp]'.",
+    )
     mcp.add_argument("path", help="a built site (with search/) or a bundle folder")
     mcp.add_argument(
         "--site-url", default="", metavar="URL",

@@ -87,6 +87,10 @@ class ModelConfig(base.Config):
 class GraphSearchConfig(base.Config):
     """Options of the graphsearch plugin; defaults suit a typical MkDocs site."""
 
+    enabled = c.Type(bool, default=True)
+    """`false` turns the plugin off: no bundle, no runtime, no tags, no checks (as if it were not
+    listed), e.g. `enabled: !ENV [GRAPHSEARCH, true]` to skip it in quick local builds."""
+
     chunk_depth = BoundedInt(default=DEFAULT_CHUNK_DEPTH, minimum=1, maximum=6)
     """Headings h1..h`chunk_depth` start their own search result; deeper ones fold into their parent."""
 

@@ -13,7 +13,8 @@
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
  *         facets}
- *        {type: "results", channel, id, query, mode, results, parts, complete}
+ *        {type: "results", channel, id, query, mode, results, parts, complete}   (query: the part
+ *        the engine read, its first max_query_chars code points: engine.js boundedQuery)
  *   (`done` / `complete`: every part has been tried, nothing more will arrive; `top`: the site's
  *   most connected pages from the manifest, for an empty box (ui/start.js), [] until it is read;
  *   `facets`: the manifest's, for filter chips, null until the keyword part is in)
@@ -266,9 +267,9 @@ export function createService(post, options = {}) {
   /** Graph shards by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const graphShards = new Map();
-  /** The engine's search, once engine.js is in (imported at init, beside the first part).
-   * @type {typeof import("./engine.js").search | null} */
-  let search = null;
+  /** The engine (search, and boundedQuery: the part of a query it reads), once engine.js is in
+   * (imported at init, beside the first part). @type {typeof import("./engine.js") | null} */
+  let engineModule = null;
 
   function postStatus() {
     post({ type: "status", state, parts: [...loaded], done: tried === parts.length || state === "error",
@@ -278,9 +279,12 @@ export function createService(post, options = {}) {
 
   /** @param {QueryMessage} message */
   function answer(message) {
-    if (!context || !context.bundle || !search) return;
+    if (!context || !context.bundle || !engineModule) return;
     if (tried < parts.length) answeredEarly = true;
     const bundle = context.bundle;
+    const { search, boundedQuery } = engineModule;
+    // Echoed as the engine read it: the UI's status line (announced) shows no more than that.
+    const query = boundedQuery(bundle, message.query);
     /** @type {Set<number>} */
     const missing = new Set();
     /** @type {Set<number>} */
@@ -296,7 +300,7 @@ export function createService(post, options = {}) {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
                                                clusters, encoderShards: encoderWanted, displays: shown, graphs });
     } catch (error) {
-      post({ type: "results", channel: message.channel, id: message.id, query: message.query,
+      post({ type: "results", channel: message.channel, id: message.id, query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
@@ -309,7 +313,7 @@ export function createService(post, options = {}) {
       type: "results",
       channel: message.channel,
       id: message.id,
-      query: message.query,
+      query,
       mode: output.mode,
       results: output.results,
       parts: [...loaded],
@@ -475,7 +479,7 @@ export function createService(post, options = {}) {
       loaded.push(part.name);
       if (state !== "ready" && parts.every((p) => !p.required || loaded.includes(p.name))) {
         try {
-          search = (await engine).search;
+          engineModule = await engine;
         } catch (error) {
           state = "error";
           errorMessage = `the search engine could not be loaded (${/** @type {Error} */ (error).message})`;
