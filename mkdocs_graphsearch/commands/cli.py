@@ -22,6 +22,7 @@ from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.common.inputs import InputError, checked_text, read_queries
 from mkdocs_graphsearch.common.terminal import emphasis_for, format_report, format_results, plural
+from mkdocs_graphsearch.files.bounded import MAX_PAGE, RefusedInput, read_bounded
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR, usable_cache_dir
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
@@ -48,7 +49,7 @@ def cmd_chunks(args: argparse.Namespace) -> int:
     except ValueError:
         raise InputError(f"{file} is not inside --root {root}") from None
     try:
-        source = file.read_bytes()
+        source = read_bounded(file, MAX_PAGE, "page")
     except OSError as error:
         raise InputError(f"cannot read {file}: {error}") from None
     page = parse_page(source, rel, set(markdown_files(root)), chunk_depth=args.chunk_depth)
@@ -77,7 +78,10 @@ def cmd_index(args: argparse.Namespace) -> int:
     docs = Path(args.docs_dir)
     if not docs.is_dir():
         raise InputError(f"{docs} is not a folder")
-    pages = parse_folder(docs, chunk_depth=args.chunk_depth)
+    try:
+        pages = parse_folder(docs, chunk_depth=args.chunk_depth)
+    except OSError as error:
+        raise InputError(f"cannot read a page of {docs}: {error}") from None
     for page in pages:
         for warning in page.warnings:
             _warn(str(warning))
@@ -379,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a title the console cannot show
     try:
         return int(args.func(args))
-    except InputError as error:
+    except (InputError, RefusedInput) as error:  # RefusedInput: a file past its bound (files/bounded.py)
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BundleError as error:
