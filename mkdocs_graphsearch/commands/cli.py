@@ -232,7 +232,10 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         folder = locate(Path(args.path))
     except BundleError as error:
         raise InputError(str(error)) from None
-    serve(folder, args.site_url)
+    docs_dir = Path(args.docs_dir) if args.docs_dir else None
+    if docs_dir is not None and not docs_dir.is_dir():
+        raise InputError(f"--docs-dir {docs_dir} is not a folder")
+    serve(folder, args.site_url, docs_dir)
     return 0
 
 
@@ -373,6 +376,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--site-url", default="", metavar="URL",
         help="where the site is published (https://docs.example.com/): result URLs become absolute"
         " (default: URLs relative to the site root)",
+    )
+    mcp.add_argument(
+        "--docs-dir", metavar="DIR",
+        help="the site's markdown (its docs_dir): `read` then gives each page or section's own source,"
+        " tables, code and links as written (default: the bundle's plain text of each section)",
     )
     mcp.set_defaults(func=cmd_mcp)
     return parser
