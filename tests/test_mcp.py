@@ -258,8 +258,8 @@ INITIALIZE = {
 
 
 def _call(request_id: int, tool: str, arguments: object) -> bytes:
-    message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}
-    return json.dumps(message).encode()
+    params = {"name": tool, "arguments": arguments}
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}).encode()
 
 
 def _raw_session(bundle_dir: Path, lines: list[bytes], *options: str) -> list[dict[str, Any]]:

@@ -98,10 +98,11 @@ class Bundle:
 
 
 def locate(path: Path) -> Path:
-    """A built site (with search/) or a bundle folder -> the bundle folder."""
-    if (path / MANIFEST).is_file():
+    """A built site (with search/) or a bundle folder -> the bundle folder (whatever its
+    manifest.json is: reading it says what is wrong with one that is no file)."""
+    if (path / MANIFEST).exists():
         return path
-    if (path / BUNDLE_DIR / MANIFEST).is_file():
+    if (path / BUNDLE_DIR / MANIFEST).exists():
         return path / BUNDLE_DIR
     raise BundleError(f"no search bundle at {path} (expected {MANIFEST} or {BUNDLE_DIR}/{MANIFEST})")
 

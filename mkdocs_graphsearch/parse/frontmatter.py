@@ -97,7 +97,7 @@ def parse_front_matter(lines: list[str]) -> FrontMatter:
     if close is None:
         return FrontMatter()  # no closing line: MkDocs sees no front matter either
     block = lines[1:close]
-    size = sum(len(line) + 1 for line in block)
+    size = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in block)
     if size > MAX_FRONT_MATTER:  # YAML of this size is no page's metadata: not parsed at all
         message = f"front matter is {size_text(size)}, more than the {size_text(MAX_FRONT_MATTER)} read; ignored"
         return FrontMatter(line_count=close + 1, warnings=[(1, message)])
