@@ -346,3 +346,24 @@ def test_read_over_mcp_gives_the_source_with_docs_dir(bundle_dir: Path) -> None:
     answers = _raw_session(bundle_dir, [_call(1, "read", {"id": "/"})], "--docs-dir", str(EXAMPLE_SITE / "docs"))
     read = json.loads(answers[0]["result"]["content"][0]["text"])
     assert read["id"] == "index.md" and read["source"] == "docs" and read["text"].startswith("# Tidewater")
+
+
+def test_a_built_site_beside_its_mkdocs_yml_reads_from_its_docs(bundle_dir: Path, tmp_path: Path) -> None:
+    from mkdocs_graphsearch.commands.docs_tools import docs_dir_of
+
+    shutil.copytree(bundle_dir, tmp_path / "public" / "search")
+    shutil.copytree(EXAMPLE_SITE / "docs", tmp_path / "pages")
+    config = tmp_path / "mkdocs.yml"
+    # Tags MkDocs configs use (Material's emoji, !ENV) must not stop the reading.
+    config.write_text(
+        "site_name: x\ndocs_dir: pages\nsite_dir: public\nmarkdown_extensions:\n  - pymdownx.emoji:\n"
+        "      emoji_index: !!python/name:material.extensions.emoji.twemoji\nextra:\n  key: !ENV KEY\n",
+        encoding="utf-8",
+    )
+    assert docs_dir_of(tmp_path / "public") == tmp_path / "pages"
+    assert docs_dir_of(tmp_path / "pages") is None  # not the site that file builds
+    answers = _raw_session(tmp_path / "public", [_call(1, "read", {"id": "/user-guide/retries/#jitter"})])
+    read = json.loads(answers[0]["result"]["content"][0]["text"])
+    assert read["source"] == "docs" and read["text"].startswith("### Jitter")
+    plain = _raw_session(tmp_path / "public", [_call(1, "read", {"id": "/"})], "--docs-dir", "")
+    assert json.loads(plain[0]["result"]["content"][0]["text"])["source"] == "index"

@@ -232,9 +232,16 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         folder = locate(Path(args.path))
     except BundleError as error:
         raise InputError(str(error)) from None
-    docs_dir = Path(args.docs_dir) if args.docs_dir else None
-    if docs_dir is not None and not docs_dir.is_dir():
-        raise InputError(f"--docs-dir {docs_dir} is not a folder")
+    if args.docs_dir is not None:
+        docs_dir = Path(args.docs_dir) if args.docs_dir else None
+        if docs_dir is not None and not docs_dir.is_dir():
+            raise InputError(f"--docs-dir {docs_dir} is not a folder")
+    else:  # a built site beside its mkdocs.yml: that file says where its markdown is
+        from mkdocs_graphsearch.commands.docs_tools import docs_dir_of
+
+        docs_dir = docs_dir_of(Path(args.path)) if folder != Path(args.path) else None
+        if docs_dir is not None:
+            print(f"read gives the markdown of {docs_dir} (--docs-dir '' for the index text)", file=sys.stderr)
     serve(folder, args.site_url, docs_dir)
     return 0
 
@@ -379,8 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mcp.add_argument(
         "--docs-dir", metavar="DIR",
-        help="the site's markdown (its docs_dir): `read` then gives each page or section's own source,"
-        " tables, code and links as written (default: the bundle's plain text of each section)",
+        help="the site's markdown (its docs_dir): `read` gives each page or section's own source, tables,"
+        " code and links as written; '' for the bundle's plain text (default: the docs_dir of the"
+        " mkdocs.yml beside a built site PATH, when it names that site; else the bundle's text)",
     )
     mcp.set_defaults(func=cmd_mcp)
     return parser

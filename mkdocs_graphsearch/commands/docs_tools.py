@@ -28,12 +28,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import yaml
+
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.bundle.related import read_related, read_top
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.filters import parse_filter
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.files.bounded import MAX_PAGE, read_bounded
+from mkdocs_graphsearch.files.bounded import MAX_CONFIG, MAX_PAGE, read_bounded
 from mkdocs_graphsearch.parse.frontmatter import parse_front_matter
 from mkdocs_graphsearch.parse.markdown import parse_page
 from mkdocs_graphsearch.parse.model import Chunk
@@ -63,6 +65,30 @@ def checked_string(value: object, name: str, *, required: bool = True) -> str:
     if required and not value.strip():
         raise ToolProblem(f"{name} is empty")
     return value
+
+
+class _AnyTagLoader(yaml.SafeLoader):
+    """Safe YAML that reads a tagged value (`!!python/name:...`, `!ENV`) as null, not an error:
+    mkdocs.yml files use such tags, and only docs_dir and site_dir are wanted here."""
+
+
+_AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def docs_dir_of(site: Path) -> Path | None:
+    """The markdown a built site was made from, when its mkdocs.yml sits beside it (the usual
+    layout: mkdocs.yml, docs/, site/) and names that site: its docs_dir. None otherwise."""
+    parent = site.resolve().parent
+    for name in ("mkdocs.yml", "mkdocs.yaml"):
+        try:
+            config = yaml.load(read_bounded(parent / name, MAX_CONFIG, "config"), Loader=_AnyTagLoader)  # noqa: S506
+        except (OSError, ValueError, yaml.YAMLError):
+            continue
+        if not isinstance(config, dict) or (parent / str(config.get("site_dir") or "site")).resolve() != site.resolve():
+            return None
+        docs = parent / str(config.get("docs_dir") or "docs")
+        return docs if docs.is_dir() else None
+    return None
 
 
 def checked_limit(limit: object) -> None:

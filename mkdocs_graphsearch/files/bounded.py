@@ -29,6 +29,8 @@ MAX_PAGE = 128 * MIB
 MAX_PAGE_HTML = 256 * MIB
 #: A page's YAML front matter (real ones hold a few lines).
 MAX_FRONT_MATTER = 1 * MIB
+#: An mkdocs.yml read to find a site's docs (`graphsearch mcp`).
+MAX_CONFIG = 4 * MIB
 #: One MCP request (a JSON-RPC line): tool arguments are a query and a few words.
 MAX_MCP_REQUEST = 1 * MIB
 
