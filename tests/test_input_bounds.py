@@ -150,3 +150,14 @@ def test_the_plugin_indexes_the_start_of_an_oversized_page_and_says_so(
                         "indexed"]
     text = " ".join(chunk.text for chunk in pages.rendered["big.md"].chunks)
     assert "early words" in text and text.count("zebrafish") < 300
+
+
+@needs_fifo
+def test_a_related_pages_template_that_is_a_fifo_is_one_warning(tmp_path: Path) -> None:
+    from mkdocs_graphsearch.mkdocs_plugin.related_block import load_template
+
+    os.mkfifo(tmp_path / "related.html")  # the build waited for a writer forever
+    warnings: list[str] = []
+    assert load_template(tmp_path / "related.html", warnings.append) is None
+    template = tmp_path / "related.html"
+    assert warnings == [f"the related pages template {template} is a FIFO, not a regular file; not shown"]
