@@ -3,6 +3,7 @@ session with the MCP SDK's own client (skipped, with the reason, when the `mcp` 
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -118,6 +119,25 @@ def test_read_from_the_docs_gives_the_section_as_written(bundle: Bundle) -> None
     assert "## Controlling retries" not in text  # the next section is not part of it
     page = DocsTools(bundle, docs_dir=EXAMPLE_SITE / "docs").read("user-guide/retries.md")
     assert page["text"].startswith("# ") and "\n---\n" not in page["text"][:4]  # no front matter
+
+
+def test_read_never_serves_a_file_outside_the_docs(bundle: Bundle, tmp_path: Path) -> None:
+    # A tampered bundle naming a page ../secret.md: its chunk id matches that file's root chunk.
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "secret.md").write_text("# Secret\n\nhunter2-token\n", encoding="utf-8")
+    tampered = copy.deepcopy(bundle)
+    tampered.pages["path"][0] = "../secret.md"
+    first = tampered.chunks["page"].index(0)
+    tampered.chunks["id"][first] = "../secret.md"
+    section = DocsTools(tampered, docs_dir=tmp_path / "docs").read("../secret.md")
+    assert section["source"] == "index" and "hunter2-token" not in section["text"]
+
+
+def test_read_under_a_site_url_with_a_path(bundle: Bundle) -> None:
+    tools = DocsTools(bundle, "https://example.org/docs/")
+    assert tools.read("/docs/user-guide/retries/#jitter")["id"] == "user-guide/retries.md::Jitter"
+    assert tools.read("/docs/")["id"] == "index.md"
+    assert tools.read("https://example.org/docs/user-guide/retries/")["url"] == "https://example.org/docs/user-guide/retries/"
 
 
 def test_read_without_the_docs_says_it_gives_the_index_text(bundle: Bundle, tmp_path: Path) -> None:

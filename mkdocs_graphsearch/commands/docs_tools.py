@@ -24,7 +24,7 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -289,6 +289,9 @@ class DocsTools:
             return None
         chunks = self.bundle.chunks
         path = self.bundle.pages["path"][chunks["page"][index]]
+        parts = PurePosixPath(path).parts
+        if not parts or PurePosixPath(path).is_absolute() or ".." in parts or "\\" in path:
+            return None  # a damaged or hostile bundle must not make read() serve files outside the docs
         try:
             source = read_bounded(self.docs_dir / path, MAX_PAGE, "page").decode("utf-8", errors="replace")
         except (OSError, ValueError):
