@@ -71,6 +71,9 @@ def test_materials_header_keeps_a_search_field(page, sites):
     expect(opener).to_contain_text("Search")  # a field's placeholder, not an icon alone
     box = opener.bounding_box()
     assert box is not None and box["width"] > 150  # Material's own field: 11.7rem
+    icon, label = opener.locator("svg").bounding_box(), opener.locator(".gs-trigger-label").bounding_box()
+    assert icon is not None and label is not None
+    assert abs(icon["y"] + icon["height"] / 2 - label["y"] - label["height"] / 2) < 4  # side by side, as a field
     opener.click()
     expect(page.locator(DIALOG)).to_have_attribute("open", "")
 
