@@ -23,6 +23,7 @@ from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN
 from mkdocs_graphsearch.common.inputs import InputError, checked_text, read_queries
 from mkdocs_graphsearch.common.terminal import emphasis_for, format_report, format_results, plural
+from mkdocs_graphsearch.files.bounded import MAX_PAGE, RefusedInput, read_bounded
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR, usable_cache_dir
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
@@ -49,7 +50,7 @@ def cmd_chunks(args: argparse.Namespace) -> int:
     except ValueError:
         raise InputError(f"{file} is not inside --root {root}") from None
     try:
-        source = file.read_bytes()
+        source = read_bounded(file, MAX_PAGE, "page")
     except OSError as error:
         raise InputError(f"cannot read {file}: {error}") from None
     page = parse_page(source, rel, set(markdown_files(root)), chunk_depth=args.chunk_depth)
@@ -78,7 +79,10 @@ def cmd_index(args: argparse.Namespace) -> int:
     docs = Path(args.docs_dir)
     if not docs.is_dir():
         raise InputError(f"{docs} is not a folder")
-    pages = parse_folder(docs, chunk_depth=args.chunk_depth)
+    try:
+        pages = parse_folder(docs, chunk_depth=args.chunk_depth)
+    except OSError as error:
+        raise InputError(f"cannot read a page of {docs}: {error}") from None
     for page in pages:
         for warning in page.warnings:
             _warn(str(warning))
@@ -229,7 +233,17 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         folder = locate(Path(args.path))
     except BundleError as error:
         raise InputError(str(error)) from None
-    serve(folder, args.site_url)
+    if args.docs_dir is not None:
+        docs_dir = Path(args.docs_dir) if args.docs_dir else None
+        if docs_dir is not None and not docs_dir.is_dir():
+            raise InputError(f"--docs-dir {docs_dir} is not a folder")
+    else:  # a built site beside its mkdocs.yml: that file says where its markdown is
+        from mkdocs_graphsearch.commands.docs_tools import docs_dir_of
+
+        docs_dir = docs_dir_of(Path(args.path)) if folder != Path(args.path) else None
+        if docs_dir is not None:
+            print(f"read gives the markdown of {docs_dir} (--docs-dir '' for the index text)", file=sys.stderr)
+    serve(folder, args.site_url, docs_dir)
     return 0
 
 
@@ -391,6 +405,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the site is published (https://docs.example.com/): result URLs become absolute"
         " (default: URLs relative to the site root)",
     )
+    mcp.add_argument(
+        "--docs-dir", metavar="DIR",
+        help="the site's markdown (its docs_dir): `read` gives each page or section's own source, tables,"
+        " code and links as written; '' for the bundle's plain text (default: the docs_dir of the"
+        " mkdocs.yml beside a built site PATH, when it names that site; else the bundle's text)",
+    )
     mcp.set_defaults(func=cmd_mcp)
     return parser
 
@@ -400,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a title the console cannot show
     try:
         return int(args.func(args))
-    except InputError as error:
+    except (InputError, RefusedInput) as error:  # RefusedInput: a file past its bound (files/bounded.py)
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BundleError as error:

@@ -30,7 +30,7 @@ import yaml
 from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
-from mkdocs_graphsearch.common.inputs import InputError
+from mkdocs_graphsearch.common.inputs import InputError, read_input
 from mkdocs_graphsearch.common.terminal import clean, plural
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.parse.frontmatter import MAX_VALUES, expanded_size
@@ -90,9 +90,9 @@ class Outcome:
 def load_checks(path: Path) -> list[Check]:
     """The checks in a file, in order; ChecksFileError on anything malformed."""
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ChecksFileError(f"cannot read {path}: {error.strerror or error}") from None
+        raw = read_input(path, "checks file")
+    except InputError as error:
+        raise ChecksFileError(str(error)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -31,6 +31,7 @@ from mkdocs_graphsearch.bundle.format import RELATED, BundleError
 from mkdocs_graphsearch.bundle.read import read_file, read_manifest, read_pages
 from mkdocs_graphsearch.bundle.related import parse_related
 from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files.bounded import MAX_CONFIG, RefusedInput, check_regular
 
 #: A placeholder's key: this many hex digits of a hash of the page's path and content.
 KEY_DIGITS = 16
@@ -94,7 +95,10 @@ def load_template(path: Path | None, warn: Callable[[str], None]) -> jinja2.Temp
         loader=jinja2.FileSystemLoader(str(path.parent)), autoescape=True, undefined=jinja2.StrictUndefined
     )
     try:
+        check_regular(path, MAX_CONFIG, "the related pages template")  # a FIFO would block the build
         return environment.get_template(path.name)
+    except RefusedInput as error:
+        warn(f"{error}; not shown")
     except jinja2.TemplateSyntaxError as error:
         warn(f"{path}:{error.lineno}: the related pages template is not valid Jinja2 ({error.message}); not shown")
     except (OSError, jinja2.TemplateError, UnicodeDecodeError) as error:

@@ -72,7 +72,9 @@ function takeOverMaterial(open, warm) {
       if (event.target instanceof Element && event.target.closest(".md-search")) stop();
     }, true);
   } else {
+    // Shaped like Material's own header field on a wide screen, its icon on a narrow one (ui.css).
     const button = triggerButton("Search", "md-header__button md-icon gs-trigger-material");
+    button.append(h("span", { class: "gs-trigger-label", "aria-hidden": "true" }, ["Search"]));
     button.addEventListener("click", () => open());
     warm(button);
     mdHeader.insertBefore(button, mdHeader.querySelector(".md-header__source"));
@@ -148,6 +150,26 @@ function takeOverReadthedocs(open, warm) {
     const after = rtdSide.querySelector(".version") || rtdSide.querySelector("a");
     if (after) after.after(button);
     else rtdSide.append(button);
+  }
+}
+
+/**
+ * Close the theme's navigation drawer (a reader who picked a result from it, on a small screen,
+ * must see the page, not the menu over it): Material's, readthedocs' and the mkdocs theme's.
+ */
+export function closeNavigation() {
+  const drawer = document.getElementById("__drawer");
+  if (drawer instanceof HTMLInputElement && drawer.checked) {
+    drawer.checked = false;
+    drawer.dispatchEvent(new Event("change")); // Material follows the toggle's change event
+  }
+  for (const shifted of document.querySelectorAll(".wy-nav-side.shift, .wy-nav-content-wrap.shift")) {
+    shifted.classList.remove("shift");
+  }
+  // The mkdocs theme's collapsed navbar (and table of contents): their own togglers close them,
+  // so Bootstrap keeps its state.
+  for (const toggler of document.querySelectorAll('.navbar-toggler[aria-expanded="true"]')) {
+    if (toggler instanceof HTMLElement) toggler.click();
   }
 }
 
