@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The theme takeover: the search UI of the `mkdocs`, `readthedocs` and Material themes opens our
- * dialog instead (or, when the theme's own search plugin is off, a search button is added where
+ * The theme takeover: the search UI of the `mkdocs`, `readthedocs`, Material and Zensical themes
+ * opens our dialog instead (or, when the theme's own search plugin is off, a search button is added where
  * the theme would have one). The theme's elements stay in the page, so its own scripts, which
  * expect them, keep working; they just never get a query to answer.
  */
@@ -43,14 +43,46 @@ export function takeOverTheme(open, warm) {
 }
 
 /**
- * Material for MkDocs: .md-search exists only with its search plugin.
+ * Zensical (Material's successor, same header; its search on or off): its `.md-search` holds only a button, and its
+ * dialog (in an open shadow root) opens on a click anywhere in `.md-search`, on the `__search`
+ * toggle, on `/` (by clicking that button) and on Ctrl/Cmd+K. Clicks are taken first, `/` by
+ * ui.js, and Ctrl/Cmd+K here, in the capture phase on window, before Zensical's own listener
+ * on window (which skips an event already handled) sees them.
+ * @param {Open} open @param {Warm} warm
+ */
+function takeOverZensical(open, warm) {
+  for (const search of document.querySelectorAll(".md-search")) {
+    if (!search.querySelector(".md-search__button")) continue;
+    redirectClicks(search, () => open());
+    warm(search);
+  }
+  window.addEventListener("keydown", (event) => {
+    if (event.key !== "k" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    open();
+  }, true);
+}
+
+/**
+ * Material for MkDocs and Zensical: .md-search exists only with their search plugin.
  * @param {Open} open @param {Warm} warm @returns {boolean} the page has Material's header
  */
 function takeOverMaterial(open, warm) {
   const mdHeader = document.querySelector(".md-header__inner");
   if (!mdHeader) return false;
   const toggle = document.getElementById("__search");
-  if (document.querySelector(".md-search") && toggle instanceof HTMLInputElement) {
+  if (document.querySelector('.md-search__button, meta[name="generator"][content^="zensical"]')) {
+    takeOverZensical(open, warm);
+  }
+  if (document.querySelector(".md-search__button") && toggle instanceof HTMLInputElement) {
+    // Zensical toggles its dialog on every change of the toggle: it is never changed (labels
+    // redirected), and nothing below (which resets the toggle) applies.
+    for (const label of document.querySelectorAll('label[for="__search"]')) {
+      redirectClicks(label, () => open());
+      warm(label);
+    }
+  } else if (document.querySelector(".md-search") && toggle instanceof HTMLInputElement) {
     for (const label of document.querySelectorAll('label[for="__search"]')) {
       redirectClicks(label, () => open());
       warm(label);
