@@ -187,11 +187,33 @@ def test_a_hand_written_site_marks_its_content(tmp_path: Path) -> None:
     assert anchors_of(bundle)["guide/kites/index.html::Line tension"] == "line-tension"
     text = " ".join(bundle.texts)
     assert "zeppelinwords" not in text  # data-graphsearch-ignore
-    assert "Sitemap" not in text and "Safety Kite" not in text  # outside data-graphsearch-body
+    assert "Sitemap" not in text  # outside data-graphsearch-body
 
 
 def anchors_of(bundle) -> dict[str, str]:
     return dict(zip(bundle.chunks["id"], bundle.chunks["anchor"], strict=True))
+
+
+def test_bad_options_are_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    assert graphsearch_build(tmp_path / "missing") == 2
+    assert graphsearch_build(site, "--content-selector", "main > p") == 2
+    assert graphsearch_build(site, "--bundle-dir", "../out") == 2
+    assert graphsearch_build(site, "--bundle-dir", "assets/graphsearch/x") == 2
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 4, errors
+    assert "combinators" in errors[1] and "--bundle-dir" in errors[2]
+
+
+def test_titles_come_from_the_head_when_the_content_has_no_h1(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "guide").mkdir(parents=True)
+    page = "<html><head><title>{}</title></head><body><main>{}</main></body></html>"
+    (site / "guide" / "setup.html").write_text(page.format("Set-up — Kite club docs", "<p>Words</p>"), "utf-8")
+    (site / "index.html").write_text(page.format("Kite club", "<h1>Welcome aboard</h1>"), "utf-8")
+    assert graphsearch_build(site) == 0
+    assert load_bundle(site).pages["title"] == ["Set-up", "Welcome aboard"]
 
 
 def test_a_page_without_a_content_marker_is_warned_about(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,8 +35,9 @@ __all__ = ["BuildOptions", "BuildReport", "build_search"]
 
 #: How many file names a warning about many pages lists.
 _NAMED = 5
-# `Page - Site`, `Page — Project documentation`, `Page | Site`: the page's part of a <title>.
-_TITLE_SUFFIX_RE = re.compile(r"^(.+?)\s+[-\u2014|\u00b7]\s+[^-\u2014|\u00b7]+$")
+# `Page - Site`, `Page — Project documentation`, `Page | Site`: the site's part of a <title> follows
+# the last of these.
+_TITLE_SEPARATOR_RE = re.compile(r"\s+[-\u2013\u2014|\u00b7]\s+")
 _H1_RE = re.compile(r"<h1[\s>]", re.I)
 
 
@@ -65,8 +66,8 @@ class BuildReport:
 
 
 def _title_from_head(title: str) -> str:
-    match = _TITLE_SUFFIX_RE.match(title)
-    return match.group(1) if match else title
+    separators = list(_TITLE_SEPARATOR_RE.finditer(title))
+    return title[: separators[-1].start()] if separators and separators[-1].start() > 0 else title
 
 
 def _names(paths: list[str]) -> str:
@@ -133,7 +134,11 @@ def build_search(options: BuildOptions, warn: Callable[[str], None]) -> BuildRep
         if host is not None and url_key(file.url) not in host.urls:
             report.left_out.setdefault(f"not in the site's own search index ({host.file})", []).append(file.path)
             continue
-        page = reader.read(file)
+        try:
+            page = reader.read(file)
+        except OSError as error:  # unreadable (permissions): named, never silently missing
+            warn(f"{(site / file.path).as_posix()}: cannot read it ({error.strerror or error}); left out of search")
+            continue
         for warning in page.warnings:
             warn(str(warning))
         if page.exclude:
