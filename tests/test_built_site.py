@@ -12,6 +12,7 @@ import hashlib
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -72,6 +73,15 @@ def test_the_content_is_cut_out_of_the_theme() -> None:
     assert "Hidden words" not in " ".join(i.text for i in read_html(region.content) if hasattr(i, "text"))
     assert find_region(page, parse_selector("footer")).content == "Footer words"
     assert find_region(page, parse_selector("#nothing")).marker == ""
+
+
+def test_pathological_pages_stay_fast() -> None:
+    # A guard against quadratic blow-ups (minutes), not a speed test: CPU time of this process.
+    for html in ["<!--" * 50_000, "</" * 100_000, "<a " * 100_000, "<div>" * 100_000 + "</body>",
+                 "<section><h2>" * 50_000, "<main>" * 50_000]:
+        start = time.process_time()
+        find_region(html)
+        assert time.process_time() - start < 5, html[:10]
 
 
 def test_sphinx_section_ids_name_their_headings() -> None:

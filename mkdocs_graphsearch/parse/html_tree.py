@@ -132,6 +132,7 @@ class _Reader(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.items: list[HtmlItem] = []
         self.stack: list[_Open] = []
+        self.sections: list[_Open] = []  # the open section elements, innermost last
         self.open_counts: dict[str, int] = {}  # per tag: end tags close only what is open
         self.skip_depth = 0
         self.signature_depth = 0
@@ -190,13 +191,10 @@ class _Reader(HTMLParser):
         """The id of the section this heading opens, for a heading without its own: Sphinx
         (docutils) writes `<section id="x"><h2>` with the id on the section, not the heading.
         Only the section's first heading takes it."""
-        for entry in reversed(self.stack):
-            if entry.section:
-                if entry.titled:
-                    return ""
-                entry.titled = True
-                return entry.section_id
-        return ""
+        if not self.sections or self.sections[-1].titled:
+            return ""
+        self.sections[-1].titled = True
+        return self.sections[-1].section_id
 
     def sink(self) -> list[str]:
         """Where text goes now: the open code block, else the open heading, else body text."""
@@ -237,6 +235,7 @@ class _Reader(HTMLParser):
             self.row_depth += 1
         if tag == "section" or (tag == "div" and "section" in classes):
             entry.section, entry.section_id = True, values.get("id", "")
+            self.sections.append(entry)
         if "doc-object" in classes:
             entry.doc_object = True
             self.doc_object_depth += 1
@@ -299,6 +298,8 @@ class _Reader(HTMLParser):
                 self.signature_depth -= 1
             if entry.row:
                 self.row_depth -= 1
+            if entry.section:
+                self.sections.pop()
             if entry.heading:
                 self.end_heading()
             if entry.pre:
