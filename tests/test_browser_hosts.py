@@ -1,5 +1,6 @@
-"""`graphsearch build` in a real browser (issue 21): sites built by Zensical, by MkDocs without
-the plugin (`mkdocs` theme with its built-in search, `readthedocs` without) and by hand.
+"""`graphsearch build` in a real browser (issue 21): sites built by Zensical (its search on and
+off), by MkDocs without the plugin (`mkdocs` theme with its built-in search, `readthedocs`
+without), by Sphinx and by hand.
 
 On a nested page of each: the site's search control (Zensical's header button, the theme's, or a
 `data-graphsearch-open` element), `/` and, on Zensical, Ctrl+K open our dialog and only ours; a
@@ -9,7 +10,10 @@ Keyword-only bundles: what is checked is the takeover and the landing, not the r
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,7 +29,7 @@ from browser_support import DIALOG, OPTIONS, expect, open_search, search_for, se
 pytestmark = pytest.mark.browser
 
 NESTED = {"zensical": "user-guide/jobs/", "zensical-nosearch": "user-guide/jobs/", "mkdocs": "user-guide/jobs/",
-          "readthedocs": "user-guide/jobs/", "handmade": "guide/kites/"}
+          "readthedocs": "user-guide/jobs/", "handmade": "guide/kites/", "sphinx": "usage.html"}
 #: The search control a reader clicks, per site.
 OPENERS = {
     "zensical": ".md-search__button",  # the header's Search button (the label is the narrow-screen one)
@@ -33,6 +37,7 @@ OPENERS = {
     "mkdocs": 'a[data-bs-target="#mkdocs_search_modal"]',
     "readthedocs": ".wy-side-nav-search .gs-trigger",
     "handmade": "[data-graphsearch-open]",
+    "sphinx": '#searchbox input[name="q"]',  # the side bar's search field
 }
 #: (query, URL path and anchor the first result must land on)
 LANDINGS = {
@@ -41,6 +46,7 @@ LANDINGS = {
     "mkdocs": ("idempotency key", "/mkdocs/user-guide/jobs/#idempotency"),
     "readthedocs": ("idempotency key", "/readthedocs/user-guide/jobs/#idempotency"),
     "handmade": ("slack line stall", "/handmade/guide/kites/#line-tension"),
+    "sphinx": ("foghorn", "/sphinx/usage.html#fog-horn"),
 }
 
 
@@ -71,6 +77,11 @@ def hosts(tmp_path_factory: pytest.TempPathFactory):
     assert graphsearch_build(www / "mkdocs") == 0
     _mkdocs_build(www / "readthedocs", "readthedocs", [])
     assert graphsearch_build(www / "readthedocs", "--config", str(EXAMPLE_SITE / "mkdocs.yml")) == 0
+    if importlib.util.find_spec("sphinx") is not None:
+        sphinx_build = Path(sys.executable).with_name("sphinx-build")
+        source = SITES / "sphinx-lighthouse"
+        subprocess.run([str(sphinx_build), "-q", "-b", "html", str(source), str(www / "sphinx")], check=True)
+        assert graphsearch_build(www / "sphinx") == 0
     shutil.copytree(SITES / "handmade", www / "handmade")
     assert graphsearch_build(www / "handmade") == 0
     with serve(www) as base_url:
@@ -119,6 +130,8 @@ def _close(page) -> None:
 
 @pytest.mark.parametrize("site", sorted(NESTED))
 def test_on_a_nested_page_our_dialog_opens_and_lands_on_the_anchor(host_page, hosts: str, site: str) -> None:
+    if site == "sphinx":
+        pytest.importorskip("sphinx", reason="sphinx is not installed")
     page = host_page
     page.goto(f"{hosts}{site}/{NESTED[site]}")
     page.wait_for_load_state("load")
