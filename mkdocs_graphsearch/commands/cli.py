@@ -302,6 +302,17 @@ def _chunk_depth_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _embedding_options(parser: argparse.ArgumentParser) -> None:
+    """Options `index` and `build` share."""
+    parser.add_argument(
+        "--no-embeddings", action="store_true",
+        help="keyword search only, no model run (default: embeddings on when the model loads)",
+    )
+    parser.add_argument(
+        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
+    )
+
+
 def _search_options(parser: argparse.ArgumentParser) -> None:
     """Options `query` and `eval` share."""
     parser.add_argument(
@@ -352,13 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("docs_dir")
     index.add_argument("--out", required=True, help="the bundle folder to write (required)")
     _chunk_depth_option(index)
-    index.add_argument(
-        "--no-embeddings", action="store_true",
-        help="keyword search only, no model run (default: embeddings on when the model loads)",
-    )
-    index.add_argument(
-        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
-    )
+    _embedding_options(index)
     index.add_argument(
         "--vector-clusters", type=_clusters_option, default=None, metavar="K|auto",
         help="passage vectors in K clusters a query probes a few of ('auto': the size rule even for a "
@@ -409,13 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
         " the site's templates (default: tags injected into every page)",
     )
     _chunk_depth_option(build)
-    build.add_argument(
-        "--no-embeddings", action="store_true",
-        help="keyword search only, no model run (default: embeddings on when the model loads)",
-    )
-    build.add_argument(
-        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
-    )
+    _embedding_options(build)
     build.add_argument("--strict", action="store_true", help="exit code 1 when there were warnings (default: 0)")
     build.set_defaults(func=cmd_build)
 
