@@ -209,6 +209,7 @@ def test_bad_options_are_one_error_line(tmp_path: Path, capsys: pytest.CaptureFi
     site = tmp_path / "site"
     site.mkdir()
     assert graphsearch_build(tmp_path / "missing") == 2
+    assert graphsearch_build(site, "--strict") == 1  # no page in it: a warning
     assert graphsearch_build(site, "--content-selector", "main > p") == 2
     assert graphsearch_build(site, "--bundle-dir", "../out") == 2
     assert graphsearch_build(site, "--bundle-dir", "assets/graphsearch/x") == 2

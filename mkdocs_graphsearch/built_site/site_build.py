@@ -120,6 +120,8 @@ def build_search(options: BuildOptions, warn: Callable[[str], None]) -> BuildRep
     site = options.site_dir
     files = site_files(site, (ASSETS_DIR, options.bundle_dir))
     report = BuildReport()
+    if not files:
+        warn(f"{site.as_posix()}: no .html page in it (is it the built site's folder?)")
     if options.sources is not None:
         for warning in options.sources.warnings:
             warn(str(warning))

@@ -126,7 +126,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         )
     except ValueError as error:
         raise InputError(f"--bundle-dir {error}") from None
-    report = build_search(options, warn)
+    try:
+        report = build_search(options, warn)
+    except OSError as error:  # a read-only site folder, a full disk: the site's earlier files stay
+        raise InputError(f"cannot write the search into {site}: {error}") from None
     for reason, paths in report.left_out.items():
         print(f"left out ({reason}): {', '.join(paths)}", file=sys.stderr)
     print(
