@@ -218,6 +218,18 @@ def test_bad_options_are_one_error_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert "combinators" in errors[1] and "--bundle-dir" in errors[2]
 
 
+def test_source_warnings_name_the_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "docs" / "guide").mkdir(parents=True)
+    (tmp_path / "docs" / "guide" / "setup.md").write_text("---\ntags: [unclosed\n---\n\n# Set-up\n", "utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: T\nuse_directory_urls: false\n", "utf-8")
+    site = tmp_path / "site" / "guide"
+    site.mkdir(parents=True)
+    (site / "setup.html").write_text("<html><body><main><h1 id='set-up'>Set-up</h1></main></body></html>", "utf-8")
+    assert graphsearch_build(site.parent, "--config", str(tmp_path / "mkdocs.yml"), "--strict") == 1
+    assert "guide/setup.md:2: front matter is not valid YAML" in capsys.readouterr().err
+    assert load_bundle(site.parent).pages["path"] == ["guide/setup.md"]  # the source's path (no directory URLs)
+
+
 def test_titles_come_from_the_head_when_the_content_has_no_h1(tmp_path: Path) -> None:
     site = tmp_path / "site"
     (site / "guide").mkdir(parents=True)
