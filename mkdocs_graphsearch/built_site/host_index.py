@@ -3,9 +3,8 @@
 A generator honours its pages' search exclusions (`search: exclude: true` in front matter, for
 MkDocs' and Material's search and for Zensical) by leaving them out of its own index, and Sphinx
 lists only real documents in its (not genindex.html or search.html). So when the built site
-carries one of these indexes, a page it does not list is one the host keeps out of search.
-Zensical writes `search.json` even with its search turned off, so the site's exclusions survive
-that too.
+carries one of these indexes, a page it does not list is one the host keeps out of search. An
+index that lists nothing (Zensical's, with its search turned off) says nothing: it is ignored.
 """
 
 from __future__ import annotations
