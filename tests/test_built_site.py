@@ -20,6 +20,7 @@ import pytest
 
 from conftest import EXAMPLE_SITE
 from host_sites import SITES, graphsearch_build, zensical_build
+from mkdocs_graphsearch.built_site.host_index import HostIndex, read_host_index
 from mkdocs_graphsearch.built_site.regions import find_region
 from mkdocs_graphsearch.built_site.selectors import parse_selector
 from mkdocs_graphsearch.bundle.read import load_bundle
@@ -95,6 +96,19 @@ def test_sphinx_section_ids_name_their_headings() -> None:
         ("Usage", "usage"), ("Fog horn", "fog-horn"), ("Own id", "own"), ("Old", "old-docutils"),
         ("Second heading", ""),  # a section's id belongs to its first heading only
     ]
+
+
+def test_the_hosts_own_indexes_are_read(tmp_path: Path) -> None:
+    (tmp_path / "search.json").write_text('{"items": [{"location": "guide/#x"}, {"location": ""}]}', "utf-8")
+    assert read_host_index(tmp_path) == HostIndex("search.json", {"guide", ""})
+    (tmp_path / "search.json").write_text('{"config": {}, "items": []}', "utf-8")  # Zensical, search off
+    assert read_host_index(tmp_path) is None
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text('{"docs": [{"location": "a.html#b"}]}', "utf-8")
+    assert read_host_index(tmp_path) == HostIndex("search/search_index.json", {"a.html"})
+    (tmp_path / "search" / "search_index.json").unlink()
+    (tmp_path / "searchindex.js").write_text('Search.setIndex({"docnames": ["index", "api/usage"]})', "utf-8")
+    assert read_host_index(tmp_path) == HostIndex("searchindex.js", {"", "api/usage.html", "api/usage"})
 
 
 # ------------------------------------------------------------------------------ Zensical
