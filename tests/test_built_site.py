@@ -239,9 +239,14 @@ def test_source_warnings_name_the_file_and_line(tmp_path: Path, capsys: pytest.C
     site = tmp_path / "site" / "guide"
     site.mkdir(parents=True)
     (site / "setup.html").write_text("<html><body><main><h1 id='set-up'>Set-up</h1></main></body></html>", "utf-8")
+    (tmp_path / "docs" / "api").mkdir()
+    (tmp_path / "docs" / "api" / "README.md").write_text("# API\n", "utf-8")  # MkDocs: the folder's index
+    (site.parent / "api").mkdir()
+    (site.parent / "api" / "index.html").write_text("<html><body><main><h1>API</h1></main></body></html>", "utf-8")
     assert graphsearch_build(site.parent, "--config", str(tmp_path / "mkdocs.yml"), "--strict") == 1
     assert "guide/setup.md:2: front matter is not valid YAML" in capsys.readouterr().err
-    assert load_bundle(site.parent).pages["path"] == ["guide/setup.md"]  # the source's path (no directory URLs)
+    # The sources' paths (no directory URLs here), as the plugin names the pages.
+    assert load_bundle(site.parent).pages["path"] == ["api/README.md", "guide/setup.md"]
 
 
 def test_titles_come_from_the_head_when_the_content_has_no_h1(tmp_path: Path) -> None:

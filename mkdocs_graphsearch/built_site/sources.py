@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
+from mkdocs_graphsearch.built_site.html_files import page_url
 from mkdocs_graphsearch.common.inputs import InputError
-from mkdocs_graphsearch.index.corpus import directory_url
 from mkdocs_graphsearch.parse.folder import markdown_files
 from mkdocs_graphsearch.parse.frontmatter import parse_front_matter
 from mkdocs_graphsearch.parse.markdown import decode_source
@@ -97,11 +97,12 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _page_url(path: str, directory_urls: bool) -> str:
-    if directory_urls:
-        return directory_url(path)
-    stem = path[: -len(".md")]
-    name = stem.rsplit("/", 1)[-1]
-    return (stem[: -len(name)] + "index.html") if name in ("index", "README") else stem + ".html"
+    """The URL MkDocs builds a docs-relative `.md` path at (its File.dest_uri rule: `README` is an
+    index, at any depth)."""
+    folder, _, name = path[: -len(".md")].rpartition("/")
+    name = "index" if name == "README" else name
+    page = f"{name}.html" if not directory_urls or name == "index" else f"{name}/index.html"
+    return page_url(f"{folder}/{page}" if folder else page)
 
 
 def read_sources(config: Path) -> SiteSources:
