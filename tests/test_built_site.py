@@ -233,20 +233,19 @@ def test_bad_options_are_one_error_line(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_source_warnings_name_the_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "docs" / "guide").mkdir(parents=True)
-    (tmp_path / "docs" / "guide" / "setup.md").write_text("---\ntags: [unclosed\n---\n\n# Set-up\n", "utf-8")
-    (tmp_path / "mkdocs.yml").write_text("site_name: T\nuse_directory_urls: false\n", "utf-8")
-    site = tmp_path / "site" / "guide"
-    site.mkdir(parents=True)
-    (site / "setup.html").write_text("<html><body><main><h1 id='set-up'>Set-up</h1></main></body></html>", "utf-8")
-    (tmp_path / "docs" / "api").mkdir()
-    (tmp_path / "docs" / "api" / "README.md").write_text("# API\n", "utf-8")  # MkDocs: the folder's index
-    (site.parent / "api").mkdir()
-    (site.parent / "api" / "index.html").write_text("<html><body><main><h1>API</h1></main></body></html>", "utf-8")
-    assert graphsearch_build(site.parent, "--config", str(tmp_path / "mkdocs.yml"), "--strict") == 1
+    docs, site = tmp_path / "docs", tmp_path / "site"
+    pages = {"guide/setup": "---\ntags: [unclosed\n---\n\n# Set-up\n", "api/README": "# API\n"}
+    for name, source in pages.items():
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / f"{name}.md").write_text(source, "utf-8")
+    # Built with directory URLs: guide/setup/index.html, and api/index.html (MkDocs: a README is its folder's index).
+    for folder in ("guide/setup", "api"):
+        (site / folder).mkdir(parents=True)
+        (site / folder / "index.html").write_text("<html><body><main><h1>Title</h1></main></body></html>", "utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: T\n", "utf-8")
+    assert graphsearch_build(site, "--config", str(tmp_path / "mkdocs.yml"), "--strict") == 1
     assert "guide/setup.md:2: front matter is not valid YAML" in capsys.readouterr().err
-    # The sources' paths (no directory URLs here), as the plugin names the pages.
-    assert load_bundle(site.parent).pages["path"] == ["api/README.md", "guide/setup.md"]
+    assert load_bundle(site).pages["path"] == ["api/README.md", "guide/setup.md"]  # the sources' paths, as the plugin's
 
 
 def test_titles_come_from_the_head_when_the_content_has_no_h1(tmp_path: Path) -> None:
