@@ -213,6 +213,11 @@ def test_a_hand_written_site_marks_its_content(tmp_path: Path) -> None:
     text = " ".join(bundle.texts)
     assert "zeppelinwords" not in text  # data-graphsearch-ignore
     assert "Sitemap" not in text  # outside data-graphsearch-body
+    # A redirect page (mkdocs-redirects writes these) has nothing to find.
+    (site / "old.html").write_text('<html><head><meta http-equiv="refresh" content="0; url=guide/safety.html">'
+                                   "<title>Redirecting...</title></head><body>Redirecting...</body></html>", "utf-8")
+    assert graphsearch_build(site) == 0
+    assert "old.html" not in load_bundle(site).pages["path"]
 
 
 def anchors_of(bundle) -> dict[str, str]:

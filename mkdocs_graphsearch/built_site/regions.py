@@ -48,6 +48,7 @@ class PageRegion:
     marker: str  # the selector that found it; "" when the page has none (no <body> either)
     title: str = ""  # the <title>'s text, whitespace collapsed
     tags: list[str] = field(default_factory=list)  # the theme's tag labels, in page order, once each
+    redirect: bool = False  # a `<meta http-equiv="refresh">` page (mkdocs-redirects, Zensical's): no content
 
 
 @dataclass
@@ -76,6 +77,7 @@ class _Locator(HTMLParser):
         self.title_depth = 0
         self.tags: list[str] = []
         self.tag_text: list[str] | None = None
+        self.redirect = False
 
     def position(self) -> int:
         line, column = self.getpos()
@@ -85,6 +87,8 @@ class _Locator(HTMLParser):
         values = {name: value or "" for name, value in attrs}
         start = self.position()
         inner = start + len(self.get_starttag_text() or "")
+        if tag == "meta" and values.get("http-equiv", "").lower() == "refresh":
+            self.redirect = True
         if tag in _VOID:
             return
         element = _Element(tag, start, inner, [])
@@ -152,7 +156,7 @@ def find_region(html: str, selector: Selector | None = None) -> PageRegion:
     locator.close()
     title = " ".join("".join(locator.title).split())
     if not locator.found:
-        return PageRegion("", "", title, locator.tags)
+        return PageRegion("", "", title, locator.tags, locator.redirect)
     index = min(locator.found)
     start, end = locator.found[index]
     parts, position = [], start
@@ -161,4 +165,4 @@ def find_region(html: str, selector: Selector | None = None) -> PageRegion:
             parts.append(html[position:cut_start])
             position = cut_end
     parts.append(html[position:end])
-    return PageRegion("".join(parts), markers[index].text, title, locator.tags)
+    return PageRegion("".join(parts), markers[index].text, title, locator.tags, locator.redirect)

@@ -86,13 +86,16 @@ class _Reader:
         self.pages_by_url = {file.url: self.ids[file.path] for file in files}
         self.without_marker: list[str] = []
 
-    def read(self, file: SiteFile) -> Page:
+    def read(self, file: SiteFile) -> Page | None:
+        """The page, or None for a redirect page (it only sends the reader elsewhere)."""
         options = self.options
         shown = (options.site_dir / file.path).as_posix()
         text, notes = decode_source((options.site_dir / file.path).read_bytes())
         for line, message in notes:
             self.warn(f"{shown}:{line}: {message}")
         region = find_region(text, options.selector)
+        if region.redirect:
+            return None
         if options.selector is not None and not region.marker:
             self.warn(f"{shown}: --content-selector {options.selector.text!r} matches nothing; "
                       "its content is found by the theme's markers")
@@ -140,6 +143,9 @@ def build_search(options: BuildOptions, warn: Callable[[str], None]) -> BuildRep
             page = reader.read(file)
         except OSError as error:  # unreadable (permissions): named, never silently missing
             warn(f"{(site / file.path).as_posix()}: cannot read it ({error.strerror or error}); left out of search")
+            continue
+        if page is None:
+            report.left_out.setdefault("a redirect page", []).append(file.path)
             continue
         for warning in page.warnings:
             warn(str(warning))
