@@ -301,3 +301,6 @@ def test_the_plugin_and_graphsearch_build_give_the_same_chunks(tmp_path: Path) -
     assert sorted(built) == sorted(plugin)
     differences = {chunk: (plugin[chunk], built[chunk]) for chunk in plugin if plugin[chunk] != built[chunk]}
     assert differences == {}
+    pages = [{key: load_bundle(site).pages[key] for key in ("path", "url", "title", "tags")}
+             for site in (plugin_site, built_site)]
+    assert pages[0] == pages[1]

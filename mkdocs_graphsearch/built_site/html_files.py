@@ -1,8 +1,8 @@
 """The pages of a built site: its `.html` files and the URLs they are served at.
 
 A page's URL is its path, with directory URLs as every static host serves them: `x/index.html`
-is `x/` and the home page `index.html` is `` (MkDocs' own page URLs, so links resolve the same
-way). Left out: the folders our search writes (the runtime, the bundle) and hidden folders.
+is `x/` and the home page `index.html` is `./` (MkDocs' own page URLs, so links resolve and
+results link the same way). Left out: the folders our search writes (the runtime, the bundle) and hidden folders.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class SiteFile:
 
 def page_url(path: str) -> str:
     if path == "index.html":
-        return ""
+        return "./"
     return path[: -len("index.html")] if path.endswith("/index.html") else path
 
 

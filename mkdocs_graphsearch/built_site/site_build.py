@@ -107,7 +107,8 @@ class _Reader:
         source = options.sources.by_url.get(url_key(file.url)) if options.sources else None
         title = source.title if source is not None else ""
         if not title and not _H1_RE.search(content):
-            title = _title_from_head(region.title) or (file.url.rstrip("/") or file.path)
+            folder = file.url.rstrip("/")  # `guide/` -> `guide`; the home page (`./`) by its file
+            title = _title_from_head(region.title) or (folder if folder not in ("", ".") else file.path)
         return parse_rendered_page(
             content, page_id, title=title, page_url=file.url, pages_by_url=self.pages_by_url,
             chunk_depth=options.chunk_depth,
