@@ -17,7 +17,6 @@ _SEARCH = SearchSettings()
 _MODEL = ModelSpec()
 
 
-
 class BoundedInt(c.Type[int]):
     """An integer within [minimum, maximum]: `limit: -3` is a configuration error, not a surprise."""
 

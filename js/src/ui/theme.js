@@ -2,8 +2,9 @@
 /**
  * The theme takeover: the search UI of the `mkdocs`, `readthedocs`, Material and Zensical themes,
  * and Sphinx themes' search forms, opens our dialog instead (or, when the theme's own search plugin
- * is off, a search button is added where the theme would have one). The theme's elements stay in the page, so its own scripts, which
- * expect them, keep working; they just never get a query to answer.
+ * is off, a search button is added where the theme would have one). The theme's elements stay in
+ * the page, so its own scripts, which expect them, keep working; they just never get a query to
+ * answer.
  */
 import { h, searchIcon } from "./dom.js";
 
