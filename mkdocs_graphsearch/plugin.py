@@ -21,7 +21,7 @@ from mkdocs.utils import is_error_template
 
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.index.token_cache import tokens_file
-from mkdocs_graphsearch.mkdocs_plugin.config import ASSETS_DIR, GraphSearchConfig
+from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
@@ -35,6 +35,7 @@ from mkdocs_graphsearch.mkdocs_plugin.site_pages import SitePages
 from mkdocs_graphsearch.mkdocs_plugin.source_facts import facts_file
 from mkdocs_graphsearch.mkdocs_plugin.toc_slugs import toc_slugify
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
+from mkdocs_graphsearch.site_output.assets import ASSETS_DIR
 from mkdocs_graphsearch.site_output.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.site_output.theme_compat import patch_theme_page
 

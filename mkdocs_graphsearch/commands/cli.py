@@ -1,4 +1,4 @@
-"""The `graphsearch` command: chunks, tokenize, index, query, eval, check, mcp (other tools call these shapes).
+"""The `graphsearch` command: chunks, tokenize, index, build, query, eval, check, mcp (other tools call these shapes).
 
 Bad input (a missing bundle, a bad query file line, a query that is not text, a malformed checks
 file) is a one-line `error:` and exit code 2; a broken bundle, or a failed search check, is exit
@@ -100,6 +100,52 @@ def cmd_index(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from mkdocs_graphsearch.built_site.selectors import parse_selector
+    from mkdocs_graphsearch.built_site.site_build import BuildOptions, build_search, snippet
+    from mkdocs_graphsearch.built_site.sources import read_sources
+
+    site = Path(args.site_dir)
+    if not site.is_dir():
+        raise InputError(f"{site} is not a folder (give the folder of a built site)")
+    try:
+        selector = parse_selector(args.content_selector) if args.content_selector else None
+    except ValueError as error:
+        raise InputError(f"--content-selector: {error}") from None
+    sources = read_sources(Path(args.config)) if args.config else None
+    warned: list[str] = []
+
+    def warn(message: str) -> None:
+        warned.append(message)
+        _warn(message)
+
+    semantic = None
+    if not args.no_embeddings:
+        semantic = _semantic_options(usable_cache_dir(Path(args.cache_dir) if args.cache_dir else None, warn))
+    site_url = args.site_url if args.site_url is not None else (sources.site_url if sources else "")
+    try:
+        options = BuildOptions(
+            site, args.bundle_dir, selector, sources, site_url, not args.no_inject, args.chunk_depth, semantic
+        )
+    except ValueError as error:
+        raise InputError(f"--bundle-dir {error}") from None
+    try:
+        report = build_search(options, warn)
+    except OSError as error:  # a read-only site folder, a full disk: the site's earlier files stay
+        raise InputError(f"cannot write the search into {site}: {error}") from None
+    for reason, paths in report.left_out.items():
+        print(f"left out ({reason}): {', '.join(paths)}", file=sys.stderr)
+    print(
+        f"indexed {plural(report.pages, 'page')} ({plural(report.chunks, 'chunk')}, {report.bundle_bytes} bytes"
+        f" in {options.bundle_dir}/); tags written into {plural(report.tagged, 'page')}",
+        file=sys.stderr,
+    )
+    if args.no_inject:
+        print("Add these tags to every page (e.g. in the theme's template, before </head>):", file=sys.stderr)
+        print(snippet(options))
+    return 1 if args.strict and warned else 0
 
 
 def _clusters_option(value: str) -> int | str:
@@ -288,6 +334,17 @@ def _chunk_depth_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _embedding_options(parser: argparse.ArgumentParser) -> None:
+    """Options `index` and `build` share."""
+    parser.add_argument(
+        "--no-embeddings", action="store_true",
+        help="keyword search only, no model run (default: embeddings on when the model loads)",
+    )
+    parser.add_argument(
+        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
+    )
+
+
 def _search_options(parser: argparse.ArgumentParser) -> None:
     """Options `query` and `eval` share."""
     parser.add_argument(
@@ -338,13 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("docs_dir", help="the folder of markdown pages (as MkDocs' docs_dir)")
     index.add_argument("--out", required=True, help="the bundle folder to write (required)")
     _chunk_depth_option(index)
-    index.add_argument(
-        "--no-embeddings", action="store_true",
-        help="keyword search only, no model run (default: embeddings on when the model loads)",
-    )
-    index.add_argument(
-        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
-    )
+    _embedding_options(index)
     index.add_argument(
         "--vector-clusters", type=_clusters_option, default=None, metavar="K|auto",
         help="passage vectors in K clusters a query probes a few of ('auto': the size rule even for a "
@@ -364,6 +415,40 @@ def build_parser() -> argparse.ArgumentParser:
         "(1: one level; default: 2 sqrt(clusters) cells beyond 16,384 chunks)",
     )
     index.set_defaults(func=cmd_index)
+
+    build = sub.add_parser(
+        "build", help="add search to a site that is already built (Zensical, MkDocs, Sphinx, any HTML)"
+    )
+    build.add_argument("site_dir", help="the built site's folder (e.g. site/): the bundle, runtime and tags go there")
+    build.add_argument(
+        "--config", metavar="FILE",
+        help="the site's mkdocs.yml or zensical.toml: page ids, titles, tags and `search: exclude` from the"
+        " markdown sources (default: none, all from the HTML and the site's own search index)",
+    )
+    build.add_argument(
+        "--content-selector", metavar="SELECTOR",
+        help="the element holding each page's content: a tag, #id, .class, [attr] or [attr=value] compound"
+        " (default: data-graphsearch-body, then the theme's markers: Material/Zensical, MkDocs, ReadTheDocs,"
+        " Sphinx [role=main], main, article, body)",
+    )
+    build.add_argument(
+        "--bundle-dir", default="search", metavar="FOLDER",
+        help="the bundle's folder inside the site (default: %(default)s)",
+    )
+    build.add_argument(
+        "--site-url", default=None, metavar="URL",
+        help="where the site is served (https://example.com/docs/): the error page's and the printed snippet's"
+        " absolute paths start with its path (default: the config's site_url, else /)",
+    )
+    build.add_argument(
+        "--no-inject", action="store_true",
+        help="leave the pages as they are (our earlier tags are taken out) and print the tags to add through"
+        " the site's templates (default: tags injected into every page)",
+    )
+    _chunk_depth_option(build)
+    _embedding_options(build)
+    build.add_argument("--strict", action="store_true", help="exit code 1 when there were warnings (default: 0)")
+    build.set_defaults(func=cmd_build)
 
     query = sub.add_parser("query", help="search a built site or bundle folder offline")
     query.add_argument("path", help="a built site (with search/) or a bundle folder")

@@ -18,10 +18,9 @@ from mkdocs_graphsearch.bundle.kept import set_aside
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import previous_files, write_bundle
 from mkdocs_graphsearch.index.builder import build_files
-from mkdocs_graphsearch.mkdocs_plugin.config import ASSETS_DIR
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.parse.model import Page
-from mkdocs_graphsearch.site_output.assets import copy_runtime
+from mkdocs_graphsearch.site_output.assets import ASSETS_DIR, copy_runtime
 
 if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are on
     from mkdocs_graphsearch.index.semantic import Progress, SemanticOptions

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-__all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "read_html"]
+__all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "defuse", "read_html"]
 
 
 @dataclass
@@ -69,6 +69,8 @@ _SKIP_TAGS = frozenset(["script", "style", "svg", "template"])
 _SKIP_CLASSES = frozenset(["headerlink", "linenos", "linenodiv", "doc-symbol"])
 # mkdocstrings' labels (`property`, `classmethod`) are badges in a heading, not its title.
 _HEADING_SKIP_CLASSES = frozenset(["doc-labels", "doc-label"])
+# Blocks a page keeps out of search: by hand (any theme), and Material's own block exclusion.
+_SKIP_ATTRIBUTES = ("data-graphsearch-ignore", "data-search-exclude")
 _LANG_RE = re.compile(r"^(?:language|lang)-([\w+#.-]+)$")
 _SPACES_RE = re.compile(r"[ \t\r\f\v]+")  # ASCII only: a no-break space is content
 _NAME_RE = re.compile(r"[^\W\d][\w.]*")
@@ -115,6 +117,9 @@ class _Open:
     doc_object: bool = False
     row: bool = False
     link: bool = False
+    section: bool = False  # a `<section>` (or docutils' older `<div class="section">`)
+    section_id: str = ""
+    titled: bool = False  # its first heading was met
 
 
 # A `<pre>` takes its language from itself, its `<code>`, or a highlight wrapper this close
@@ -127,6 +132,7 @@ class _Reader(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.items: list[HtmlItem] = []
         self.stack: list[_Open] = []
+        self.sections: list[_Open] = []  # the open section elements, innermost last
         self.open_counts: dict[str, int] = {}  # per tag: end tags close only what is open
         self.skip_depth = 0
         self.signature_depth = 0
@@ -181,6 +187,15 @@ class _Reader(HTMLParser):
             link.text = " ".join("".join(parts).split())
             self.open_link = None
 
+    def section_anchor(self) -> str:
+        """The id of the section this heading opens, for a heading without its own: Sphinx
+        (docutils) writes `<section id="x"><h2>` with the id on the section, not the heading.
+        Only the section's first heading takes it."""
+        if not self.sections or self.sections[-1].titled:
+            return ""
+        self.sections[-1].titled = True
+        return self.sections[-1].section_id
+
     def sink(self) -> list[str]:
         """Where text goes now: the open code block, else the open heading, else body text."""
         if self.code is not None:
@@ -211,12 +226,16 @@ class _Reader(HTMLParser):
 
         entry = _Open(tag, _language(classes, values))
         heading_badge = self.heading is not None and not _HEADING_SKIP_CLASSES.isdisjoint(classes)
-        if tag in _SKIP_TAGS or not _SKIP_CLASSES.isdisjoint(classes) or heading_badge:
+        skipped = tag in _SKIP_TAGS or not _SKIP_CLASSES.isdisjoint(classes) or heading_badge
+        if skipped or any(name in values for name in _SKIP_ATTRIBUTES):
             entry.skip = True
             self.skip_depth += 1
         if tag == "tr":
             entry.row = True
             self.row_depth += 1
+        if tag == "section" or (tag == "div" and "section" in classes):
+            entry.section, entry.section_id = True, values.get("id", "")
+            self.sections.append(entry)
         if "doc-object" in classes:
             entry.doc_object = True
             self.doc_object_depth += 1
@@ -227,7 +246,8 @@ class _Reader(HTMLParser):
         if self.skip_depth == 0:
             if tag in _HEADINGS:
                 self.flush_text()
-                identifier = values.get("id", "")
+                section_id = self.section_anchor()  # called for every heading: it marks the section titled
+                identifier = values.get("id", "") or section_id
                 self.heading_is_doc = "doc-heading" in classes
                 symbols = _dotted_names(identifier) if self.heading_is_doc else []
                 self.heading = HtmlHeading(_HEADINGS[tag], identifier, "", [], symbols, self.heading_is_doc)
@@ -278,6 +298,8 @@ class _Reader(HTMLParser):
                 self.signature_depth -= 1
             if entry.row:
                 self.row_depth -= 1
+            if entry.section:
+                self.sections.pop()
             if entry.heading:
                 self.end_heading()
             if entry.pre:
@@ -303,7 +325,7 @@ class _Reader(HTMLParser):
         return self.items
 
 
-def _defuse(html: str) -> str:
+def defuse(html: str) -> str:
     """Escape the constructs that make `HTMLParser` quadratic or raise; linear string scans.
 
     Unclosable `<` (after the last `>`) and comments with no `-->` after them make it rescan
@@ -323,5 +345,5 @@ def _defuse(html: str) -> str:
 def read_html(html: str) -> list[HtmlItem]:
     """Headings, text runs, code blocks and API names of rendered HTML, in document order."""
     reader = _Reader()
-    reader.feed(_defuse(html))
+    reader.feed(defuse(html))
     return reader.finish()

@@ -5,6 +5,7 @@ is versioned)."""
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 import shutil
 from functools import lru_cache
@@ -13,11 +14,28 @@ from pathlib import Path
 from mkdocs_graphsearch.files.package_data import js_dir
 from mkdocs_graphsearch.site_output import strip_js
 
+#: Where the browser runtime is written inside the site (a bundle folder must not overlap it).
+ASSETS_DIR = "assets/graphsearch"
 #: The runtime files shipped with a site (copy_runtime copies exactly these).
 RUNTIME_SUFFIXES = frozenset({".js", ".css"})
 #: Hex digits of the runtime's hash in its folder name.
 VERSION_CHARS = 12
 _VERSION_RE = re.compile(f"[0-9a-f]{{{VERSION_CHARS}}}")
+
+
+def bundle_folder(value: str) -> str:
+    """A bundle folder inside the site as a normalised relative posix path (`search`,
+    `assets/search`); ValueError for an absolute path, `..`, the site root itself (`.`) or the
+    runtime's own folder: the bundle writer replaces files there."""
+    text = value.replace("\\", "/").strip()
+    folder = posixpath.normpath(text) if text else ""
+    if not text or text.startswith("/") or (len(text) > 1 and text[1] == ":"):
+        raise ValueError(f"must be a relative folder inside site_dir, got {value!r}")
+    if folder in (".", "") or folder == ".." or folder.startswith("../"):
+        raise ValueError(f"must be a subfolder of site_dir (not its root or outside it), got {value!r}")
+    if folder == ASSETS_DIR or folder.startswith(ASSETS_DIR + "/") or ASSETS_DIR.startswith(folder + "/"):
+        raise ValueError(f"must not overlap the runtime's folder {ASSETS_DIR}/, got {value!r}")
+    return folder
 
 
 def runtime_sources() -> list[Path]:
