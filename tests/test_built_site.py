@@ -304,3 +304,18 @@ def test_the_plugin_and_graphsearch_build_give_the_same_chunks(tmp_path: Path) -
     pages = [{key: load_bundle(site).pages[key] for key in ("path", "url", "title", "tags")}
              for site in (plugin_site, built_site)]
     assert pages[0] == pages[1]
+
+
+def test_a_page_past_its_size_bound_is_a_warning_not_a_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mkdocs_graphsearch.built_site import site_build
+
+    site = tmp_path / "site"
+    shutil.copytree(SITES / "handmade", site)
+    big = site / "guide" / "safety.html"
+    monkeypatch.setattr(site_build, "MAX_PAGE_HTML", big.stat().st_size - 1)
+    assert graphsearch_build(site) == 0
+    assert "guide/safety.html" not in load_bundle(site).pages["path"]
+    assert "guide/safety.html is" in capsys.readouterr().err
+    assert graphsearch_build(site, "--strict") == 1

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from mkdocs_graphsearch.files.bounded import MAX_BUNDLE_PART, read_bounded
 from mkdocs_graphsearch.parse.rendered import url_key
 
 __all__ = ["HostIndex", "read_host_index"]
@@ -67,8 +68,8 @@ def read_host_index(site_dir: Path) -> HostIndex | None:
         if not path.is_file():
             continue
         try:
-            urls = read(path.read_text(encoding="utf-8", errors="replace"))
-        except ValueError:  # not JSON: someone else's file of that name
+            urls = read(read_bounded(path, MAX_BUNDLE_PART, "search index").decode("utf-8", errors="replace"))
+        except (OSError, ValueError):  # too big, special, or not JSON: someone else's file of that name
             continue
         if urls:
             return HostIndex(name, urls)

@@ -22,6 +22,7 @@ from mkdocs_graphsearch.built_site.selectors import Selector
 from mkdocs_graphsearch.built_site.sources import SiteSources
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files.bounded import MAX_PAGE_HTML, RefusedInput, read_bounded
 from mkdocs_graphsearch.index.builder import build_files
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, decode_source
 from mkdocs_graphsearch.parse.model import Page
@@ -87,10 +88,16 @@ class _Reader:
         self.without_marker: list[str] = []
 
     def read(self, file: SiteFile) -> Page | None:
-        """The page, or None for a redirect page (it only sends the reader elsewhere)."""
+        """The page, or None for a redirect page (it only sends the reader elsewhere) or one refused
+        for its size or kind (with a warning)."""
         options = self.options
         shown = (options.site_dir / file.path).as_posix()
-        text, notes = decode_source((options.site_dir / file.path).read_bytes())
+        try:
+            data = read_bounded(options.site_dir / file.path, MAX_PAGE_HTML, "page")
+        except RefusedInput as refused:
+            self.warn(f"{refused}: not indexed")
+            return None
+        text, notes = decode_source(data)
         for line, message in notes:
             self.warn(f"{shown}:{line}: {message}")
         region = find_region(text, options.selector)

@@ -19,6 +19,7 @@ import yaml
 
 from mkdocs_graphsearch.built_site.html_files import page_url
 from mkdocs_graphsearch.common.inputs import InputError
+from mkdocs_graphsearch.files.bounded import MAX_CONFIG, MAX_PAGE, RefusedInput, read_bounded
 from mkdocs_graphsearch.parse.folder import markdown_files
 from mkdocs_graphsearch.parse.frontmatter import parse_front_matter
 from mkdocs_graphsearch.parse.markdown import decode_source
@@ -56,8 +57,9 @@ _Loader.add_multi_constructor("", lambda loader, suffix, node: None)
 def _load_yaml(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     """The config with MkDocs' `INHERIT:` resolved (a parent's mappings merged under the child's)."""
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 - a safe loader
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        text = read_bounded(path, MAX_CONFIG, "config").decode("utf-8")
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RefusedInput) as error:
         raise InputError(f"cannot read the config {path}: {error}") from None
     if not isinstance(data, dict):
         raise InputError(f"the config {path} is not a YAML mapping")
@@ -85,8 +87,8 @@ def _load_toml(path: Path) -> dict[str, Any]:
     import tomllib  # type: ignore[import-not-found, unused-ignore]  # stdlib from 3.11 on (mypy checks 3.10)
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        data = tomllib.loads(read_bounded(path, MAX_CONFIG, "config").decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RefusedInput) as error:
         raise InputError(f"cannot read the config {path}: {error}") from None
     project = data.get("project")
     return project if isinstance(project, dict) else {}
@@ -121,8 +123,8 @@ def read_sources(config: Path) -> SiteSources:
         if name == "README.md" and folder in have_index:
             continue  # MkDocs builds the folder's index.md there, not its README
         try:
-            text, notes = decode_source((docs / path).read_bytes())
-        except OSError as error:
+            text, notes = decode_source(read_bounded(docs / path, MAX_PAGE, "page"))
+        except (OSError, RefusedInput) as error:
             raise InputError(f"cannot read {docs / path}: {error}") from None
         front = parse_front_matter(text.split("\n"))
         sources.warnings.extend(PageWarning(path, line, message) for line, message in [*notes, *front.warnings])
