@@ -127,9 +127,10 @@ def side_scores(ranking: list[int], top: float, step: float) -> list[float]:
     return scores
 
 
-#: (name, keyword ranking, vector ranking, cover, coverage (words held, words), settings[, keyword
-#: scores, cosines]); without scores, keyword scores from 9.5 and cosines from 0.7 fall along the
-#: rankings (side_scores): a keyword gap of 0.2 between the first two.
+#: (name, keyword ranking, vector ranking, cover, coverage (words held, words[, words matched: as
+#: held when not given]), settings[, keyword scores, cosines]); without scores, keyword scores from
+#: 9.5 and cosines from 0.7 fall along the rankings (side_scores): a keyword gap of 0.2 between the
+#: first two.
 FUSE = [
     ("both empty", [], [], [], (0, 0), FUSION),
     ("keyword only", [3, 1, 2], [], [], (1, 1), FUSION),
@@ -142,11 +143,14 @@ FUSE = [
     ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2], (3, 4),
      {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3, "vector_threshold": 0.2}),
     ("k = 0", [7, 8], [8], [], (0, 1), {**FUSION, "rrf_k": 0}),
-    ("one word, held: the keyword side's share 0.8 + 0.2 x gap", [0, 1], [1, 0], [], (1, 1), FUSION),
+    ("one word, held: sure, the keyword side's share 1", [0, 1], [1, 0], [], (1, 1), FUSION),
     ("nothing held: the keyword side's share 0.4 + 0.2 x gap", [0, 1], [1, 0], [], (0, 3), FUSION),
-    ("every word of two held: 0.8 + 0.2 x gap", [0, 1], [1, 0], [], (2, 2), FUSION),
-    ("every word of five held, a wide gap: 0.8 + 0.2 x 0.95", [0, 1], [1, 0], [], (5, 5), FUSION, [20.0, 1.0], None),
+    ("every word of two held: share 1", [0, 1], [1, 0], [], (2, 2), FUSION),
+    ("every word of five held, a wide gap: share 1", [0, 1], [1, 0], [], (5, 5), FUSION, [20.0, 1.0], None),
     ("two of three held: 0.4 + 0.4 x 2/3 + 0.2 x gap", [0, 1], [1, 0], [], (2, 3), FUSION),
+    ("one of two held, both matched (a typo correction): share 1", [0, 1], [1, 0], [], (1, 2, 2), FUSION),
+    ("none held, every word matched by typo or prefix: share 1", [0, 1], [1, 0], [], (0, 3, 3), FUSION),
+    ("one of three held, two matched: 0.4 + 0.4 x 1/3 + 0.2 x gap", [0, 1], [1, 0], [], (1, 3, 2), FUSION),
     ("a single keyword match held whole: share 1, the vector side adds nothing", [0], [1, 0], [], (1, 1), FUSION),
     ("score gaps count, not only ranks", [4, 5, 6], [6, 5, 4], [], (1, 2), FUSION,
      [0.0, 0.0, 0.0, 0.0, 8.0, 0.4, 0.3], [0.0, 0.0, 0.0, 0.0, 0.21, 0.6, 0.61]),
@@ -155,6 +159,8 @@ FUSE = [
     ("both weights 0: nothing scores", [0, 1], [1], [], (1, 2),
      {**FUSION, "keyword_weight": 0.0, "vector_weight": 0.0}),
     ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), (3, 10), FUSION),
+    ("long rankings, sure", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), (3, 4, 4),
+     FUSION),
 ]
 FUSE_DEFINED = [  # (name, keyword ranking, vector ranking, cover, definitions, coverage, settings)
     ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], (1, 1), FUSION),
@@ -166,6 +172,15 @@ COVERAGE = [
     (["jitter", "timeout"], [], [0, 3]), (["jitter", "timeout"], [], [5, 0]), (["jitter", "timeout"], [], [4]),
     (["how", "jitter", "timeout", "missing"], ["how"], [3, 0]), (["jitter"], [], []), (["how"], ["how"], [1]),
     (["timeoutstopsec", "timeout", "stop", "sec"], [], [4]), (["日本", "jitter"], [], [2]),
+]
+#: Coverage through the terms each token matched (keyword.py: typo, prefix, stem), on the
+#: COVER_TERMS site: (query tokens, stop tokens, keyword ranking, per token its matched terms).
+COVERAGE_MATCHED = [
+    (["jiter", "timeout"], [], [0, 3], [[0], [2]]),  # `jiter` matched `jitter` (a typo)
+    (["jiter", "timeout"], [], [4, 0], [[0], [2]]),  # chunk 4 lacks `jitter`
+    (["visib", "jitter"], [], [3], [[4], [0]]),  # `visib` completed to `visibility_timeout`
+    (["timeouts", "how"], ["how"], [1], [[3, 2], [0]]),  # either term of `timeouts` will do
+    (["missing", "jitter"], [], [0], [[], [0]]),  # a token that matched nothing
 ]
 #: Coverage on long posting lists (a binary search finds the best chunk): `many` is in every third
 #: chunk of 0..297, `few` in 7, 150, 299; best chunks at the start, the middle, the end, between
@@ -317,12 +332,19 @@ def small_bundle(case: dict[str, Any]) -> Bundle:
     )
 
 
-def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: tuple[int, int],
+def exact_terms(tokens: list[str], terms: list[str]) -> list[list[int]]:
+    """Per token, the terms it matched when it matches only itself (keyword.py without typo,
+    prefix or stem matches)."""
+    return [[terms.index(token)] if token in terms else [] for token in tokens]
+
+
+def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: tuple[int, ...],
               settings: dict[str, Any], scores: list[float] | None = None, cosines: list[float] | None = None,
               defined: list[int] | None = None) -> dict[str, Any]:
+    held, words, *matched = covered
     case: dict[str, Any] = {"name": name, "keyword": keyword, "scores": scores or side_scores(keyword, 9.5, 0.25),
                             "vector": vector, "cosines": cosines or side_scores(vector, 0.7, 0.01),
-                            "coverage": list(covered), "cover": cover}
+                            "coverage": [held, words, matched[0] if matched else held], "cover": cover}
     if defined is not None:
         case["defined"] = defined
     return case | {"settings": settings}
@@ -351,7 +373,7 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
                      set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
     if kind == "coverage":
-        return list(coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"]))
+        return list(coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"], case["matched"]))
     if kind == "defining_chunks":
         typed = set(case.get("typed", []))
         return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"]), typed))
@@ -469,12 +491,18 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
             + [fuse_case(name, kw, vec, cover, coverage, settings, defined=defined)
                for name, kw, vec, cover, defined, coverage, settings in FUSE_DEFINED],
             "coverage": [
-                {"tokens": tokens, "stop": stop, "keyword": ranked, "terms": COVER_TERMS, "postings": COVER_POSTINGS}
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": exact_terms(tokens, COVER_TERMS),
+                 "terms": COVER_TERMS, "postings": COVER_POSTINGS}
                 for tokens, stop, ranked in COVERAGE
             ]
             + [
-                {"tokens": tokens, "stop": stop, "keyword": ranked, "terms": COVERAGE_LONG_TERMS,
-                 "postings": COVERAGE_LONG_POSTINGS}
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": matched, "terms": COVER_TERMS,
+                 "postings": COVER_POSTINGS}
+                for tokens, stop, ranked, matched in COVERAGE_MATCHED
+            ]
+            + [
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": exact_terms(tokens, COVERAGE_LONG_TERMS),
+                 "terms": COVERAGE_LONG_TERMS, "postings": COVERAGE_LONG_POSTINGS}
                 for tokens, stop, ranked in COVERAGE_LONG
             ],
             "defining_chunks": [

@@ -216,9 +216,10 @@ def test_explain_lines_for_vector_and_graph() -> None:
 def test_explain_line_for_the_fusion() -> None:
     """A hybrid answer's `fusion` (engine/fuse.py fusion_explain) is one line under the header."""
     output = {"query": "render fails", "mode": "hybrid", "results": [],
-              "fusion": {"held": 2, "words": 2, "gap": 0.5234, "keyword_share": 0.98}}
+              "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "keyword_share": 1.0}}
     text = format_results(output, lambda word: word, "hybrid")
-    assert text.splitlines()[1] == "keyword share 0.98: its best match holds 2 of 2 query words, leads the next by 0.52"
+    assert text.splitlines()[1] == ("keyword share 1.00: its best match holds 1 of 2 query words "
+                                    "(2 with typo, prefix and stem matches), leads the next by 0.52")
 
 
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:

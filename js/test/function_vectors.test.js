@@ -94,7 +94,7 @@ for (const c of fusion.exact_cover) {
 const matches = (ranked) => ({ chunks: Int32Array.from(ranked), best: ranked[0] ?? -1, next: ranked[1] ?? -1 });
 for (const c of fusion.fuse) {
   test(`fuse: ${c.name}`, () => {
-    const covered = { held: c.coverage[0], words: c.coverage[1] };
+    const covered = { held: c.coverage[0], words: c.coverage[1], matched: c.coverage[2] };
     const fused = fuse(matches(c.keyword), c.scores, matches(c.vector), c.cosines, covered, new Set(c.cover), c.settings, new Set(c.defined ?? []));
     // The spec's order: the keyword ranking's chunks, then the vector ranking's others.
     const chunks = [...new Set([...c.keyword, ...c.vector])];
@@ -107,8 +107,8 @@ for (const c of fusion.fuse) {
 }
 for (const c of fusion.coverage) {
   test(`coverage of ${JSON.stringify(c.tokens)} (stop ${JSON.stringify(c.stop)}) by ${JSON.stringify(c.keyword)}`, () => {
-    const covered = coverage(smallBundle(c), c.tokens, new Set(c.stop), matches(c.keyword));
-    assert.deepEqual([covered.held, covered.words], c.expected);
+    const covered = coverage(smallBundle(c), c.tokens, new Set(c.stop), matches(c.keyword), c.matched);
+    assert.deepEqual([covered.held, covered.words, covered.matched], c.expected);
   });
 }
 for (const c of fusion.defining_chunks) {
