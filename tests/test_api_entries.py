@@ -4,6 +4,7 @@ harbor site built for real (engine/results.py parameter_of)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -81,4 +82,4 @@ def test_one_row_per_object(site: Path) -> None:
             objects = [section["anchor"].split("(")[0] for section in page["sections"] if section["kind"] == "api"]
             assert len(objects) == len(set(objects)), (query, objects)
             titles = [section["title"] for section in page["sections"]]
-            assert all(a != b for a, b in zip(titles, titles[1:])), (query, titles)
+            assert all(a != b for a, b in itertools.pairwise(titles)), (query, titles)
