@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -371,3 +372,17 @@ def test_js_driver_rejects_an_item_without_a_query(bundle: Path, node: str) -> N
     assert done.returncode == 2
     assert done.stderr.decode() == 'error: item 2 of the input has no "query" string: {"id":2}\n'
     assert done.stdout == b""  # not a search for "undefined"
+
+
+def test_related_lists_pages_and_with_explain_says_why(bundle: Path) -> None:
+    plain = graphsearch("related", str(bundle), "user-guide/retries.md")
+    assert plain.returncode == 0, plain.stderr
+    lines = plain.stdout.decode().splitlines()
+    assert lines[0] == "user-guide/retries.md: 5 related pages" and lines[1].startswith("1. ")
+    assert "[how-to/dead-letter-queues.md]" in plain.stdout.decode()
+    explained = graphsearch("related", str(bundle), "user-guide/retries.md", "--explain").stdout.decode()
+    assert "one links the other" in explained or "they link each other" in explained
+    data = json.loads(graphsearch("related", str(bundle), "user-guide/retries/", "--json").stdout)
+    assert data["page"] == "user-guide/retries.md" and all("reason" in entry for entry in data["related"])
+    missing = graphsearch("related", str(bundle), "no/such-page.md")
+    assert missing.returncode == 2 and b"no page or section" in missing.stderr

@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 import yaml
 
 from mkdocs_graphsearch.bundle.read import Bundle
-from mkdocs_graphsearch.bundle.related import read_related, read_top
+from mkdocs_graphsearch.bundle.related import describe, read_reasons, read_related, read_top
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.filters import parse_filter
 from mkdocs_graphsearch.engine.search import search
@@ -227,19 +227,24 @@ class DocsTools:
         }
 
     def related(self, page: str) -> dict[str, Any]:
-        """The pages most related to a page (computed at build time; empty for older bundles)."""
+        """The pages most related to a page (computed at build time; empty for older bundles),
+        each with the reason it is there (`reason` in words, `why` its parts; not in bundles
+        built before reasons were kept)."""
         index = self.bundle.chunks["page"][self._chunk(page)]
         pages = self.bundle.pages
         rows = read_related(self.bundle)
         found = rows[index] if rows is not None else []
-        return {
-            "page": pages["path"][index],
-            "related": [
-                {"page": pages["path"][other], "title": pages["title"][other],
-                 "url": self._url(pages["url"][other]), "score": score}
-                for other, score in found
-            ],
-        }
+        reasons = read_reasons(self.bundle)
+        listed = []
+        for i, (other, score) in enumerate(found):
+            entry: dict[str, Any] = {"page": pages["path"][other], "title": pages["title"][other],
+                                     "url": self._url(pages["url"][other]), "score": score}
+            if reasons is not None:
+                reason = reasons[index][i]
+                entry["reason"] = describe(reason)
+                entry["why"] = reason._asdict()
+            listed.append(entry)
+        return {"page": pages["path"][index], "related": listed}
 
     def list_pages(self) -> dict[str, Any]:
         """Every page of the site (path, title, URL), and the most connected ones to start from."""
