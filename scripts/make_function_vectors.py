@@ -3,7 +3,7 @@
     tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/engine/fuzzy.js osaWithin)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/engine/bundle/format.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
-                                path_roots, coverage, fuse (js/src/engine/fuse.js); engine/keyword.py
+                                path_roots, word_matches, coverage, fuse (js/src/engine/fuse.js); engine/keyword.py
                                 typed_tokens (js/src/engine/keyword.js typedTokens)
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/engine/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
@@ -37,6 +37,7 @@ from mkdocs_graphsearch.engine.fuse import (
     fuse,
     identifier_tokens,
     path_roots,
+    word_matches,
 )
 from mkdocs_graphsearch.engine.fuzzy import osa_within
 from mkdocs_graphsearch.engine.keyword import query_tokens, typed_tokens
@@ -181,6 +182,15 @@ COVERAGE_MATCHED = [
     (["visib", "jitter"], [], [3], [[4], [0]]),  # `visib` completed to `visibility_timeout`
     (["timeouts", "how"], ["how"], [1], [[3, 2], [0]]),  # either term of `timeouts` will do
     (["missing", "jitter"], [], [0], [[], [0]]),  # a token that matched nothing
+]
+#: Word matches: (query tokens, tokens being typed, per token the terms it matched) on the
+#: COVER_TERMS site: a typed token's completions are no evidence, its exact term and others are.
+WORD_MATCHES = [
+    (["jitter", "time"], ["time"], [[0], [2, 3]]),  # `time` completes to timeout, timeoutstopsec
+    (["timeout"], ["timeout"], [[2, 3]]),  # typed and a term: timeoutstopsec is a completion
+    (["jiter", "visib"], ["visib"], [[0], [4]]),  # a typo correction counts, a completion not
+    (["max_attempts", "timeout"], [], [[1], [2, 3]]),  # not typed: every term counts
+    ([], [], []),
 ]
 #: Coverage on long posting lists (a binary search finds the best chunk): `many` is in every third
 #: chunk of 0..297, `few` in 7, 150, 299; best chunks at the start, the middle, the end, between
@@ -391,6 +401,8 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
         fused = fuse(case["keyword"], case["scores"], case["vector"], case["cosines"], Coverage(*case["coverage"]),
                      set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
+    if kind == "word_matches":
+        return word_matches(small_bundle(case), case["tokens"], case["matched"], set(case["typed"]))
     if kind == "coverage":
         return list(coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"], case["matched"]))
     if kind == "defining_chunks":
@@ -524,6 +536,11 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
                 {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": exact_terms(tokens, COVERAGE_LONG_TERMS),
                  "terms": COVERAGE_LONG_TERMS, "postings": COVERAGE_LONG_POSTINGS}
                 for tokens, stop, ranked in COVERAGE_LONG
+            ],
+            "word_matches": [
+                {"tokens": tokens, "typed": typed, "matched": matched, "terms": COVER_TERMS,
+                 "postings": COVER_POSTINGS, "settings": COVER_SETTINGS}
+                for tokens, typed, matched in WORD_MATCHES
             ],
             "defining_chunks": [
                 {"query": q, "tokens": query_tokens(q), "typed": sorted(typed_tokens(q, query_tokens(q))),

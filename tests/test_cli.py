@@ -220,7 +220,7 @@ def test_explain_line_for_the_fusion() -> None:
               "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "keyword_share": 1.0}}
     text = format_results(output, lambda word: word, "hybrid")
     assert text.splitlines()[1] == ("keyword share 1.00: its best match holds 1 of 2 query words "
-                                    "(2 with typo, prefix and stem matches), leads the next by 0.52")
+                                    "(2 with typo and stem matches), leads the next by 0.52")
 
 
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { osaWithin } from "../src/engine/fuzzy.js";
 import { BundleError, decodeVarints } from "../src/engine/bundle/format.js";
-import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots } from "../src/engine/fuse.js";
+import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots, wordMatches } from "../src/engine/fuse.js";
 import { typedTokens } from "../src/engine/keyword.js";
 import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/engine/filters.js";
 import { groupByPage, pageScore, rankChunks } from "../src/engine/results.js";
@@ -109,6 +109,11 @@ for (const c of fusion.coverage) {
   test(`coverage of ${JSON.stringify(c.tokens)} (stop ${JSON.stringify(c.stop)}) by ${JSON.stringify(c.keyword)}`, () => {
     const covered = coverage(smallBundle(c), c.tokens, new Set(c.stop), matches(c.keyword), c.matched);
     assert.deepEqual([covered.held, covered.words, covered.matched], c.expected);
+  });
+}
+for (const c of fusion.word_matches) {
+  test(`word matches of ${JSON.stringify(c.tokens)} (typed ${JSON.stringify(c.typed)})`, () => {
+    assert.deepEqual(wordMatches(smallBundle(c), c.tokens, c.matched, new Set(c.typed)), c.expected);
   });
 }
 for (const c of fusion.defining_chunks) {

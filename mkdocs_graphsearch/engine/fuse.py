@@ -8,8 +8,8 @@ that follows how sure the keyword side is:
     gap      = 1 - second keyword score / best keyword score (1 with a single keyword match, 0
                with none): how far the keyword side's best chunk leads
     a        = 1 when that best chunk matches every word (`matched` = `words` > 0: each word
-               through any term it matched, keyword.py: itself, a typo correction, a completion,
-               another form of its stem); else COVERAGE_BASE + COVERAGE_SPAN * coverage
+               through itself, another form of its stem or a typo correction: `word_matches`;
+               a completion of a word being typed is a guess, it does not count); else COVERAGE_BASE + COVERAGE_SPAN * coverage
                + GAP_SPAN * gap, at most 1 (0.4 + 0.4 c + 0.2 g)
     share    = keyword_weight * a / (keyword_weight * a + vector_weight * (1 - a))   (0 if both 0)
     ceiling  = (keyword_weight + vector_weight) / (rrf_k + 1)   (the best score plain RRF could
@@ -166,18 +166,30 @@ def path_roots(bundle: Bundle, text: str, found: Set[int]) -> set[int]:
 class Coverage(NamedTuple):
     """How much of the query the keyword side's best chunk holds: `held` of the query's `words`
     (its tokens that are not stop words) are exact terms of that chunk, `matched` of them are
-    there through any term they matched (exact, typo, prefix or stem: keyword.py)."""
+    there through a term that shows the word is there (`word_matches`)."""
 
     held: int
     words: int
     matched: int
 
 
+def word_matches(bundle: Bundle, tokens: list[str], matched_terms: Sequence[Sequence[int]],
+                 typed: Set[str]) -> list[list[int]]:
+    """Per query token, the terms that show its word is in a chunk: the terms it matched
+    (keyword.py: itself, another form of its stem, a typo correction) less, for a token being
+    typed, its completions (a guess at what is being typed, not evidence that the word is there)."""
+    found: list[list[int]] = []
+    for token, terms in zip(tokens, matched_terms, strict=True):
+        guessed = set(prefix_terms(bundle, token)) if token in typed else set()
+        found.append([term for term in terms if term not in guessed])
+    return found
+
+
 def coverage(bundle: Bundle, tokens: list[str], stop: Set[str], keyword_ranked: list[int],
              matched_terms: Sequence[Sequence[int]]) -> Coverage:
     """Of the query's tokens that are not stop words, how many the keyword side's best chunk
-    holds as an exact term, and as any of the terms the token matched (`matched_terms`, per
-    token of `tokens`); none held without a keyword match."""
+    holds as an exact term, and as any of its `matched_terms` (word_matches, per token of
+    `tokens`); none held without a keyword match."""
     content = [(token, terms) for token, terms in zip(tokens, matched_terms, strict=True) if token not in stop]
     if not keyword_ranked or not content:
         return Coverage(0, len(content), 0)

@@ -36,6 +36,7 @@ from mkdocs_graphsearch.engine.fuse import (
     fusion_explain,
     keyword_sure,
     path_roots,
+    word_matches,
 )
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
@@ -136,7 +137,8 @@ def search(
             fused = {chunk: float(cos[chunk]) for chunk in vector_ranked} if cos is not None else {}
             floor = settings["vector_threshold"]
         else:
-            matched = [[expansion.term for expansion in options] for options in keyword.expansions]
+            expansions = [[expansion.term for expansion in options] for options in keyword.expansions]
+            matched = word_matches(bundle, keyword.tokens, expansions, keyword.typed)
             sure = coverage(bundle, keyword.tokens, keyword.stop, keyword_ranked, matched)
             cosines_found: np.ndarray = cos if cos is not None else np.zeros(0)  # none: no vector ranking
             fused = fuse(keyword_ranked, keyword.scores, vector_ranked, cosines_found, sure, cover, settings, defined)

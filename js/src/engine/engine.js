@@ -6,7 +6,7 @@ import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./bundle/vector-shards.js";
-import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure, pathRoots } from "./fuse.js";
+import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure, pathRoots, wordMatches } from "./fuse.js";
 import { expand } from "./expand.js";
 import { MODES } from "./bundle/format.js";
 import { fragmentOf } from "./bundle/read.js";
@@ -143,7 +143,8 @@ export function search(bundle, query, options = {}) {
       for (const chunk of vectorMatches.chunks) fused.direct[chunk] = 1;
       floor = settings.vector_threshold;
     } else {
-      const matched = keyword.expansions.map((options) => options.map((expansion) => expansion.term));
+      const expansions = keyword.expansions.map((options) => options.map((expansion) => expansion.term));
+      const matched = wordMatches(bundle, keyword.tokens, expansions, keyword.typed);
       const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordMatches, matched);
       fused = fuse(keywordMatches, keyword.scores, vectorMatches, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
       if (display.explain) fusion = fusionExplain(sure, keywordMatches, keyword.scores, settings); // recomputes fuse()'s share: only for explain

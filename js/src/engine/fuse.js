@@ -92,14 +92,25 @@ export function pathRoots(bundle, text, found) {
   return new Set([...found].filter((chunk) => kind[chunk] === "page" && `/${pathKey(paths[page[chunk]])}`.includes(`/${typed}`)));
 }
 
+/** Per query token, the terms that show its word is in a chunk: the terms it matched less, for a
+ * token being typed, its completions (spec: word_matches).
+ * @param {Bundle} bundle @param {string[]} tokens @param {number[][]} matchedTerms
+ * @param {Set<string>} typed @returns {number[][]} */
+export function wordMatches(bundle, tokens, matchedTerms, typed) {
+  return tokens.map((token, i) => {
+    const guessed = new Set(typed.has(token) ? prefixTerms(bundle, token) : []);
+    return matchedTerms[i].filter((term) => !guessed.has(term));
+  });
+}
+
 /** How much of the query the keyword side's best chunk holds: `held` of the query's `words` (its
  * tokens that are not stop words) are exact terms of that chunk, `matched` of them are there
- * through any term they matched (spec: Coverage).
+ * through a term that shows the word is there (spec: Coverage).
  * @typedef {{held: number, words: number, matched: number}} Coverage */
 
 /** Of the query's tokens that are not stop words, how many the keyword side's best chunk holds
- * as an exact term, and as any of the terms the token matched (`matchedTerms`, per token of
- * `tokens`); none held without a keyword match (spec: coverage).
+ * as an exact term, and as any of its `matchedTerms` (wordMatches, per token of `tokens`); none
+ * held without a keyword match (spec: coverage).
  * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} stop
  * @param {Matches} keyword @param {ArrayLike<number>[]} matchedTerms @returns {Coverage} */
 export function coverage(bundle, tokens, stop, keyword, matchedTerms) {
