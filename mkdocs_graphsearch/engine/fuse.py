@@ -9,8 +9,9 @@ that follows how sure the keyword side is:
                with none): how far the keyword side's best chunk leads
     a        = 1 when that best chunk matches every word (`matched` = `words` > 0: each word
                through itself, another form of its stem or a typo correction: `word_matches`;
-               a completion of a word being typed is a guess, it does not count); else COVERAGE_BASE + COVERAGE_SPAN * coverage
-               + GAP_SPAN * gap, at most 1 (0.4 + 0.4 c + 0.2 g)
+               a completion of a word being typed is a guess, it does not count); else
+               COVERAGE_BASE + COVERAGE_SPAN * coverage + GAP_SPAN * gap, at most 1
+               (0.4 + 0.4 c + 0.2 g)
     share    = keyword_weight * a / (keyword_weight * a + vector_weight * (1 - a))   (0 if both 0)
     ceiling  = (keyword_weight + vector_weight) / (rrf_k + 1)   (the best score plain RRF could
                give: fused scores keep RRF's scale, so `min_score` and graph decay keep theirs)
