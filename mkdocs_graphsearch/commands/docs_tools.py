@@ -39,6 +39,7 @@ from mkdocs_graphsearch.files.bounded import MAX_CONFIG, MAX_PAGE, read_bounded
 from mkdocs_graphsearch.parse.frontmatter import parse_front_matter
 from mkdocs_graphsearch.parse.markdown import parse_page
 from mkdocs_graphsearch.parse.model import Chunk
+from mkdocs_graphsearch.text.cells import CELL
 
 _MARK = re.compile(r"</?mark>")
 #: Most result pages one search returns (the tool's schema says the same).
@@ -329,12 +330,14 @@ class DocsTools:
         }
 
     def _markdown(self, index: int) -> str:
-        """A chunk as markdown: a section's heading and text, a code block fenced."""
+        """A chunk as markdown: a section's heading and text (a table row's cells apart: ` | `),
+        a code block fenced."""
         chunks = self.bundle.chunks
         text = self.bundle.texts[index].strip()
         kind = chunks["kind"][index]
         if kind == "code":
             return f"```{chunks['language'][index]}\n{text}\n```"
+        text = text.replace(CELL, " | ")
         level = max(1, int(chunks["level"][index]) or 1)
         heading = f"{'#' * min(level, 6)} {chunks['title'][index]}"
         return f"{heading}\n\n{text}" if text else heading
