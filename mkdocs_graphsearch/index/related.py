@@ -112,16 +112,17 @@ def home_page(paths: Sequence[str]) -> int | None:
 
 def page_language(path: str, text: str) -> str:
     """A page's language as far as related pages care: the code in its file name (`page.fr.md`:
-    `fr`), else by script when at least half its first SCRIPT_SAMPLE word characters are CJK
-    (`ja` with kana, `ko` with hangul, else `zh`), else "" (the site's language)."""
+    `fr`), else by script when at least a quarter of its first SCRIPT_SAMPLE word characters
+    are CJK (a CJK word is a character or two, an English one several: then most words are CJK;
+    `ja` with kana, `ko` with hangul, else `zh`), else "" (the site's language)."""
     suffix = _SUFFIX_LANGUAGE.search(path)
     if suffix:
         return suffix.group(1)
     sample = "".join(ch for ch in text[: 4 * SCRIPT_SAMPLE] if ch.isalnum())[:SCRIPT_SAMPLE]
-    if not sample:
-        return ""
-    cjk = "".join(token for token, _start, _end, kind in token_spans(sample) if kind == CJK)
-    if 2 * len(cjk) < len(sample):  # bigrams count each character about twice
+    if 4 * sum(ch >= "\u1100" for ch in sample) < len(sample) or not sample:
+        return ""  # every CJK character is at or past U+1100: most pages end here, untokenized
+    cjk = {at for _token, start, end, kind in token_spans(sample) if kind == CJK for at in range(start, end)}
+    if 4 * len(cjk) < len(sample):
         return ""
     if any("\u3040" <= ch <= "\u30ff" for ch in sample):
         return "ja"
