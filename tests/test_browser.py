@@ -169,6 +169,19 @@ def test_no_results_echoes_no_more_of_a_pasted_megabyte_than_the_engine_reads(pa
     assert shown.startswith("No results for “zzqqxv") and len(shown) <= len("No results for “”") + cut, len(shown)
 
 
+def test_a_table_row_snippet_reads_with_its_headers(page, sites):
+    """Issue 22: a row of the configuration table shows as `cell — Header: cell`, never as cells
+    run together (engine/snippet.py, text/cells.py)."""
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    search_for(page, "concurrency default")
+    wait_complete(page)
+    row = page.locator(f"{DIALOG} .gs-snippet", has_text="— Type: integer, Default: 4")
+    expect(row.first).to_be_visible()
+    expect(row.first.locator("mark").first).to_be_visible()
+    assert "\x1f" not in page.locator(DIALOG).inner_text()
+
+
 def test_no_results_echoes_the_query(page, sites):
     page.goto(sites.url("mkdocs", ""))
     open_search(page)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -216,9 +217,10 @@ def test_explain_lines_for_vector_and_graph() -> None:
 def test_explain_line_for_the_fusion() -> None:
     """A hybrid answer's `fusion` (engine/fuse.py fusion_explain) is one line under the header."""
     output = {"query": "render fails", "mode": "hybrid", "results": [],
-              "fusion": {"held": 2, "words": 2, "gap": 0.5234, "keyword_share": 0.98}}
+              "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "keyword_share": 1.0}}
     text = format_results(output, lambda word: word, "hybrid")
-    assert text.splitlines()[1] == "keyword share 0.98: its best match holds 2 of 2 query words, leads the next by 0.52"
+    assert text.splitlines()[1] == ("keyword share 1.00: its best match holds 1 of 2 query words "
+                                    "(2 with typo and stem matches), leads the next by 0.52")
 
 
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:
@@ -370,3 +372,17 @@ def test_js_driver_rejects_an_item_without_a_query(bundle: Path, node: str) -> N
     assert done.returncode == 2
     assert done.stderr.decode() == 'error: item 2 of the input has no "query" string: {"id":2}\n'
     assert done.stdout == b""  # not a search for "undefined"
+
+
+def test_related_lists_pages_and_with_explain_says_why(bundle: Path) -> None:
+    plain = graphsearch("related", str(bundle), "user-guide/retries.md")
+    assert plain.returncode == 0, plain.stderr
+    lines = plain.stdout.decode().splitlines()
+    assert lines[0] == "user-guide/retries.md: 5 related pages" and lines[1].startswith("1. ")
+    assert "[how-to/dead-letter-queues.md]" in plain.stdout.decode()
+    explained = graphsearch("related", str(bundle), "user-guide/retries.md", "--explain").stdout.decode()
+    assert "one links the other" in explained or "they link each other" in explained
+    data = json.loads(graphsearch("related", str(bundle), "user-guide/retries/", "--json").stdout)
+    assert data["page"] == "user-guide/retries.md" and all("reason" in entry for entry in data["related"])
+    missing = graphsearch("related", str(bundle), "no/such-page.md")
+    assert missing.returncode == 2 and b"no page or section" in missing.stderr

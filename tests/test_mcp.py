@@ -79,6 +79,8 @@ def test_bad_search_arguments_are_said_in_plain_words(bundle: Bundle, arguments:
 
 def test_read_a_section_by_id_anchor_or_url(bundle: Bundle) -> None:
     tools = DocsTools(bundle, SITE_URL)
+    backoff = tools.read("user-guide/retries.md#backoff")["text"]
+    assert "\n2 | 1 s\n" in backoff and "\x1f" not in backoff  # a table row's cells apart (text/cells.py)
     by_id = tools.read("user-guide/retries.md::Jitter")
     assert tools.read("user-guide/retries.md#jitter") == by_id
     assert tools.read(f"{SITE_URL}user-guide/retries/#jitter") == by_id

@@ -1,4 +1,4 @@
-"""The `graphsearch` command: chunks, tokenize, index, build, query, eval, check, mcp (other tools call these shapes).
+"""The `graphsearch` command: chunks, tokenize, index, build, query, eval, check, related, mcp.
 
 Bad input (a missing bundle, a bad query file line, a query that is not text, a malformed checks
 file) is a one-line `error:` and exit code 2; a broken bundle, or a failed search check, is exit
@@ -22,7 +22,7 @@ from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN
 from mkdocs_graphsearch.common.inputs import InputError, checked_text, read_queries
-from mkdocs_graphsearch.common.terminal import emphasis_for, format_report, format_results, plural
+from mkdocs_graphsearch.common.terminal import clean, emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.files.bounded import MAX_PAGE, RefusedInput, read_bounded
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR, usable_cache_dir
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
@@ -270,6 +270,31 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if all(outcome.passed for outcome in outcomes) else 1
 
 
+def cmd_related(args: argparse.Namespace) -> int:
+    from mkdocs_graphsearch.bundle.read import load_bundle
+    from mkdocs_graphsearch.commands.docs_tools import DocsTools, UnknownDoc
+
+    try:
+        tools = DocsTools(load_bundle(locate(Path(args.path))))
+    except BundleError as error:
+        raise InputError(str(error)) from None
+    try:
+        found = tools.related(checked_text(args.page, "the page"))
+    except UnknownDoc as error:
+        raise InputError(str(error)) from None
+    if args.json:
+        _print_json(found)
+        return 0
+    rows = found["related"]
+    lines = [f"{clean(found['page'])}: {plural(len(rows), 'related page')}"]
+    for number, entry in enumerate(rows, 1):
+        lines.append(f"{number}. {clean(entry['title'])}  [{clean(entry['page'])}]  score {entry['score']:.4f}")
+        if args.explain:
+            lines.append(f"   {clean(entry.get('reason', 'no reasons in this bundle (built before they were kept)'))}")
+    print("\n".join(lines))
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     try:
         from mkdocs_graphsearch.commands.mcp_server import serve
@@ -478,6 +503,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("path", help="a built site (with search/) or a bundle folder")
     check.add_argument("checks", help="the checks file (.yml), as the plugin's `checks:` option reads it")
     check.set_defaults(func=cmd_check)
+
+    related = sub.add_parser("related", help="the pages most related to a page, and why (--explain)")
+    related.add_argument("path", help="a built site (with search/) or a bundle folder")
+    related.add_argument("page", help="the page: its path (guide/install.md) or URL")
+    related.add_argument(
+        "--explain", action="store_true",
+        help="say why each page is related: content, links, or listed because nothing else relates (default: off)",
+    )
+    related.add_argument("--json", action="store_true", help="print JSON, reasons included (default: text)")
+    related.set_defaults(func=cmd_related)
 
     mcp = sub.add_parser(
         "mcp", help="serve a built site or bundle to AI agents over MCP (stdio)",

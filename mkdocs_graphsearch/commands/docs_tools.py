@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 import yaml
 
 from mkdocs_graphsearch.bundle.read import Bundle
-from mkdocs_graphsearch.bundle.related import read_related, read_top
+from mkdocs_graphsearch.bundle.related import describe, read_reasons, read_related, read_top
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.filters import parse_filter
 from mkdocs_graphsearch.engine.search import search
@@ -39,6 +39,7 @@ from mkdocs_graphsearch.files.bounded import MAX_CONFIG, MAX_PAGE, read_bounded
 from mkdocs_graphsearch.parse.frontmatter import parse_front_matter
 from mkdocs_graphsearch.parse.markdown import parse_page
 from mkdocs_graphsearch.parse.model import Chunk
+from mkdocs_graphsearch.text.cells import CELL
 
 _MARK = re.compile(r"</?mark>")
 #: Most result pages one search returns (the tool's schema says the same).
@@ -227,19 +228,24 @@ class DocsTools:
         }
 
     def related(self, page: str) -> dict[str, Any]:
-        """The pages most related to a page (computed at build time; empty for older bundles)."""
+        """The pages most related to a page (computed at build time; empty for older bundles),
+        each with the reason it is there (`reason` in words, `why` its parts; not in bundles
+        built before reasons were kept)."""
         index = self.bundle.chunks["page"][self._chunk(page)]
         pages = self.bundle.pages
         rows = read_related(self.bundle)
         found = rows[index] if rows is not None else []
-        return {
-            "page": pages["path"][index],
-            "related": [
-                {"page": pages["path"][other], "title": pages["title"][other],
-                 "url": self._url(pages["url"][other]), "score": score}
-                for other, score in found
-            ],
-        }
+        reasons = read_reasons(self.bundle)
+        listed = []
+        for i, (other, score) in enumerate(found):
+            entry: dict[str, Any] = {"page": pages["path"][other], "title": pages["title"][other],
+                                     "url": self._url(pages["url"][other]), "score": score}
+            if reasons is not None:
+                reason = reasons[index][i]
+                entry["reason"] = describe(reason)
+                entry["why"] = reason._asdict()
+            listed.append(entry)
+        return {"page": pages["path"][index], "related": listed}
 
     def list_pages(self) -> dict[str, Any]:
         """Every page of the site (path, title, URL), and the most connected ones to start from."""
@@ -324,12 +330,14 @@ class DocsTools:
         }
 
     def _markdown(self, index: int) -> str:
-        """A chunk as markdown: a section's heading and text, a code block fenced."""
+        """A chunk as markdown: a section's heading and text (a table row's cells apart: ` | `),
+        a code block fenced."""
         chunks = self.bundle.chunks
         text = self.bundle.texts[index].strip()
         kind = chunks["kind"][index]
         if kind == "code":
             return f"```{chunks['language'][index]}\n{text}\n```"
+        text = text.replace(CELL, " | ")
         level = max(1, int(chunks["level"][index]) or 1)
         heading = f"{'#' * min(level, 6)} {chunks['title'][index]}"
         return f"{heading}\n\n{text}" if text else heading

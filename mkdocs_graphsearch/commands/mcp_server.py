@@ -100,7 +100,8 @@ def build_server(folder: Path, site_url: str = "", docs_dir: Path | None = None)
     def related(
         page: Annotated[str, Field(description="a page path (guide/install.md), id or url")],
     ) -> dict[str, Any]:
-        """The pages most related to a page, by meaning and by the site's links, best first."""
+        """The pages most related to a page, by meaning and by the site's links, best first, each with
+        the reason it is there (`reason`: similar content, links, or listed as nothing else relates)."""
         return _answer(lambda: tools.related(page))
 
     @server.tool(name="list_pages")

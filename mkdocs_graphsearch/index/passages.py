@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mkdocs_graphsearch.parse.model import Chunk
+from mkdocs_graphsearch.text.cells import plain_cells
 
 
 def passage_text(chunk: Chunk) -> str:
@@ -11,4 +12,4 @@ def passage_text(chunk: Chunk) -> str:
     if chunk.kind == "code":
         head = " ".join(filter(None, [chunk.language or "", " ".join(chunk.symbols)]))
         return f"{path}\n{head}\n{chunk.text}".strip()
-    return f"{path}\n{chunk.text}".strip()
+    return f"{path}\n{plain_cells(chunk.text)}".strip()  # table rows read as before (text/cells.py)

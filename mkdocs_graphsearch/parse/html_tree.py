@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from mkdocs_graphsearch.text.cells import CELL
+
 __all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "defuse", "read_html"]
 
 
@@ -61,7 +63,7 @@ _BLOCKS = frozenset(
     "footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody tfoot "
     "thead tr ul".split()
 )
-_CELLS = frozenset(["td", "th"])  # a table row is one line, its cells separated by spaces
+_CELLS = frozenset(["td", "th"])  # a table row is one line, its cells apart (text/cells.py)
 # Never text: scripts, styles, icons (Material's inline SVGs), templates.
 _SKIP_TAGS = frozenset(["script", "style", "svg", "template"])
 # Permalink markers (`toc` and Material), line numbers (Pygments tables and inline spans) and
@@ -73,6 +75,7 @@ _HEADING_SKIP_CLASSES = frozenset(["doc-labels", "doc-label"])
 _SKIP_ATTRIBUTES = ("data-graphsearch-ignore", "data-search-exclude")
 _LANG_RE = re.compile(r"^(?:language|lang)-([\w+#.-]+)$")
 _SPACES_RE = re.compile(r"[ \t\r\f\v]+")  # ASCII only: a no-break space is content
+_CELL_SPACES_RE = re.compile(f" ?{CELL} ?")
 _NAME_RE = re.compile(r"[^\W\d][\w.]*")
 
 
@@ -138,6 +141,7 @@ class _Reader(HTMLParser):
         self.signature_depth = 0
         self.doc_object_depth = 0
         self.row_depth = 0  # inside a table row everything is one line
+        self.row_cells = 0  # cells opened in the current row
         self.text: list[str] = []
         self.links: list[HtmlLink] = []
         self.open_link: tuple[HtmlLink, list[str]] | None = None  # the open `<a href>`, its text so far
@@ -152,7 +156,9 @@ class _Reader(HTMLParser):
 
     def flush_text(self) -> None:
         # Whitespace within a line collapses, as a browser shows it (table cells, indentation).
-        lines = (_SPACES_RE.sub(" ", line).strip(" ") for line in "".join(self.text).split("\n"))
+        lines = (
+            _CELL_SPACES_RE.sub(CELL, _SPACES_RE.sub(" ", line)).strip(" ") for line in "".join(self.text).split("\n")
+        )
         text = "\n".join(line for line in lines if line)
         if text or self.links:
             self.items.append(HtmlText(text, self.links))
@@ -213,7 +219,8 @@ class _Reader(HTMLParser):
                 self.end_code()  # so was this `<pre>`
             self.text.append(" " if self.row_depth and tag != "tr" else "\n")
         elif tag in _CELLS:
-            self.text.append(" ")
+            self.text.append(CELL if self.row_cells else " ")
+            self.row_cells += 1
         elif tag == "br" and self.skip_depth == 0:
             sink = self.sink()
             sink.append(" " if self.row_depth and sink is self.text else "\n")
@@ -233,6 +240,7 @@ class _Reader(HTMLParser):
         if tag == "tr":
             entry.row = True
             self.row_depth += 1
+            self.row_cells = 0
         if tag == "section" or (tag == "div" and "section" in classes):
             entry.section, entry.section_id = True, values.get("id", "")
             self.sections.append(entry)
@@ -313,6 +321,7 @@ class _Reader(HTMLParser):
         if self.skip_depth:
             return
         sink = self.sink()
+        data = data.replace(CELL, " ")  # only between cells (text/cells.py)
         sink.append(data.replace("\n", " ") if self.row_depth and sink is self.text else data)
         if self.open_link is not None:
             self.open_link[1].append(data)
