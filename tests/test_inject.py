@@ -70,5 +70,5 @@ def test_copy_runtime_replaces_older_versions_only(tmp_path):
     mine.mkdir()
     copy_runtime(tmp_path, "assets/graphsearch")
     assert not old.exists() and mine.is_dir()
-    assert (tmp_path / RUNTIME / "ui" / "ui.js").is_file()
-    assert (tmp_path / RUNTIME / "engine" / "bundle" / "read.js").is_file()  # subfolders kept
+    shipped = sorted(path.relative_to(tmp_path / RUNTIME).as_posix() for path in (tmp_path / RUNTIME).rglob("*"))
+    assert shipped == ["engine", "engine/worker.js", "ui", "ui/ui.css", "ui/ui.js"]  # one file per entry
