@@ -103,17 +103,18 @@ RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
-#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a few
-#: KiB gzipped; a bigger page is one fragment of its own): 10 results fetch about their own pages'
-#: text. On k8s-docs (885 pages) 8 KiB beat 16, 32 and 64 KiB on text + display + manifest bytes
-#: of a first complete answer (docs/format3-status.md).
-TEXT_FRAGMENT_BYTES = 8 * 1024
+#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a
+#: bigger page is one fragment of its own); display fragments and graph shards cover the same
+#: chunks. 32 KiB, not the 8 KiB that sent the fewest bytes on k8s-docs (docs/format3-status.md):
+#: each fragment is a request, and the first answer's budget is counted in requests (issue 23,
+#: docs/performance.md).
+TEXT_FRAGMENT_BYTES = 32 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
-#: shards of a few KiB gzipped, not every posting of the site (on k8s-docs 8 KiB: 6-24 KiB gzip of
-#: term shards for the benchmark queries, against 20-69 KiB at 32 KiB; docs/format3-status.md).
-TERM_SHARD_BYTES = 8 * 1024
+#: shards, not every posting of the site. 32 KiB (8 KiB sent the fewest bytes on k8s-docs,
+#: docs/format3-status.md): fewer requests per typed word (issue 23).
+TERM_SHARD_BYTES = 32 * 1024
 
 
 def postings_shard(index: int) -> str:
