@@ -105,15 +105,14 @@ RELATED = "related.json"
 IMPACT_SCALE = 256
 #: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a
 #: bigger page is one fragment of its own); display fragments and graph shards cover the same
-#: chunks. 32 KiB, not the 8 KiB that sent the fewest bytes on k8s-docs (docs/format3-status.md):
-#: each fragment is a request, and the first answer's budget is counted in requests (issue 23,
-#: docs/performance.md).
+#: chunks. Four times the size that sent the fewest bytes (docs/format3-status.md): each fragment
+#: is a request, and a search's budget is counted in requests too (issue 23, docs/performance.md).
 TEXT_FRAGMENT_BYTES = 32 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
-#: shards, not every posting of the site. 32 KiB (8 KiB sent the fewest bytes on k8s-docs,
-#: docs/format3-status.md): fewer requests per typed word (issue 23).
+#: shards, not every posting of the site. Four times the size that sent the fewest bytes
+#: (docs/format3-status.md): a typed word costs fewer requests (issue 23, docs/performance.md).
 TERM_SHARD_BYTES = 32 * 1024
 
 

@@ -20,9 +20,9 @@ only on the vocabulary, so their content-hashed names are the same on every site
 same model (a reader's cache holds them across sites).
 
 KEY_CHARS = 1 and VOCAB_SHARDS = 32 (issue 23: requests): every continuation piece is in the
-shard of "##", and a word needs that one and its first letter's, so a question of six words
-fetches about 8 shards (k = 2 and 256 shards: 25-30 requests, one per two-letter start and per
-letter after the first; 12-35 KiB gzip, against 40-60 KiB now).
+shard of "##", and a word needs that one and its first letter's; with two-letter keys a word
+needed a shard per two-letter start and one per letter after its first (fewer bytes, many more
+requests: docs/performance.md).
 """
 
 from __future__ import annotations

@@ -65,8 +65,8 @@ def runtime_dir(assets_dir: str) -> str:
 def copy_runtime(site_dir: Path, assets_dir: str, cache_dir: Path | None = None) -> None:
     """Write the runtime (shipped_files) into its versioned folder of the site: no CDN, ever.
     With a cache folder, the shipped files are kept there by version (`runtime-<version>.cache`):
-    stripping and joining the modules is pure Python over ~300 KB of source, a third of what the
-    plugin adds to a build whose index is cached.
+    stripping and joining the modules is pure Python over the whole runtime's source, a cost every
+    build whose index is cached would otherwise pay again.
 
     Other versions' folders left by earlier (`--dirty`, `serve`) builds are removed: assets_dir
     is the plugin's own (config.py keeps bundle_dir out of it), and the pages just built link

@@ -1,8 +1,8 @@
 """One file per entry of the runtime: an entry module and every module it imports, joined.
 
 Why (issue 23): a browser fetches an ES module's imports only once it has the module, level by
-level, one request a file. The search worker imported 20 modules over 3 levels and the page's UI
-7 more: requests, and round trips in a chain, before the first answer. A site gets one file per
+level, one request a file. The search worker imports a score of modules over several levels and
+the page's UI a handful: requests, and round trips in a chain, before the first answer. A site gets one file per
 entry instead (assets.py: `ui/ui.js`, `engine/worker.js`), so a search's request budget goes to
 the bundle's data. js/src keeps the modules (node, the tests and the drivers import them there).
 
