@@ -49,7 +49,7 @@ def count(site: Path, query: str, delay_ms: int | None) -> dict:
             page = browser.new_context().new_page()
             page.add_init_script(WATCH)
             requests: list = []
-            page.on("request", requests.append)
+            page.on("request", lambda request: requests.append(request))
             page.goto(f"http://127.0.0.1:{server.server_port}/", wait_until="load")
             view = len(requests)
             page.keyboard.press("/")
