@@ -30,7 +30,10 @@
  * expands from, fetched then, only those (one that fails is a warning: its pages are left out, or
  * its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
- * query is answered again (`complete` stays false until they are in, or failed).
+ * query is answered again (`complete` stays false until they are in, or failed). The semantic
+ * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
+ * keyword answer: while they are missing the query is answered in keyword mode (incomplete), and
+ * they are fetched only once the query has stayed the box's text for SEMANTIC_PAUSE_MS.
  */
 import { BundleError } from "./bundle/format.js";
 import {
