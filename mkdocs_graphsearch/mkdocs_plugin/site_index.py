@@ -33,6 +33,7 @@ class SiteIndex:
     pages: list[Page] = field(default_factory=list)
     urls: dict[str, str] = field(default_factory=dict)
     token_cache: Path | None = None  # index/token_cache.py (None: no cache folder)
+    cache_dir: Path | None = None  # the plugin's cache folder (the shipped runtime is kept there)
 
     def write(
         self,
@@ -56,7 +57,7 @@ class SiteIndex:
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(site_dir / bundle_dir, files, kept)
-        copy_runtime(site_dir, ASSETS_DIR)
+        copy_runtime(site_dir, ASSETS_DIR, self.cache_dir)
         return files
 
 
