@@ -355,7 +355,8 @@ export function createService(post, options = {}) {
    * @param {Bundle} bundle @param {QueryMessage} message
    */
   function answerByKeyword(bundle, message) {
-    if (keywordPosted.get(message.channel) === message.id || !search) return;
+    if (keywordPosted.get(message.channel) === message.id || !engineModule) return;
+    const { search, boundedQuery } = engineModule;
     /** @type {Set<number>} */
     const missing = new Set();
     const shown = new Set();
@@ -369,8 +370,8 @@ export function createService(post, options = {}) {
     if (wantDisplays(bundle, shown)) return;
     keywordPosted.set(message.channel, message.id);
     wantTexts(bundle, missing);
-    post({ type: "results", channel: message.channel, id: message.id, query: message.query, mode: output.mode,
-           results: output.results, parts: [...loaded], complete: false });
+    post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
+           mode: output.mode, results: output.results, parts: [...loaded], complete: false });
   }
 
   /** Answer this channel again when its query's pause ends, if it is still its query.
