@@ -17,11 +17,9 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
@@ -30,9 +28,7 @@ from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atom
 __all__ = [
     "DEFAULT_CACHE_DIR",
     "EmbeddingCache",
-    "ProgressCallback",
     "cache_key",
-    "embed_with_cache",
     "usable_cache_dir",
 ]
 
@@ -44,10 +40,6 @@ DEFAULT_CACHE_DIR = ".cache/graphsearch"
 _MAGIC = b"GSEMBC1\n"
 _HEADER = struct.Struct("<8sII")
 _KEY = 32
-
-#: progress(done, total, rate): passages embedded so far, passages to embed, passages per second.
-ProgressCallback = Callable[[int, int, float], None]
-
 
 def cache_key(fingerprint: str, text: str) -> str:
     """sha256(fingerprint + "\\n" + text) as hex."""
@@ -272,52 +264,3 @@ class EmbeddingCache:
 
     def __exit__(self, *exc: object) -> None:
         self.flush()
-
-
-class _Embeds(Protocol):
-    fingerprint: str
-    dim: int
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-def embed_with_cache(
-    embedder: _Embeds,
-    texts: Sequence[str],
-    cache: EmbeddingCache,
-    progress: ProgressCallback | None = None,
-    *,
-    interval: float = 2.0,
-    flush_every: float = 30.0,
-) -> np.ndarray:
-    """Vectors (len(texts), dim) float32 for `texts`, embedding only what the cache lacks.
-
-    Repeated texts are embedded once. `progress(done, total, rate)` is called at most every
-    `interval` seconds while embedding and once at the end (never when nothing was missing);
-    what has been embedded is flushed every `flush_every` seconds, so an interrupted build
-    keeps it.
-    """
-    fingerprint = embedder.fingerprint
-    keys = [cache_key(fingerprint, t) for t in texts]
-    found = {k: v for k, v in cache.get_many(dict.fromkeys(keys)).items() if v.size == embedder.dim}
-    todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in found}
-    total, done = len(todo), 0
-    start = last_report = last_flush = time.monotonic()
-    for key, text in todo.items():
-        vec = np.asarray(embedder.embed_passages([text])[0], dtype=np.float32)
-        cache.put_many({key: vec})
-        found[key] = vec
-        done += 1
-        now = time.monotonic()
-        if progress is not None and now - last_report >= interval and done < total:
-            progress(done, total, done / max(now - start, 1e-9))
-            last_report = now
-        if now - last_flush >= flush_every:
-            cache.flush()
-            last_flush = now
-    cache.flush()
-    if progress is not None and total:
-        progress(done, total, done / max(time.monotonic() - start, 1e-9))
-    if not keys:
-        return np.zeros((0, embedder.dim), dtype=np.float32)
-    return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
