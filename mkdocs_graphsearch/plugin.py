@@ -19,7 +19,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
-from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
+from mkdocs_graphsearch.files.cache_store import usable_folder
 from mkdocs_graphsearch.index.token_cache import tokens_file
 from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
@@ -74,7 +74,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             return nav
         # After every plugin's on_files: pages generated there (mkdocs-gen-files) are known.
         # Checked once a build: an unusable cache folder is one warning, then no cache.
-        self.cache_dir = cache_dir = usable_cache_dir(self._cache_dir(config), log.warning)
+        self.cache_dir = cache_dir = usable_folder(self._cache_dir(config), log.warning, log.info)
         self.doc_files = {f.src_uri: f for f in files.documentation_pages()}
         # Wiki links may point at these as markdown links may: MkDocs reports them (INFO).
         self.excluded = [f.src_uri for f in files.documentation_pages(inclusion=InclusionLevel.is_excluded)]

@@ -15,7 +15,7 @@ from mkdocs_graphsearch.index.embed import (
     ModelSpec,
     ModelUnavailable,
 )
-from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
+from mkdocs_graphsearch.index.embed_cache import HEADER_SIZE, EmbeddingCache, cache_key
 
 
 @pytest.fixture(scope="module")
@@ -298,7 +298,7 @@ def test_corrupted_entries_are_recomputed(tmp_path: Path) -> None:
     path = tmp_path / "vectors-f32-4.bin"
     data = bytearray(path.read_bytes())
     rec = 32 + 16 + 4
-    data[16 + rec + 40] ^= 0xFF  # flip a byte in the second record's vector
+    data[HEADER_SIZE + rec + 40] ^= 0xFF  # flip a byte in the second record's vector
     data += b"\x01\x02\x03"  # a torn record at the end
     path.write_bytes(bytes(data))
     cache = EmbeddingCache(tmp_path)
@@ -312,7 +312,7 @@ def test_corrupted_entries_are_recomputed(tmp_path: Path) -> None:
     assert fresh.corrupt_records == 1  # the flipped record stays until compact()
     fresh.compact()
     assert EmbeddingCache(tmp_path).corrupt_records == 0
-    assert path.stat().st_size == 16 + 6 * rec
+    assert path.stat().st_size == HEADER_SIZE + 6 * rec
 
 
 def test_garbage_cache_file_never_crashes(tmp_path: Path) -> None:
@@ -377,7 +377,7 @@ def test_only_the_records_asked_for_are_checked(tmp_path: Path) -> None:
     data = bytearray(path.read_bytes())
     rec = 32 + 16 + 4
     order = sorted(bytes.fromhex(cache_key("m", t)) for t in "abc")
-    data[16 + rec * order.index(bytes.fromhex(cache_key("m", "c"))) + 40] ^= 0xFF
+    data[HEADER_SIZE + rec * order.index(bytes.fromhex(cache_key("m", "c"))) + 40] ^= 0xFF
     path.write_bytes(bytes(data))
     reader = EmbeddingCache(tmp_path)
     assert list(reader.get_many([cache_key("m", "a")]).values())[0][0] == 1.0
@@ -423,7 +423,7 @@ def test_the_model_stamp_saves_the_hash_while_the_file_is_unchanged(tmp_path: Pa
     stamps = tmp_path / "cache"
     stamps.mkdir()
     assert ModelSpec(stamp_dir=stamps).model_sha256 == DEFAULT_MODEL_SHA256
-    assert len(list(stamps.glob("model-stamp-*.json"))) == 1
+    assert len(list(stamps.glob("model-stamp-*.cache"))) == 1
     assert hashed.count(model.stat().st_size) == 1
     spec = ModelSpec(stamp_dir=stamps)
     assert spec.model_sha256 == DEFAULT_MODEL_SHA256 and spec.fingerprint == fingerprint
@@ -438,7 +438,8 @@ def test_the_model_stamp_is_trusted_only_for_the_same_path_size_and_times(tmp_pa
     decides), and ignored as soon as the size, the mtime or the file's path differ."""
     import os
 
-    from mkdocs_graphsearch.index.model_stamp import stamp_file
+    from mkdocs_graphsearch.files import cache_store
+    from mkdocs_graphsearch.index.model_stamp import STAMP_VERSION, stamp_file
 
     model = tmp_path / "model.onnx"
     model.write_bytes(b"a model")
@@ -446,7 +447,8 @@ def test_the_model_stamp_is_trusted_only_for_the_same_path_size_and_times(tmp_pa
     stamps.mkdir()
     real = ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256
     stamp = stamp_file(stamps, model.resolve())
-    forged = stamp.read_bytes().replace(real.encode(), b"f" * 64)
+    payload = cache_store.unframe(stamp.read_bytes(), "model-stamp", STAMP_VERSION)
+    forged = cache_store.frame("model-stamp", STAMP_VERSION, payload.replace(real.encode(), b"f" * 64))
     stamp.write_bytes(forged)
     assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == "f" * 64
     st = model.stat()
@@ -459,6 +461,8 @@ def test_the_model_stamp_is_trusted_only_for_the_same_path_size_and_times(tmp_pa
     other.write_bytes(b"a model!")
     assert stamp_file(stamps, other.resolve()) != stamp
     stamp.write_bytes(b"not json")  # a damaged stamp is no stamp
+    assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == ModelSpec(onnx_path=other).model_sha256
+    stamp.write_bytes(forged[:-1])  # nor is a cut one
     assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == ModelSpec(onnx_path=other).model_sha256
 
 
