@@ -55,7 +55,7 @@ extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
 follows from it): a single part under its logical name, the numbered parts of a kind as one list
 by number under the kind's key (`{"keyword.json": <crc>, "text.#.json": [<crc of text.0.json>,
-...], ...}`: file_key, compact_files), about 4 bytes gzipped a file. So a host may cache the parts
+...], ...}`: file_key, compact_files), a few bytes gzipped a file. So a host may cache the parts
 forever while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds
 (short of two builds' versions of a part sharing a CRC-32: 1 in 2^32).
 Formats 1 and 2 (one text.json; format 1 without `name`) are refused with a message naming their
@@ -105,14 +105,16 @@ RELATED = "related.json"
 IMPACT_SCALE = 256
 #: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a
 #: bigger page is one fragment of its own); display fragments and graph shards cover the same
-#: chunks. Four times the size that sent the fewest bytes (docs/format3-status.md): each fragment
-#: is a request, and a search's budget is counted in requests too (issue 23, docs/performance.md).
+#: chunks. Four times the size that sent the fewest bytes (benchmarks/results/history/
+#: format3-work-log.md): each fragment is a request, and a search's budget is counted in requests
+#: too (issue 23, docs/performance.md).
 TEXT_FRAGMENT_BYTES = 32 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
 #: shards, not every posting of the site. Four times the size that sent the fewest bytes
-#: (docs/format3-status.md): a typed word costs fewer requests (issue 23, docs/performance.md).
+#: (benchmarks/results/history/format3-work-log.md): a typed word costs fewer requests (issue 23,
+#: docs/performance.md).
 TERM_SHARD_BYTES = 32 * 1024
 
 

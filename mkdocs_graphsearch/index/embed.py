@@ -6,8 +6,8 @@ tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
 `mkdocs_graphsearch/text/vocab.txt`. A passage is truncated to `max_tokens` word pieces including
 `[CLS]`/`[SEP]`, mean-pooled over its tokens and L2-normalised. The model runs once per passage:
 the token states the query encoder is fitted on are those of that same input (its first
-`max_tokens - 2` pieces), not of more windows over the rest of a long section (26 % of k8s-docs'
-word pieces, a third of the model's time there).
+`max_tokens - 2` pieces), not of more windows over the rest of a long section (on a large site
+a sizeable share of the model's time, for no relevance the judged sets saw).
 
 Passages run in batches (`embed_many`): the model inputs of up to `GROUP_WINDOWS` windows are
 sorted by length and cut into batches of at most `batch_tokens` padded tokens, the padding masked
@@ -221,7 +221,7 @@ class Embedder:
     ) -> None:
         """Load the vocabulary and the model; `threads`: onnxruntime intra-op threads (default:
         the usable cores); `batch_tokens`: padded tokens per model call (1: every input alone);
-        `lazy`: start onnxruntime (~0.6 s) only when the model first runs or `dim` is asked for,
+        `lazy`: start onnxruntime (not free) only when the model first runs or `dim` is asked for,
         so a build whose passages are all cached never starts it (the model file is still read
         and checked: its sha256 is in the fingerprint)."""
         self.spec = spec if spec is not None else ModelSpec()
@@ -265,8 +265,7 @@ class Embedder:
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
-        # Spinning worker threads halve throughput as soon as another process wants a core
-        # (measured on 2 cores: 26-45 vs 48-77 chunks/s).
+        # Spinning worker threads halve throughput as soon as another process wants a core.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(

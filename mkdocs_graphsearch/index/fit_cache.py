@@ -10,7 +10,7 @@ state a clean build of the same passages reaches, bit for bit, so the encoder is
 A base may be taken scaled by a whole factor s (`choose_base` picks the entry and the factor): every
 integer of a state is a sum over its passages of (statistics x multiplicity), so s times a state's
 counts, sums and multiplicities is the state of the same multiset with each multiplicity times s,
-exactly. A site that repeats another one s times (benchmarks/make_big_site.py: k8s-docs x8) starts
+exactly. A site that repeats another one s times (benchmarks/make_big_site.py) starts
 from the other's entry and runs the model only over the passages that do not repeat s times. The
 products are int64 and wrap as TokenStats' additions do (modulo 2^64: a clean build reaches the same
 integers whenever its final sums fit, the one condition there already was); a factor that would take

@@ -1,11 +1,11 @@
 """Each chunk's keyword tokens as the last build counted them, so an unchanged chunk is not
 tokenized and stemmed again (index/bm25.py `build_keyword_index`).
 
-Why: tokenizing and stemming every chunk's fields is most of the keyword index's build
-(mkdocs-docs: 0.35 of 0.47 s on 2 busy cores), paid again on every build although an edit
-changes a few chunks. What a chunk gives depends only on its field texts and on the code that
-splits them (text/, index/bm25.py): an entry is keyed by a sha256 of the texts, a stem by its
-word, and a file written by other code (the sha256 of that code, in the file) is not used.
+Why: tokenizing and stemming every chunk's fields is most of the keyword index's build, paid
+again on every build although an edit changes a few chunks. What a chunk gives depends only on
+its field texts and on the code that splits them (text/, index/bm25.py): an entry is keyed by a
+sha256 of the texts, a stem by its word, and a file written by other code (the sha256 of that
+code, in the file) is not used.
 
 File: `keyword-tokens-<site key>.cache` beside the page state (page_state.state_file), framed by
 files/cache_store.py; payload JSON: {"code": its digest, "chunks": {key: [term counts of each

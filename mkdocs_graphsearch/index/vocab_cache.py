@@ -2,9 +2,8 @@
 with the same vocabulary reads them instead of listing and splitting ~30,000 entries again.
 
 Why: the shards depend only on the vocabulary and on the code that lists and splits it, yet
-`WordPiece.vocab_text` and `split_vocab` took 0.06-0.10 CPU s of every mkdocs-docs build (warm
-or after an edit; ~0.9 CPU s for a plain `mkdocs build` of the same site). Reading them back takes
-~2 ms.
+`WordPiece.vocab_text` and `split_vocab` were a noticeable share of every warm build's or
+edit's CPU time; reading them back costs next to nothing.
 
 File: `vocab-shards-<key>.cache` in the cache folder, framed by files/cache_store.py: JSON {"vocab": the
 manifest's `encoder.vocab`, "parts": {name: the part's text}}. The key is a sha256 over the

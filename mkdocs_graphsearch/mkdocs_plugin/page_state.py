@@ -55,7 +55,7 @@ def state_file(cache_dir: Path, site_dir: Path) -> Path:
 
 def _page_json(page: Page) -> Page:
     """What is kept of a page: all but its broken links and warnings (reported by the build that
-    rendered it). orjson writes the dataclasses itself, ~5x faster than `asdict` first."""
+    rendered it). orjson writes the dataclasses itself, much faster than `asdict` first."""
     return replace(page, broken_links=[], warnings=[])
 
 
