@@ -96,3 +96,42 @@ def test_prune_keeps_the_newest_and_the_spared(tmp_path: Path) -> None:
     assert cache_store.newest(tmp_path, "fitstats-*.cache") == paths
     cache_store.prune(tmp_path, "fitstats-*.cache", 2, spare=paths[4])
     assert sorted(tmp_path.iterdir()) == [paths[0], paths[1], paths[4]]
+
+
+def test_a_build_over_an_old_cache_folder_logs_one_line_and_builds_the_same_bundle(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The plugin opens its cache folder once per build: the old files go with one info line, no
+    warning, and the bundle is the bundle of a build without them."""
+    import logging
+    import shutil
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from conftest import EXAMPLE_SITE
+
+    project = tmp_path / "site"
+    shutil.copytree(EXAMPLE_SITE, project, ignore=shutil.ignore_patterns(".cache", "site"))
+
+    def built(cache: Path) -> dict[str, bytes]:
+        options = {"cache_dir": str(cache), "embeddings": False}
+        site = tmp_path / f"out-{cache.name}"
+        config = load_config(
+            config_file=str(project / "mkdocs.yml"), site_dir=str(site), plugins=[{"graphsearch": options}]
+        )
+        build(config)
+        parts = sorted((site / "search").rglob("*"))
+        return {path.relative_to(site).as_posix(): path.read_bytes() for path in parts if path.is_file()}
+
+    old = tmp_path / "old"
+    old.mkdir()
+    for name, data in OLD_FILES.items():
+        (old / name).write_bytes(data)
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        files = built(old)
+    ours = [r for r in caplog.records if "graphsearch" in r.name and r.levelno >= logging.INFO]
+    assert [r for r in ours if r.levelno >= logging.WARNING] == []
+    assert len([r for r in ours if "older format" in r.getMessage()]) == 1
+    assert files == built(tmp_path / "fresh")
+    assert not any((old / name).exists() for name in OLD_FILES)
