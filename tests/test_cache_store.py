@@ -42,7 +42,8 @@ def test_a_frame_gives_back_its_payload_and_refuses_damage() -> None:
     assert cache_store.unframe(data[:-1], "pages", 3, checked=False) == b"payloa"
     with pytest.raises(cache_store.OldFormat):
         cache_store.unframe(data, "pages", 4)
-    for damaged in (b"", b"garbage", cache_store.frame("fitstats", 3, b"payload"), data[:20]):
+    cut_in_identity = data[: cache_store.IDENTITY_SIZE - 1]
+    for damaged in (b"", b"garbage", cache_store.frame("fitstats", 3, b"payload"), cut_in_identity):
         with pytest.raises(ValueError) as error:
             cache_store.unframe(damaged, "pages", 3)
         assert not isinstance(error.value, cache_store.OldFormat)

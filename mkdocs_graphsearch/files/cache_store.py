@@ -76,7 +76,8 @@ def check_identity(data: bytes, kind: str, version: int) -> None:
     start a file of this kind at all (damaged)."""
     if data[:IDENTITY_SIZE] == identity(kind, version):
         return
-    if data.startswith(_LEGACY) or data[: len(_MAGIC) + 16] == identity(kind, 0)[: len(_MAGIC) + 16]:
+    same_kind = len(data) >= IDENTITY_SIZE and data[: IDENTITY_SIZE - 4] == identity(kind, 0)[: IDENTITY_SIZE - 4]
+    if same_kind or data.startswith(_LEGACY):  # another version of this kind, or an older framing
         raise OldFormat(f"a {kind} cache file of another version")
     raise ValueError(f"not a {kind} cache file")
 
