@@ -4,8 +4,8 @@ Why one: each cache (passage vectors, encoder fits and their statistics, vocabul
 keyword tokens, page facts, page state, model stamps, the shipped runtime) once had a frame, checks and pruning of
 its own. Now each names a kind and a version, and this module does the rest:
 
-- a file starts with `IDENTITY`: magic `GSCACHE\\n`, the kind (ASCII, NUL-padded to 16 bytes)
-  and the version (uint32, little-endian);
+- a file starts with its `identity`: magic `GSCACHE\\n`, the kind (ASCII, NUL-padded to 16
+  bytes) and the version (uint32, little-endian);
 - a whole file (`frame`) follows it with the sha256 of its payload, then the payload: a cut or
   changed file fails the checksum, its reader warns naming it and recomputes. An append-only file
   (the passage vectors, embed_cache.py) follows it with records that carry their own checksums;
