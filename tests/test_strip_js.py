@@ -35,6 +35,10 @@ TEMPLATE = "const t = `a ${ {b: 1}.b } // c\n   /* d */ ${`in ${x}`}`;\n"
         ("a = b /* no break */ + c\n", "a = b + c\n"),
         ("\n\n  f();\n\n\n  g();  \n", "f();\ng();\n"),
         ("n = 1.5e-3 / 2; m = 0x1f / 2;\n", "n = 1.5e-3 / 2; m = 0x1f / 2;\n"),
+        # after a postfix `++` or `--` a `/` divides (it was taken for a regular expression)
+        ("x = a++ / b; // d\n", "x = a++ / b;\n"),
+        ("y = c-- / 2 / d;\n", "y = c-- / 2 / d;\n"),
+        ("z = a + /re/.source + b++ + --c;\n", "z = a + /re/.source + b++ + --c;\n"),
     ],
 )
 def test_strip_js_cases(source, expected):
