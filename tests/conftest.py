@@ -181,3 +181,14 @@ def page(browser, sites):
     yield page
     context.close()
     assert not errors, "page errors:\n" + "\n".join(errors)
+
+
+def keyword_only_example_site(tmp_path: Path) -> Path:
+    """A copy of the example site (without its cache or built site) whose plugin builds keyword
+    search only: for tests about a host or an MkDocs version, not the model. Its mkdocs.yml."""
+    project = tmp_path / "example-site"
+    shutil.copytree(EXAMPLE_SITE, project, ignore=shutil.ignore_patterns(".cache", "site"))
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8").replace("  - graphsearch:\n", "  - graphsearch:\n      embeddings: false\n")
+    config.write_text(text, encoding="utf-8")
+    return config

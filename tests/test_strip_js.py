@@ -3,18 +3,14 @@ every runtime module stripped still parses and answers as js/src does."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from mkdocs_graphsearch.files.package_data import js_dir
 from mkdocs_graphsearch.site_output.assets import runtime_path, runtime_sources, shipped
 from mkdocs_graphsearch.site_output.strip_js import JsSyntaxError, strip_css, strip_js
+from runtime_checks import NODE, assert_answers_as_the_source, assert_modules_parse
 
-ROOT = Path(__file__).resolve().parent.parent
-NODE = shutil.which("node")
 #: template text (with `//` and `/*` in it) and substitutions holding braces and templates
 TEMPLATE = "const t = `a ${ {b: 1}.b } // c\n   /* d */ ${`in ${x}`}`;\n"
 
@@ -78,26 +74,13 @@ def stripped_src(tmp_path_factory):
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_stripped_modules_parse(stripped_src):
-    for module in sorted(stripped_src.rglob("*.js")):
-        run = subprocess.run([NODE, "--check", str(module)], capture_output=True, text=True, check=False)
-        assert run.returncode == 0, f"{module.name}: {run.stderr}"
+    assert_modules_parse(stripped_src)
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 def test_stripped_runtime_answers_as_the_source(stripped_src, mode):
-    bundle = ROOT / "tests" / "vectors" / "engine" / "bundle"
-    answers = ROOT / "benchmarks" / "service_answers.mjs"
-
-    def run(src: Path) -> str:
-        done = subprocess.run(
-            [NODE, str(answers), str(bundle), mode, str(src)], capture_output=True, text=True, check=True, cwd=ROOT
-        )
-        return done.stdout
-
-    source = run(js_dir() / "src")
-    assert '"install":[[' in source  # answers, not empty lists
-    assert run(stripped_src) == source
+    assert_answers_as_the_source(stripped_src, mode)
 
 
 _FUZZ_ATOMS = ["a", "b", "c", "1", "2.5", "0x1f", "(a)", "f(b)", "arr[0]", "/x+/g.source.length", "'s/t'", '"//"',
