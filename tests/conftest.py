@@ -189,6 +189,7 @@ def keyword_only_example_site(tmp_path: Path) -> Path:
     project = tmp_path / "example-site"
     shutil.copytree(EXAMPLE_SITE, project, ignore=shutil.ignore_patterns(".cache", "site"))
     config = project / "mkdocs.yml"
-    text = config.read_text(encoding="utf-8").replace("  - graphsearch:\n", "  - graphsearch:\n      embeddings: false\n")
+    plugin = "  - graphsearch:\n"
+    text = config.read_text(encoding="utf-8").replace(plugin, plugin + "      embeddings: false\n")
     config.write_text(text, encoding="utf-8")
     return config
