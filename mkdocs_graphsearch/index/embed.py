@@ -416,7 +416,7 @@ class Embedder:
         windows = 0
         for start in range(0, len(texts), GROUP_WINDOWS):
             block = texts[start : start + GROUP_WINDOWS]
-            for i, pieces in enumerate(self.wordpiece.pieces_batch(block), start):
+            for i, pieces in enumerate(self.wordpiece.head_pieces(block, self.spec.max_tokens - 2), start):
                 group.append((i, pieces))
                 windows += 2 if wants[i] and self.spec.passage_prefix else 1
                 if windows >= GROUP_WINDOWS:
