@@ -7,6 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from threadpoolctl import threadpool_limits
+
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
@@ -39,6 +41,23 @@ def build_files(
     each page's `related_count` related pages and the most connected pages (index/related.py).
     `token_cache`: where each chunk's keyword tokens are kept between builds (index/token_cache.py).
     """
+    # One BLAS thread while the bundle is computed, and only then (never set in the environment:
+    # the MkDocs process is the user's). OpenBLAS's spinning threads slow the encoder fit's
+    # products on a busy or small machine, and a product summed in another order gives other
+    # bytes: the bundle must not depend on the core count.
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache)
+
+
+def _build_files(
+    pages: Iterable[Page],
+    settings: SearchSettings | None,
+    url_for: Callable[[str], str],
+    semantic: SemanticOptions | None,
+    warn: Callable[[str], None],
+    related_count: int,
+    token_cache: Path | None,
+) -> dict[str, bytes]:
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
     tokens = TokenCache(token_cache, warn) if token_cache is not None else None
