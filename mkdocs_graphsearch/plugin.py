@@ -14,7 +14,7 @@ from mkdocs.utils import is_error_template
 
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.index.token_cache import tokens_file
-from mkdocs_graphsearch.mkdocs_plugin.config import ASSETS_DIR, GraphSearchConfig
+from mkdocs_graphsearch.mkdocs_plugin.config import ASSETS_DIR, GraphSearchConfig, check_cache_dir
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.mkdocs_plugin.related_block import PLACEHOLDER, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
@@ -42,6 +42,11 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving, self.dirty = command == "serve", dirty
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # Before anything is read from or written to the cache folder.
+        check_cache_dir(self._cache_dir(config), Path(config.site_dir), Path(config.docs_dir))
+        return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         # MkDocs empties site_dir next: the last bundle's parts wait in the cache folder.

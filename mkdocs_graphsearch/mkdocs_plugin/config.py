@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import posixpath
+from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
 
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.index.embed import POOLINGS, ModelSpec
@@ -59,6 +61,22 @@ class SiteFolder(c.Type[str]):
         if folder == ASSETS_DIR or folder.startswith(ASSETS_DIR + "/") or ASSETS_DIR.startswith(folder + "/"):
             raise base.ValidationError(f"must not overlap the runtime's folder {ASSETS_DIR}/, got {value!r}")
         return folder
+
+
+def check_cache_dir(cache_dir: Path | None, site_dir: Path, docs_dir: Path) -> None:
+    """PluginError when the cache folder is inside site_dir (MkDocs empties that folder before
+    every build, so every build would be cold, and publishes it) or docs_dir (published with the
+    pages): the cache holds page texts and the model's absolute path, never for the web."""
+    if cache_dir is None:
+        return
+    cache = cache_dir.resolve()
+    for option, folder in (("site_dir", site_dir), ("docs_dir", docs_dir)):
+        if cache.is_relative_to(folder.resolve()):
+            raise PluginError(
+                f"graphsearch: cache_dir {cache} is inside {option} {folder.resolve()}: it would be "
+                f"{'emptied by every build and ' if option == 'site_dir' else ''}published with the site; "
+                "choose a folder outside both (the default is .cache/graphsearch beside mkdocs.yml)"
+            )
 
 
 class ModelConfig(base.Config):
