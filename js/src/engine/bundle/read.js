@@ -13,7 +13,7 @@
  * (loadShard); formats 1 and 2 are refused.
  *
  * Checks, in the order the Python engine makes them (bundle/read.py, bundle/schema.py), with
- * the same messages: the manifest's format, its own checksum (when it has one), the shape of
+ * the same messages: the manifest's format, its own checksum (required), the shape of
  * every value either engine reads; each part's CRC-32, then its shape. Any fault is a
  * BundleError naming the file, never a TypeError at load or query time.
  */
@@ -139,7 +139,8 @@ export async function loadManifest(fetchFile) {
   } catch (error) {
     throw new BundleError(`cannot read manifest.json: ${/** @type {Error} */ (error).message}`);
   }
-  // The checksum first (when there is one): damage is never mistaken for a newer format.
+  // The checksum first: damage is never mistaken for a newer format. A manifest without one is
+  // refused below once its format is known: too old, or (a damaged key) corrupted.
   const checked = verifyManifest(bytes);
   const manifest = parseJson("manifest.json", bytes);
   const version = isObject(manifest) ? manifest.format : undefined;
@@ -166,7 +167,7 @@ export async function loadManifest(fetchFile) {
         "rebuild the site",
     );
   }
-  if (!checked && Object.hasOwn(manifest, "checksum")) {
+  if (!checked) {
     throw new BundleError("manifest.json is corrupted (its checksum is not at its start)");
   }
   return checkManifest(manifest);
