@@ -76,7 +76,7 @@ import {
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
  *   termStart / postChunk / postImpact the postings of the shards loaded; the display columns
  *   (chunks' id, anchor, title, level, parent; pages' url, title) hold those of the display
- *   fragments loaded (`displayLoaded`: DISPLAY_LOADED, DISPLAY_FAILED or 0))
+ *   fragments loaded (`displayLoaded`: DISPLAY_LOADED or 0))
  */
 
 /** Strict UTF-8, as Python's orjson reads: a damaged byte is an error, never a U+FFFD. */
@@ -415,7 +415,6 @@ export async function loadDisplay(bundle, fetchFile, index) {
 
 /** `displayLoaded` states: a fragment not loaded is 0. */
 export const DISPLAY_LOADED = 1;
-export const DISPLAY_FAILED = 2;
 
 /** Seconds a bundle fetch may go without receiving anything (its response, or the next bytes of
  * its body) before it is given up and tried once more; a page may set another with the runtime
