@@ -178,7 +178,7 @@ def test_loading_state_then_results(page, sites):
     open_search(page)
     page.keyboard.type("heartbeat")
     expect(page.locator(STATUS)).to_have_text("Loading the search index…")
-    for _ in range(100):  # the worker asks for manifest.json first, then the query's term shards
+    for _ in range(600):  # the worker asks for manifest.json first, then the query's term shards (30 s at most)
         if held:
             break
         page.wait_for_timeout(50)
