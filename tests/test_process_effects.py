@@ -53,3 +53,18 @@ def test_the_bundle_is_computed_with_one_blas_thread_and_only_then(monkeypatch) 
         builder.build_files([page], warn=print)
         assert set(_blas_threads()) == {2}
     assert seen == [[1] * len(seen[0])] and seen[0], seen
+
+
+def test_overlapping_builds_keep_one_blas_thread_until_the_last_ends() -> None:
+    """threadpoolctl's limit is process-wide: a build that ends while another runs (two builds in
+    threads) must not give the other its threads back mid-way (other bytes)."""
+    from mkdocs_graphsearch.index.blas import one_blas_thread
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        first, second = one_blas_thread(), one_blas_thread()
+        first.__enter__()
+        second.__enter__()
+        first.__exit__(None, None, None)  # the first build ends, the second still runs
+        assert set(_blas_threads()) == {1}
+        second.__exit__(None, None, None)
+        assert set(_blas_threads()) == {2}

@@ -7,10 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from threadpoolctl import threadpool_limits
-
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
+from mkdocs_graphsearch.index.blas import one_blas_thread
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.documents import keyword_document
@@ -41,11 +40,7 @@ def build_files(
     each page's `related_count` related pages and the most connected pages (index/related.py).
     `token_cache`: where each chunk's keyword tokens are kept between builds (index/token_cache.py).
     """
-    # One BLAS thread while the bundle is computed, and only then (never set in the environment:
-    # the MkDocs process is the user's). OpenBLAS's spinning threads slow the encoder fit's
-    # products on a busy or small machine, and a product summed in another order gives other
-    # bytes: the bundle must not depend on the core count.
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():  # same bytes on any core count (index/blas.py)
         return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache)
 
 
