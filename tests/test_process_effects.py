@@ -55,16 +55,23 @@ def test_the_bundle_is_computed_with_one_blas_thread_and_only_then(monkeypatch) 
     assert seen == [[1] * len(seen[0])] and seen[0], seen
 
 
-def test_overlapping_builds_keep_one_blas_thread_until_the_last_ends() -> None:
-    """threadpoolctl's limit is process-wide: a build that ends while another runs (two builds in
-    threads) must not give the other its threads back mid-way (other bytes)."""
+def test_builds_in_threads_compute_one_at_a_time() -> None:
+    """threadpoolctl's limit is process-wide, and OpenBLAS called from two threads at once gave
+    other bytes than alone (test_cache_integrity.py's two builds at once): a second build waits
+    for the first."""
+    import threading
+
     from mkdocs_graphsearch.index.blas import one_blas_thread
 
-    with threadpool_limits(limits=2, user_api="blas"):
-        first, second = one_blas_thread(), one_blas_thread()
-        first.__enter__()
-        second.__enter__()
-        first.__exit__(None, None, None)  # the first build ends, the second still runs
-        assert set(_blas_threads()) == {1}
-        second.__exit__(None, None, None)
-        assert set(_blas_threads()) == {2}
+    entered = threading.Event()
+
+    def second() -> None:
+        with one_blas_thread():
+            entered.set()
+
+    with one_blas_thread():
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert not entered.wait(0.5)  # the first build still runs: the second waits
+    thread.join(60)
+    assert entered.is_set()

@@ -2,9 +2,10 @@
 
 OpenBLAS's spinning threads slow the encoder fit's products on a busy or small machine, and a
 product summed in another order gives other bytes: the bundle must not depend on the core count.
-The limit is never put in the environment (the MkDocs process is the user's), and it holds for as
-long as any build in the process runs: threadpoolctl's limit is process-wide, so two builds at once
-(threads) share one, set by the first to start and lifted by the last to finish.
+The limit is never put in the environment (the MkDocs process is the user's). threadpoolctl's
+limit is process-wide, and OpenBLAS limited at run time still gives other bytes when two threads
+call it at once, so the builds of one process compute one at a time (two builds in threads share a
+cache folder in the tests; MkDocs itself builds one site at a time).
 """
 
 from __future__ import annotations
@@ -15,25 +16,12 @@ from contextlib import contextmanager
 
 from threadpoolctl import threadpool_limits
 
-_LOCK = threading.Lock()
-_builds = 0
-_limit: threadpool_limits | None = None
+_ONE_BUILD = threading.Lock()
 
 
 @contextmanager
 def one_blas_thread() -> Iterator[None]:
-    """BLAS libraries limited to one thread inside the block (the outermost of overlapping blocks
-    sets it, the last to leave restores what was there before)."""
-    global _builds, _limit
-    with _LOCK:
-        if _builds == 0:
-            _limit = threadpool_limits(limits=1, user_api="blas")
-        _builds += 1
-    try:
+    """BLAS libraries limited to one thread inside the block, one block of the process at a time;
+    the limits that were there before are restored when it ends."""
+    with _ONE_BUILD, threadpool_limits(limits=1, user_api="blas"):
         yield
-    finally:
-        with _LOCK:
-            _builds -= 1
-            if _builds == 0 and _limit is not None:
-                _limit.restore_original_limits()
-                _limit = None
