@@ -21,7 +21,7 @@ from mkdocs.utils import is_error_template
 
 from mkdocs_graphsearch.files.cache_store import usable_folder
 from mkdocs_graphsearch.index.token_cache import tokens_file
-from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig
+from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig, check_cache_dir
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
@@ -56,6 +56,11 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving, self.dirty = command == "serve", dirty
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # Before anything is read from or written to the cache folder.
+        check_cache_dir(self._cache_dir(config), Path(config.site_dir), Path(config.docs_dir))
+        return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled:

@@ -65,9 +65,11 @@ The manifest checks itself: it starts with `{"checksum":"` and eight lowercase h
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. The field is optional
-(format 1 and older format-2 manifests lack it: read unchecked), and every later format keeps
-this definition, so any reader tells a damaged manifest from a newer one.
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 manifest without
+it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
+manifests lacked it: they are refused for their version), so no damaged byte can switch the check
+off; every later format keeps this definition, so any reader tells a damaged manifest from a
+newer one.
 
 Every file is written deterministically (sorted keys, no floats beyond fixed rounding), so the
 same docs give byte-identical bundles, file names included. A reader checks `format`, the
@@ -296,8 +298,8 @@ def seal_manifest(data: bytes) -> bytes:
 
 
 def verify_manifest(data: bytes) -> bool:
-    """True when the manifest's checksum holds, False when it has none at its start (read
-    unchecked: the caller refuses a `checksum` found elsewhere); BundleError when it differs."""
+    """True when the manifest's checksum holds, False when it has none at its start (the caller
+    refuses it once the format is known: too old, or corrupted); BundleError when it differs."""
     if not data.startswith(CHECKSUM_PREFIX):
         return False
     digits = data[len(CHECKSUM_PREFIX) : _CHECKSUM_END]

@@ -34,7 +34,7 @@ from mkdocs_graphsearch.index.release_log import keyword_boost
 from mkdocs_graphsearch.index.token_cache import ChunkTokens, TokenCache
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
-from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
+from mkdocs_graphsearch.text.tokenize import iter_words, tokenize
 
 # Field weights: the chunk's own heading first, identifiers next, then ancestors' headings and
 # tags, body text, and code last (code repeats names that the prose explains better). `file` is
@@ -124,14 +124,22 @@ def chunk_fields(chunk: Chunk, page_tags: list[str], anchor_text: str = "") -> d
 
 
 def chunk_tokens(fields: dict[str, str]) -> ChunkTokens:
-    """A chunk's term counts per field (FIELD_WEIGHTS order) and its prose words (sorted)."""
+    """A chunk's term counts per field (FIELD_WEIGHTS order) and its prose words (sorted).
+    Tokens are counted as they come (no list of them): a section of millions of words takes
+    the memory of its distinct terms."""
     counts: list[dict[str, int]] = []
     prose: set[str] = set()
     for name in FIELD_WEIGHTS:
-        tokens = file_terms(fields[name]) if name == "file" and fields[name] else tokenize_words(fields[name])
-        counts.append(dict(Counter(token for token, _ in tokens)))
+        tokens = file_terms(fields[name]) if name == "file" and fields[name] else iter_words(fields[name])
+        field: dict[str, int] = {}
+        words: set[str] = set()
+        for token, word in tokens:
+            field[token] = field.get(token, 0) + 1
+            if word:
+                words.add(token)
+        counts.append(field)
         if name in PROSE_FIELDS:
-            prose.update(token for token, word in tokens if word and is_prose_word(token))
+            prose.update(token for token in words if is_prose_word(token))
     return counts, sorted(prose)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
+from mkdocs_graphsearch.index.blas import one_blas_thread
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.documents import keyword_document
@@ -39,6 +40,19 @@ def build_files(
     each page's `related_count` related pages and the most connected pages (index/related.py).
     `token_cache`: where each chunk's keyword tokens are kept between builds (index/token_cache.py).
     """
+    with one_blas_thread():  # same bytes on any core count (index/blas.py)
+        return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache)
+
+
+def _build_files(
+    pages: Iterable[Page],
+    settings: SearchSettings | None,
+    url_for: Callable[[str], str],
+    semantic: SemanticOptions | None,
+    warn: Callable[[str], None],
+    related_count: int,
+    token_cache: Path | None,
+) -> dict[str, bytes]:
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
     tokens = TokenCache(token_cache, warn) if token_cache is not None else None

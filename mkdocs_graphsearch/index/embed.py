@@ -30,10 +30,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
@@ -197,6 +199,30 @@ def _cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: What onnxruntime's non-Windows builds read, once, when their extension loads: with "1" no
+#: telemetry uploader starts (the PyPI wheels otherwise look up mobile.events.data.microsoft.com
+#: from a thread of their own, some seconds into a build; `disable_telemetry_events()`, called
+#: after the import, does not stop it).
+TELEMETRY_SWITCH = "ORT_DISABLE_TELEMETRY"
+
+
+def onnxruntime_without_telemetry() -> ModuleType:
+    """onnxruntime, loaded with its telemetry off. The switch is in the environment for the
+    import only, then as it was: the MkDocs process is the user's. (Loaded earlier by someone
+    else, onnxruntime keeps what it read then: set the variable yourself in that case.)"""
+    if "onnxruntime" not in sys.modules:
+        before = os.environ.get(TELEMETRY_SWITCH)
+        os.environ[TELEMETRY_SWITCH] = "1"
+        try:
+            import onnxruntime  # noqa: F401 - loaded here, with the switch set
+        finally:
+            if before is None:
+                del os.environ[TELEMETRY_SWITCH]
+            else:
+                os.environ[TELEMETRY_SWITCH] = before
+    return sys.modules["onnxruntime"]
+
+
 @dataclass(frozen=True)
 class Embedded:
     """One passage: its unit vector (float32, dim) and, when asked for, the word pieces of its
@@ -255,7 +281,7 @@ class Embedder:
     def _load(self) -> None:
         """Start the model and check it fits this embedder; `ModelUnavailable` if not."""
         try:
-            import onnxruntime as ort
+            ort = onnxruntime_without_telemetry()
         except ImportError as e:  # pragma: no cover - a dependency
             raise ModelUnavailable(f"onnxruntime is not installed: {e}") from e
 
@@ -330,9 +356,7 @@ class Embedder:
 
     @staticmethod
     def _quiet_run_options() -> onnxruntime.RunOptions:
-        import onnxruntime as ort
-
-        options = ort.RunOptions()
+        options = onnxruntime_without_telemetry().RunOptions()
         options.log_severity_level = 4  # the refused probe is expected: no error line on stderr
         return options
 
@@ -415,7 +439,7 @@ class Embedder:
         windows = 0
         for start in range(0, len(texts), GROUP_WINDOWS):
             block = texts[start : start + GROUP_WINDOWS]
-            for i, pieces in enumerate(self.wordpiece.pieces_batch(block), start):
+            for i, pieces in enumerate(self.wordpiece.head_pieces(block, self.spec.max_tokens - 2), start):
                 group.append((i, pieces))
                 windows += 2 if wants[i] and self.spec.passage_prefix else 1
                 if windows >= GROUP_WINDOWS:

@@ -34,12 +34,13 @@ Case is read from the table's general category (Lu, Lt upper; Ll lower).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from mkdocs_graphsearch.text import unicode_table as _table
 from mkdocs_graphsearch.text.unicode_table import lower, normalize
 
-__all__ = ["lower", "normalize", "token_spans", "tokenize", "tokenize_words"]
+__all__ = ["iter_token_spans", "iter_words", "lower", "normalize", "token_spans", "tokenize", "tokenize_words"]
 
 MAX_TOKEN_LENGTH = 64
 WORD, COMPOUND, PART, CJK = "word", "compound", "part", "cjk"
@@ -137,36 +138,48 @@ def _keep(token: str, whole_compound: bool) -> str:
     return token
 
 
-def _cjk_tokens(run: list[str], offset: int) -> list[Span]:
+def _cjk_tokens(run: str, offset: int) -> Iterator[Span]:
     if len(run) == 1:
-        return [(run[0], offset, offset + 1, CJK)]
-    return [(run[i] + run[i + 1], offset + i, offset + i + 2, CJK) for i in range(len(run) - 1)]
+        yield run, offset, offset + 1, CJK
+        return
+    for i in range(len(run) - 1):
+        yield run[i : i + 2], offset + i, offset + i + 2, CJK
 
 
 def tokenize(text: str) -> list[str]:
     """Split text into search tokens (see the module docstring for the exact rules)."""
-    return [token for token, _ in tokenize_words(text)]
+    return [token for token, _ in iter_words(text)]
 
 
 def tokenize_words(text: str) -> list[tuple[str, bool]]:
     """The tokens of `tokenize`, each with whether it is a word (rule 7)."""
-    return [(token, kind == WORD) for token, _, _, kind in token_spans(text)]
+    return list(iter_words(text))
+
+
+def iter_words(text: str) -> Iterator[tuple[str, bool]]:
+    """`tokenize_words` one token at a time: a long section is counted without a list of its
+    tokens (index/bm25.py), so memory grows with its distinct terms, not with its length."""
+    return ((token, kind == WORD) for token, _, _, kind in iter_token_spans(text))
 
 
 def token_spans(text: str) -> list[Span]:
     """The tokens of `tokenize`, each with where it is and what it is (rule 8)."""
+    return list(iter_token_spans(text))
+
+
+def iter_token_spans(text: str) -> Iterator[Span]:
+    """`token_spans` one token at a time."""
     normal = normalize(text)
-    tokens: list[Span] = []
     # One class digit per code point, then runs by regular expression (rule 2): a CJK run, or a
     # compound (a letter or number, then letters, numbers and marks, connector runs joining only
     # when a letter or number follows them); anything else separates.
     for run in _RUNS.finditer(normal.translate(_CLASS_DIGITS)):
         i, j = run.span()
         if run.lastindex == 1:
-            tokens.extend(_cjk_tokens(list(normal[i:j]), i))
+            yield from _cjk_tokens(normal[i:j], i)
         else:
-            tokens.extend((token, start + i, end + i, kind) for token, start, end, kind in _compound(normal[i:j]))
-    return tokens
+            for token, start, end, kind in _compound(normal[i:j]):
+                yield token, start + i, end + i, kind
 
 
 class _ClassDigits(dict[int, str]):
