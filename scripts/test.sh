@@ -43,4 +43,9 @@ for i in "${!names[@]}"; do
   [ "${codes[$i]}" = 0 ] || failed=1
   printf '%-6s %-30s %5ss  %s\n' "${names[$i]}" "$verdict" "${seconds[$i]}" "${lines[$i]}"
 done
+# One closing line over both test runners (pytest's and node's counts added up).
+count() { grep -oE "[0-9]+ $1" "$logs/pytest" | tail -1 | cut -d' ' -f1; }
+passed=$(( $(count passed || true) + 0 + $(grep -E '^# pass ' "$logs/node" | awk '{print $3}' || echo 0) + 0 ))
+failures=$(( $(count failed || true) + 0 + $(count error || true) + 0 + $(grep -E '^# fail ' "$logs/node" | awk '{print $3}' || echo 0) + 0 ))
+echo "suite: $passed passed, $failures failed"
 exit $failed
