@@ -1,8 +1,10 @@
 """Keyword scoring over the bundle's precomputed BM25F impacts (mirrored by js/src/engine/keyword.js).
 
 Specification:
-- Query tokens: the shared tokenizer's tokens, duplicates removed (first occurrence kept). A
-  token is a query *word* when it occurs as a word (text/tokenize.py rule 7) in the query.
+- Query tokens: the shared tokenizer's query tokens (text/tokenize.py `query_spans`: a query of
+  stop words alone is read as code, so `where` finds an API named `where`), duplicates removed
+  (first occurrence kept). A token is a query *word* when it occurs as a word (text/tokenize.py
+  rule 7) in the query.
 - Stop words: when some query token is not a word in `query_stop_words`, the words in that
   list are stop tokens: their scores count `stop_word_weight` times, and only in chunks some
   other token matched, so they never make a match alone (`my cat is sick` is about a cat:
@@ -34,7 +36,7 @@ import numpy as np
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.fuzzy import osa_within
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
-from mkdocs_graphsearch.text.tokenize import COMPOUND, token_spans, tokenize, tokenize_words
+from mkdocs_graphsearch.text.tokenize import COMPOUND, WORD, query_spans
 
 
 @dataclass
@@ -56,12 +58,12 @@ class KeywordScores:
 
 
 def query_tokens(query: str) -> list[str]:
-    return list(dict.fromkeys(tokenize(query)))
+    return list(dict.fromkeys(span[0] for span in query_spans(query)))
 
 
 def query_words(query: str) -> set[str]:
     """The query tokens that occur as words (not only inside a compound)."""
-    return {token for token, word in tokenize_words(query) if word}
+    return {token for token, _start, _end, kind in query_spans(query) if kind == WORD}
 
 
 def typed_tokens(query: str, tokens: list[str]) -> set[str]:
@@ -70,7 +72,7 @@ def typed_tokens(query: str, tokens: list[str]) -> set[str]:
     if not tokens:
         return set()
     typed = {tokens[-1]}
-    spans = token_spans(query)
+    spans = query_spans(query)
     end = max(span[2] for span in spans)
     typed.update(token for token, _start, stop, kind in spans if kind == COMPOUND and stop == end)
     return typed

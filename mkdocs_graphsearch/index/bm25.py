@@ -55,6 +55,8 @@ FIELD_WEIGHTS: dict[str, float] = {
 }
 #: Fields whose words are prose (stemmed); symbols and code are names, matched as written.
 PROSE_FIELDS = ("title", "path", "anchor", "body")
+#: Fields whose text is code or names: tokenized as code, so `where` or `from` there is a term.
+CODE_FIELDS = ("symbols", "code")
 #: Fields scored without length normalisation (b_f = 0).
 UNNORMALISED_FIELDS = ("file", "anchor")
 
@@ -132,7 +134,10 @@ def chunk_tokens(fields: dict[str, str]) -> ChunkTokens:
     counts: list[dict[str, int]] = []
     prose: set[str] = set()
     for name in FIELD_WEIGHTS:
-        tokens = file_terms(fields[name]) if name == "file" and fields[name] else tokenize_words(fields[name])
+        if name == "file":
+            tokens = file_terms(fields[name]) if fields[name] else []
+        else:  # names and code keep their stop words (`where`, `from`: text/tokenize.py rule 6)
+            tokens = tokenize_words(fields[name], code=name in CODE_FIELDS)
         counts.append(dict(Counter(token for token, _ in tokens)))
         if name in PROSE_FIELDS:
             prose.update(token for token, word in tokens if word and is_prose_word(token))

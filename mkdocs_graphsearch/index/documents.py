@@ -27,7 +27,7 @@ def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
     if chunk.kind in ("section", "api") and chunk.title and not any(c.isspace() for c in chunk.title.strip()):
         names.append(chunk.title)
     for name in names:
-        tokens = tokenize(name)
+        tokens = tokenize(name, code=True)  # a name: `where` defines `where`
         if tokens:
             keys[tokens[0]] = None
     if chunk.kind == "page":  # its id is its page's path

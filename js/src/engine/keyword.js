@@ -1,7 +1,7 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
 import { compareCodePoints, lastAtOrBefore } from "./bundle/format.js";
-import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./text/tokenize.js";
+import { COMPOUND, WORD, querySpans } from "./text/tokenize.js";
 import { osaWithin } from "./fuzzy.js";
 import { isProseWord, stem } from "./text/stem.js";
 
@@ -13,13 +13,13 @@ import { isProseWord, stem } from "./text/stem.js";
 
 /** @param {string} query @returns {string[]} */
 export function queryTokens(query) {
-  return [...new Set(tokenize(query))];
+  return [...new Set(querySpans(query).map((span) => span[0]))];
 }
 
 /** The query tokens that occur as words (not only inside a compound).
  * @param {string} query @returns {Set<string>} */
 export function queryWords(query) {
-  return new Set(tokenizeWords(query).filter(([, word]) => word).map(([token]) => token));
+  return new Set(querySpans(query).filter((span) => span[3] === WORD).map(([token]) => token));
 }
 
 /** The tokens being typed, matched as prefixes too: the last query token, and the whole compound
@@ -28,7 +28,7 @@ export function queryWords(query) {
 export function typedTokens(query, tokens) {
   if (!tokens.length) return new Set();
   const typed = new Set([tokens[tokens.length - 1]]);
-  const spans = tokenSpans(query);
+  const spans = querySpans(query);
   let end = 0;
   for (const span of spans) if (span[2] > end) end = span[2];
   for (const [token, , stop, kind] of spans) if (kind === COMPOUND && stop === end) typed.add(token);
