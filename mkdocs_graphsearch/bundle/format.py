@@ -11,7 +11,8 @@
                     newline byte, then varints: its T per-term posting counts, then its P
                     chunk-index deltas (restarting at each term), then its P quantized impacts
                                                   -- the shards of the query's terms, when typed
-    terms.json      {"terms": every term, "postings": each one's posting count}: the term
+    terms.json      {"terms": every term, "postings": each one's posting count, "words": the
+                    known words never typo-matched (optional; index/known_words.py)}: the term
                     dictionary typo (fuzzy) matching scans -- only for a token with no exact,
                     prefix or stem match
     graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers

@@ -14,6 +14,7 @@ from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.facets import facet_summary
 from mkdocs_graphsearch.index.graph import build_graph
+from mkdocs_graphsearch.index.known_words import known_words
 from mkdocs_graphsearch.index.related import RELATED_COUNT, related_files
 from mkdocs_graphsearch.index.token_cache import TokenCache
 from mkdocs_graphsearch.parse.model import Page
@@ -62,7 +63,7 @@ def build_files(
     related, top = related_files(corpus, index, extra_files, extra_manifest, related_count)
     extra_files, extra_manifest = {**extra_files, **related}, {**extra_manifest, **top}
     return build_bundle(
-        keyword=keyword_document(corpus, index),
+        keyword=keyword_document(corpus, index, known_words(index.terms, settings.to_json())),
         postings=index.postings,
         graph=build_graph(corpus).to_json(),
         texts=[chunk.text for chunk in corpus.chunks],

@@ -37,15 +37,17 @@ def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
     return list(keys)
 
 
-def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
+def keyword_document(corpus: Corpus, index: KeywordIndex, words: list[str] | None = None) -> dict[str, object]:
     """keyword.json: terms, stems, and the pages and chunks in columns (`pages.tags` and
-    `chunks.defines` are optional: bundles before them lack them)."""
+    `chunks.defines` are optional: bundles before them lack them); `words`: the known words
+    that are no typos (index/known_words.py), which the writer puts in the term dictionary."""
     chunk_index = corpus.index_of()
     chunks = corpus.chunks
     logs = [is_release_log(page) for page in corpus.pages]
     return {
         "terms": index.terms,
         "stems": index.stems,
+        **({"words": words} if words is not None else {}),
         "pages": {
             "path": [page.path for page in corpus.pages],
             "url": corpus.urls,
