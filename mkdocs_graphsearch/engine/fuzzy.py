@@ -56,4 +56,5 @@ def typo_distance(token: str, term: str, settings: Mapping[str, Any]) -> int | N
 
 def strong_typo(token: str, distance: int, settings: Mapping[str, Any]) -> bool:
     """At least `fuzzy_strong_length` code points of the token per edit."""
-    return len(token) >= distance * settings.get("fuzzy_strong_length", FORMAT_1_FUZZY_STRONG_LENGTH)
+    strong_length: int = settings.get("fuzzy_strong_length", FORMAT_1_FUZZY_STRONG_LENGTH)
+    return len(token) >= distance * strong_length

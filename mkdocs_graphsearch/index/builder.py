@@ -32,6 +32,7 @@ def build_files(
     warn: Callable[[str], None] = print,
     related_count: int = RELATED_COUNT,
     token_cache: Path | None = None,
+    site_name: str = "",
 ) -> dict[str, bytes]:
     """All bundle files by name for these pages (excluded pages are left out).
 
@@ -39,6 +40,8 @@ def build_files(
     model cannot run, `warn` says so once and the bundle is keyword-only. Every bundle carries
     each page's `related_count` related pages and the most connected pages (index/related.py).
     `token_cache`: where each chunk's keyword tokens are kept between builds (index/token_cache.py).
+    `site_name` (mkdocs.yml's) goes into the manifest, and its home page defines it
+    (index/documents.py), so that a query of the site's name finds that page first.
     """
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
@@ -48,6 +51,8 @@ def build_files(
         tokens.save()
     extra_files: dict[str, bytes] = {}
     extra_manifest: dict[str, object] = {"facets": facet_summary(corpus, settings.language_aliases)}
+    if site_name:
+        extra_manifest["site_name"] = site_name
     if semantic is not None and corpus.chunks:
         from mkdocs_graphsearch.index.embed import ModelUnavailable
         from mkdocs_graphsearch.index.semantic import semantic_files
@@ -63,7 +68,7 @@ def build_files(
     related, top = related_files(corpus, index, extra_files, extra_manifest, related_count)
     extra_files, extra_manifest = {**extra_files, **related}, {**extra_manifest, **top}
     return build_bundle(
-        keyword=keyword_document(corpus, index, known_words(index.terms, settings.to_json())),
+        keyword=keyword_document(corpus, index, known_words(index.terms, settings.to_json()), site_name),
         postings=index.postings,
         graph=build_graph(corpus).to_json(),
         texts=[chunk.text for chunk in corpus.chunks],

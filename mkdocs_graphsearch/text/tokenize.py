@@ -50,7 +50,7 @@ from functools import lru_cache
 from mkdocs_graphsearch.text import unicode_table as _table
 from mkdocs_graphsearch.text.unicode_table import lower, normalize
 
-__all__ = ["lower", "normalize", "query_spans", "token_spans", "tokenize", "tokenize_words"]
+__all__ = ["lower", "normalize", "query_spans", "title_key", "token_spans", "tokenize", "tokenize_words"]
 
 MAX_TOKEN_LENGTH = 64
 WORD, COMPOUND, PART, CJK = "word", "compound", "part", "cjk"
@@ -189,6 +189,12 @@ def tokenize_words(text: str, code: bool = False) -> list[tuple[str, bool]]:
 def query_spans(query: str) -> list[Span]:
     """A query's tokens (rule 9): as text, else (stop words alone) as code."""
     return token_spans(query) or token_spans(query, code=True)
+
+
+def title_key(text: str) -> str:
+    """A title's (or a query's) tokens as one string (rule 9's tokens, joined by single spaces):
+    a page root defines its title's key, so a query equal to a title finds it (engine/search.py)."""
+    return " ".join(span[0] for span in query_spans(text))
 
 
 def token_spans(text: str, code: bool = False) -> list[Span]:

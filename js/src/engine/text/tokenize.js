@@ -212,6 +212,12 @@ export function tokenizeWords(text, code = false) {
   return tokenSpans(text, code).map(([token, , , kind]) => [token, kind === WORD]);
 }
 
+/** A title's (or a query's) tokens as one string: rule 9's tokens joined by single spaces
+ * (spec: text/tokenize.py title_key). @param {string} text */
+export function titleKey(text) {
+  return querySpans(text).map((span) => span[0]).join(" ");
+}
+
 /** A query's tokens (rule 9): as text, else (stop words alone) as code.
  * @param {string} query @returns {Span[]} */
 export function querySpans(query) {
