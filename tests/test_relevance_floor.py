@@ -9,6 +9,7 @@ public dev set (mkdocs-docs, ../shared: skipped when absent) or on the example s
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -26,19 +27,35 @@ SETS = {
 CASES = [(name, mode) for name in SETS for mode in FLOORS["sets"][name]]
 
 
+PROBES = FLOORS["probes"]
+#: A site whose API names are stop words (`where`, `or_`): tests/fixtures/stop-word-site.
+STOP_WORD_SITE = ROOT / "tests" / "fixtures" / "stop-word-site" / "docs"
+MODES = ["keyword", "hybrid"]
+
+
 @pytest.fixture(scope="module")
-def scores(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """(judged set, mode) -> overall metrics; each set's bundle (with embeddings) built once, on
-    first use (the shared embedding cache makes reruns cheap)."""
+def bundle_of(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """docs folder -> its bundle (with embeddings), built once, on first use (the shared
+    embedding cache makes reruns cheap)."""
     bundles: dict[str, Bundle] = {}
+
+    def build(docs: Path) -> Bundle:
+        if str(docs) not in bundles:
+            out = tmp_path_factory.mktemp(docs.parent.name)
+            bundles[str(docs)] = load_bundle(build_bundle_dir(out, require_shared(docs), embeddings=True))
+        return bundles[str(docs)]
+
+    return build
+
+
+@pytest.fixture(scope="module")
+def scores(bundle_of):  # type: ignore[no-untyped-def]
+    """(judged set, mode) -> overall metrics."""
 
     def overall(name: str, mode: str) -> dict[str, float]:
         docs, queries = SETS[name]
-        if name not in bundles:
-            out = tmp_path_factory.mktemp(name)
-            bundles[name] = load_bundle(build_bundle_dir(out, require_shared(docs), embeddings=True))
         judged = [json.loads(line) for line in queries.read_text(encoding="utf-8").splitlines() if line.strip()]
-        outputs = [search(bundles[name], item["query"], mode=mode) for item in judged]
+        outputs = [search(bundle_of(docs), item["query"], mode=mode) for item in judged]
         return evaluate(judged, outputs)["overall"]
 
     return overall
@@ -62,3 +79,22 @@ def test_floors_cover_both_modes() -> None:
         assert sorted(FLOORS["sets"][name]) == ["hybrid", "keyword"], name
         for mode, floors in FLOORS["sets"][name].items():
             assert sorted(floors) == ["hit@5", "ndcg@10"], (name, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_off_topic_queries_answer_nothing(bundle_of, mode: str) -> None:  # type: ignore[no-untyped-def]
+    """No confident nonsense: `bread` is no typo of `read`, nor `pasta` of `paste` (issue 22)."""
+    bundle = bundle_of(SETS["example-site"][0])
+    answered = {q: [r["page"] for r in search(bundle, q, mode=mode)["results"]] for q in PROBES["off_topic"]}
+    assert all(not pages for pages in answered.values()), answered
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_stop_word_identifiers_are_found_first(bundle_of, mode: str) -> None:  # type: ignore[no-untyped-def]
+    """An API named `where`, `or_` or `and_` is found first, by its name alone too (issue 22)."""
+    bundle = bundle_of(STOP_WORD_SITE)
+    firsts = {}
+    for query in PROBES["stop_word_identifiers"]:
+        results = search(bundle, query, mode=mode)["results"]
+        firsts[query] = f"{results[0]['page']}#{results[0]['sections'][0]['anchor']}" if results else None
+    assert firsts == PROBES["stop_word_identifiers"]

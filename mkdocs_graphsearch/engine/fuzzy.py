@@ -6,8 +6,11 @@
   `fuzzy_long_length` keeps its first code point (`bread` is no typo of `read`: short words
   have many neighbours, and a slip on the first letter is the rarest).
 - `strong_typo`: a match at `distance` edits is strong when the token has at least
-  `fuzzy_strong_length` code points per edit (`relatinship`, one edit in 11); a query none of
-  whose tokens matches without a typo keeps only its strong typo matches (engine/keyword.py).
+  `fuzzy_strong_length` code points per edit (`visiblity_timout`, two edits in 16; not
+  `football` two edits from some term); a query none of whose tokens matches without a typo
+  keeps only its strong typo matches (engine/keyword.py). Common English words are no typos at
+  all (index/known_words.py), so this is what stands between a word the list lacks and a
+  confident wrong answer.
 """
 
 from __future__ import annotations
