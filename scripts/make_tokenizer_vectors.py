@@ -76,7 +76,7 @@ CASES = [
     # plain ones and sentence ends are still dropped.
     "or_ where .where() and_ col",
     "use `where` or `or_` here, `as",
-    "from_dict out-of-the-box _from --as where(x) x(where)",
+    "from_dict out-of-the-box _from --as where(x) x(where) `from_dict`",
     "The end. Where? (where applicable) and/or",
     # Katakana runs whole, other CJK pieces as bigrams (rule 5).
     "ワーカーを起動する スケジュール キュー デッドレターキュー",

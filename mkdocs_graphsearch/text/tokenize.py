@@ -22,12 +22,12 @@ own Unicode data, so that both engines agree whatever Unicode version they carry
    piece is one word of a loan (`スケジュール`, `キュー`), emitted whole, so that `キュー` is no
    hit inside `スケジュール`; any other piece emits its overlapping bigrams, or its single code
    point when it has one.
-6. A word (rule 7) in STOP_WORDS is dropped unless it is written as code: `code=True` (a code
-   block, a symbol, an API name), between two backticks (`` `where` ``), or with identifier
+6. A token in STOP_WORDS is dropped unless it is a whole compound (`out-of-the-box`) or written
+   as code: `code=True` (a code block, a symbol, an API name: every token kept), between two
+   backticks (`` `where` ``, `` `from_dict` ``), or, for a word (rule 7), with identifier
    punctuation beside it: right after `_`, `.` or `-`, or right before `_` or `(` (`or_`,
-   `.where()`, `_from`, `--as`). A stop word so kept is a name, not a word: its kind is
-   COMPOUND (rule 8). Whole compounds and their parts are always kept (`from_dict`). Tokens
-   longer than MAX_TOKEN_LENGTH code points are dropped.
+   `.where()`, `_from`, `--as`). A word so kept is a name, not a word: its kind is COMPOUND
+   (rule 8). Tokens longer than MAX_TOKEN_LENGTH code points are dropped.
 7. A token is a *word* when it is a whole compound of one part (no connector, no case or
    letter/number split) and not a stop word kept as a name (rule 6): `Deploying` is a word, the
    parts of `TimeoutStopSec`, `is_valid` or `v2` are not (`tokenize_words` says which; stemming
@@ -211,19 +211,22 @@ def token_spans(text: str, code: bool = False) -> list[Span]:
             tokens.extend(_cjk_tokens(normal[i:j], i))
             continue
         for token, start, end, kind in _compound(normal[i:j]):
-            if kind == WORD and token in STOP_WORDS:
-                if not (code or _written_as_name(normal, i, j, ticks)):
+            if kind != COMPOUND and token in STOP_WORDS:
+                if not (code or _in_code_span(i, ticks) or (kind == WORD and _name_punctuation(normal, i, j))):
                     continue
-                kind = COMPOUND
+                kind = COMPOUND if kind == WORD else kind
             tokens.append((token, start + i, end + i, kind))
     return tokens
 
 
-def _written_as_name(normal: str, i: int, j: int, ticks: list[int]) -> bool:
-    """Rule 6: identifier punctuation beside normal[i:j], or a backtick before it that another
-    closes after it (the backticks before it are odd in number, and one follows)."""
-    if (i > 0 and normal[i - 1] in NAME_BEFORE) or (j < len(normal) and normal[j] in NAME_AFTER):
-        return True
+def _name_punctuation(normal: str, i: int, j: int) -> bool:
+    """Rule 6: identifier punctuation beside normal[i:j]."""
+    return (i > 0 and normal[i - 1] in NAME_BEFORE) or (j < len(normal) and normal[j] in NAME_AFTER)
+
+
+def _in_code_span(i: int, ticks: list[int]) -> bool:
+    """Rule 6: a backtick before position i that another closes after it (the backticks before
+    it are odd in number, and one follows)."""
     before = bisect_left(ticks, i)
     return before % 2 == 1 and before < len(ticks)
 

@@ -234,11 +234,12 @@ export function tokenSpans(text, code = false) {
   const normal = normalize(text);
   const chars = Array.from(normal);
   const classes = chars.map(charClass);
-  // Rule 6: identifier punctuation beside chars[i, j), or a backtick before it that another
-  // closes after it (the backticks before it are odd in number, and one follows).
+  // Rule 6: identifier punctuation beside chars[i, j); a backtick before i that another closes
+  // after it (the backticks before it are odd in number, and one follows).
   const ticks = normal.includes("`") ? chars.flatMap((ch, k) => (ch === "`" ? [k] : [])) : [];
-  const writtenAsName = (/** @type {number} */ i, /** @type {number} */ j) => {
-    if ((i > 0 && NAME_BEFORE.has(chars[i - 1])) || (j < chars.length && NAME_AFTER.has(chars[j]))) return true;
+  const namePunctuation = (/** @type {number} */ i, /** @type {number} */ j) =>
+    (i > 0 && NAME_BEFORE.has(chars[i - 1])) || (j < chars.length && NAME_AFTER.has(chars[j]));
+  const inCodeSpan = (/** @type {number} */ i) => {
     const before = ticks.filter((k) => k < i).length;
     return before % 2 === 1 && before < ticks.length;
   };
@@ -267,9 +268,9 @@ export function tokenSpans(text, code = false) {
         } else break;
       }
       for (const span of compoundTokens(chars.slice(i, j), classes.slice(i, j), i)) {
-        if (span[3] === WORD && STOP_WORDS.has(span[0])) {
-          if (!(code || writtenAsName(i, j))) continue;
-          span[3] = COMPOUND;
+        if (span[3] !== COMPOUND && STOP_WORDS.has(span[0])) {
+          if (!(code || inCodeSpan(i) || (span[3] === WORD && namePunctuation(i, j)))) continue;
+          if (span[3] === WORD) span[3] = COMPOUND;
         }
         tokens.push(span);
       }
