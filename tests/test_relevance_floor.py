@@ -42,7 +42,10 @@ def bundle_of(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-unty
     def build(docs: Path) -> Bundle:
         if str(docs) not in bundles:
             out = tmp_path_factory.mktemp(docs.parent.name)
-            bundles[str(docs)] = load_bundle(build_bundle_dir(out, require_shared(docs), embeddings=True))
+            site_name = PROBES["site_name"] if docs == SETS["example-site"][0] else ""
+            bundles[str(docs)] = load_bundle(
+                build_bundle_dir(out, require_shared(docs), embeddings=True, site_name=site_name)
+            )
         return bundles[str(docs)]
 
     return build
@@ -98,3 +101,11 @@ def test_stop_word_identifiers_are_found_first(bundle_of, mode: str) -> None:  #
         results = search(bundle, query, mode=mode)["results"]
         firsts[query] = f"{results[0]['page']}#{results[0]['sections'][0]['anchor']}" if results else None
     assert firsts == PROBES["stop_word_identifiers"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_site_name_finds_the_home_page_first(bundle_of, mode: str) -> None:  # type: ignore[no-untyped-def]
+    """`tidewater` on the site named Tidewater: its home page first (issue 22)."""
+    bundle = bundle_of(SETS["example-site"][0])
+    query = PROBES["site_name"].lower()
+    assert search(bundle, query, mode=mode)["results"][0]["page"] == "index.md"
