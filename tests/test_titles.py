@@ -42,8 +42,8 @@ def test_a_title_or_the_site_name_puts_its_page_first(bundle_dir: Path, node: st
     bundle = load_bundle(bundle_dir)
     python = {query: search(bundle, query, mode="keyword")["results"][0]["page"] for query in FIRST}
     items = [{"id": i, "query": query} for i, query in enumerate(FIRST)]
-    js = {query: out["results"][0]["page"] for query, out in zip(FIRST, run_js_queries(bundle_dir, items, mode="keyword"),
-                                                                      strict=True)}
+    outputs = run_js_queries(bundle_dir, items, mode="keyword")
+    js = {query: out["results"][0]["page"] for query, out in zip(FIRST, outputs, strict=True)}
     assert python == js == FIRST
 
 
