@@ -1,7 +1,8 @@
 """Bundle format v3: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
-                    each filter facet has, for UI chips: index/facets.py), and each part's
+                    each filter facet has, for UI chips: index/facets.py), site_name (optional:
+                    mkdocs.yml's; its home page defines it, index/documents.py), and each part's
                     CRC-32 (which names its file: see below)                     -- fetched first
     keyword.json    stems (stem -> its prose terms' indexes, optional: index/bm25.py), pages
                     and chunks (columnar, what ranking and filters read: pages.path, chunks.kind,
