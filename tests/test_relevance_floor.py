@@ -109,3 +109,11 @@ def test_the_site_name_finds_the_home_page_first(bundle_of, mode: str) -> None: 
     bundle = bundle_of(SETS["example-site"][0])
     query = PROBES["site_name"].lower()
     assert search(bundle, query, mode=mode)["results"][0]["page"] == "index.md"
+
+
+def test_a_katakana_word_is_no_hit_inside_a_longer_one(bundle_of) -> None:  # type: ignore[no-untyped-def]
+    """`キュー` finds the page that says キュー, not pages through `ュー` in `スケジュール` (keyword
+    side: the vector side may still find pages about queues by meaning)."""
+    bundle = bundle_of(SETS["example-site"][0])
+    found = {q: [r["page"] for r in search(bundle, q, mode="keyword")["results"]] for q in PROBES["katakana"]}
+    assert found == PROBES["katakana"]
