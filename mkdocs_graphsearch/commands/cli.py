@@ -309,7 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("docs_dir")
     index.add_argument("--out", required=True, help="the bundle folder to write (required)")
     index.add_argument(
-        "--site-name", default="", help="the site's name (mkdocs.yml's site_name): a query of it finds the home page"
+        "--site-name", default="",
+        help="the site's name (mkdocs.yml's site_name): a query of it finds the home page (default: none)",
     )
     _chunk_depth_option(index)
     index.add_argument(
