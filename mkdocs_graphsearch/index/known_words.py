@@ -25,6 +25,7 @@ from mkdocs_graphsearch.engine.fuzzy import typo_distance
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB
 
 _WORD = re.compile(r"[a-z]+")
+_NOT_A_TO_Z = re.compile(r"[^a-z]")
 
 
 @lru_cache(maxsize=1)
@@ -40,26 +41,28 @@ def _deletions(text: str) -> set[str]:
 
 
 @lru_cache(maxsize=1)
-def _deletion_index(min_length: int) -> dict[str, tuple[str, ...]]:
-    """Each list word, and each with one code point deleted -> the words that give it."""
-    index: dict[str, list[str]] = {}
-    for word in english_words(min_length):
-        for key in _deletions(word):
-            index.setdefault(key, []).append(word)
-    return {key: tuple(words) for key, words in index.items()}
+def _word_deletions(min_length: int) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each list word with its deletions (itself, and itself less any one code point)."""
+    return tuple((word, frozenset(_deletions(word))) for word in english_words(min_length))
 
 
 def known_words(terms: list[str], settings: Mapping[str, Any]) -> list[str]:
     """The list's words that are no term of the site but one edit from a term, sorted."""
     min_length = settings["fuzzy_min_length"]
-    index = _deletion_index(min_length)
-    present = set(terms)
-    found: set[str] = set()
+    words = _word_deletions(min_length)
+    longest = max((len(word) for word, _ in words), default=0)
+    index: dict[str, list[str]] = {}  # each deletion of each term that may be a word's neighbour
     for term in terms:
-        if len(term) < min_length - 1:
-            continue
-        for key in _deletions(term):
-            for word in index.get(key, ()):
-                if word not in found and word not in present and typo_distance(word, term, settings) == 1:
-                    found.add(word)
+        # One edit from a word of a-z: as long give or take one, one code point not a-z at most.
+        if min_length - 1 <= len(term) <= longest + 1 and len(_NOT_A_TO_Z.findall(term)) <= 1:
+            for key in _deletions(term):
+                index.setdefault(key, []).append(term)
+    present = set(terms)
+    found = [
+        word
+        for word, keys in words
+        if not index.keys().isdisjoint(keys)
+        and word not in present
+        and any(typo_distance(word, term, settings) == 1 for key in keys for term in index.get(key, ()))
+    ]
     return sorted(found)
