@@ -9,9 +9,9 @@ lowercase a-z, at least `fuzzy_min_length` letters (shorter tokens are never typ
 that could be taken for a typo: not a term of the site, and one edit from one
 (engine/fuzzy.py `typo_distance`), found by symmetric deletion (two strings one edit apart
 share a string both give with at most one code point deleted), then checked with
-`typo_distance`. A word two edits from every term is not listed (finding those costs seconds
-on a large site): it may still be typo-matched, but such a match is never strong
-(engine/fuzzy.py), so it cannot answer a query alone.
+`typo_distance`. A word two edits from its nearest term is not listed (finding those costs
+seconds on a large site): it may still be typo-matched from 8 letters, and such a match answers
+a query alone only when strong (engine/fuzzy.py: two edits need 10 letters).
 """
 
 from __future__ import annotations
