@@ -190,6 +190,7 @@ def test_last_resort_fallback_keeps_the_text(monkeypatch: pytest.MonkeyPatch) ->
 def test_a_code_span_of_stop_words_stays_a_name() -> None:
     """`where` in backticks is an API name, not prose (issue 22): both front-ends keep its
     backticks in body text, so the tokenizer indexes it; headings stay plain (they are shown)."""
+    from mkdocs_graphsearch.index.passages import passage_text
     from mkdocs_graphsearch.parse.rendered import parse_rendered_page
     from mkdocs_graphsearch.text.tokenize import tokenize
 
@@ -205,3 +206,5 @@ def test_a_code_span_of_stop_words_stays_a_name() -> None:
         root, section = page.chunks
         assert root.text == "Use `where` to filter, select() to pick. Where does it go?"
         assert tokenize(root.text).count("where") == 1 and section.title == "as"
+        # The embedding model reads the text as shown, as before the backticks were kept.
+        assert passage_text(root) == "Filters\nUse where to filter, select() to pick. Where does it go?"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from mkdocs_graphsearch.parse.model import Chunk
+from mkdocs_graphsearch.parse.plaintext import without_span_marks
 
 
 def passage_text(chunk: Chunk) -> str:
-    """Page title + heading path + the chunk's text; code: path, language, symbols, code."""
+    """Page title + heading path + the chunk's text (as shown: without the backticks a code span
+    of stop words keeps for the tokenizer, parse/plaintext.py); code: path, language, symbols, code."""
     path = " > ".join(chunk.heading_path)
     if chunk.kind == "code":
         head = " ".join(filter(None, [chunk.language or "", " ".join(chunk.symbols)]))
         return f"{path}\n{head}\n{chunk.text}".strip()
-    return f"{path}\n{chunk.text}".strip()
+    return f"{path}\n{without_span_marks(chunk.text)}".strip()

@@ -18,7 +18,7 @@ from mkdocs_graphsearch.text.tokenize import tokenize
 
 from .links import WikiMatch, find_wiki_links
 
-__all__ = ["RawLink", "clean_template_tags", "code_span", "html_text", "inline_text"]
+__all__ = ["RawLink", "clean_template_tags", "code_span", "html_text", "inline_text", "without_span_marks"]
 
 
 @dataclass
@@ -128,6 +128,15 @@ def code_span(content: str) -> str:
     backticks, so the tokenizer reads it as a name (text/tokenize.py rule 6), not as prose it
     drops. (Headings are shown as titles: theirs are kept plain.)"""
     return f"`{content}`" if not tokenize(content) and tokenize(content, code=True) else content
+
+
+_MARKED_SPAN = re.compile(r"`([^`]*)`")
+
+
+def without_span_marks(text: str) -> str:
+    """Body text less the backticks `code_span` kept: what a reader sees (the embedding model
+    reads this, so that a site's passages embed as they did before code spans kept them)."""
+    return _MARKED_SPAN.sub(lambda m: m[1] if code_span(m[1]) != m[1] else m[0], text) if "`" in text else text
 
 
 _TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>|<![A-Za-z][^<>]*>|<\?[^<>]*\?>")
