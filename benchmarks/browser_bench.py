@@ -291,6 +291,22 @@ P.runs = async (queries, withData) => {
 """
 
 
+#: Bench.typed: a 32-character question, typed at a steady pace (issue 23's typing session).
+TYPED_QUESTION = "how do I deploy my docs to github"
+TYPED_KEY_MS = 120
+# Pagefind's typing session (Bench.typed): its debounced search per prefix, then the results' data.
+PAGEFIND_TYPED = r"""async ([question, delay]) => {
+  let last = null;
+  for (let i = 1; i <= question.length; i++) {
+    last = window.pagefind.debouncedSearch(question.slice(0, i));
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+  const r = await last;
+  await Promise.all((r ? r.results : []).slice(0, 5).map((x) => x.data()));
+  return r ? r.results.length : 0;
+}"""
+
+
 # Ours, step by step on the page's main thread (the worker runs the same code): module import
 # (fetch + compile of the worker's module graph), then each bundle part from bytes already fetched.
 BUNDLE_CPU = r"""async ([site, query, runtimeDir]) => {
@@ -502,6 +518,8 @@ def record_requests(page) -> list:
 #: build reports the same paths; and the runtime's versioned folder
 LOGICAL: dict[str, dict[str, str]] = {}
 RUNTIME_DIR: dict[str, str] = {}
+#: The runtime's modules one by one (Bench.bundle_cpu), in our site under this folder.
+BENCH_MODULES = "graphsearch-bench-modules"
 
 
 def learn_names(site: str, site_dir: Path) -> None:
@@ -620,14 +638,55 @@ class Bench:
         finally:
             context.close()
 
+    # --- a question typed key by key: every request and byte until its final answer
+
+    def typed(self, engine: str, question: str, delay_ms: int = TYPED_KEY_MS) -> dict:
+        """Ours: `/` on a fresh page, the question typed at `delay_ms` a key, until its complete
+        (hybrid) answer; requests from `/` on. Pagefind: its page loaded (import and init), then
+        `debouncedSearch` of every prefix at the same pace (what its UI does: 300 ms) and data()
+        of the last one's first 5 results; every pagefind/ request from the page's start."""
+        context, page = self.page(engine)
+        requests = record_requests(page)
+        try:
+            if engine == "ours":
+                page.goto(self.url("ours"), wait_until="load")
+                page.wait_for_selector("dialog.gs-dialog", state="attached")
+                start = page.evaluate("performance.now()")
+                page.keyboard.press("/")
+                page.keyboard.type(question, delay=delay_ms)
+                page.evaluate("t => __bench.waitMark('complete', t)", TIMEOUT_MS)
+                mode = page.locator("dialog.gs-dialog .gs-box").get_attribute("data-gs-mode")
+            else:
+                page.goto(self.url("pagefind"), wait_until="load")
+                page.wait_for_function("window.__pf && window.__pf.done === true", timeout=TIMEOUT_MS)
+                start, mode = 0.0, "pagefind"
+                page.evaluate(PAGEFIND_TYPED, [question, delay_ms])
+            page.wait_for_timeout(300)
+            time_origin = page.evaluate("performance.timeOrigin")
+            files = [f for f in fetched(requests, engine, engine, self.base, self.sizes, time_origin)
+                     if f["start_ms"] >= start]
+            return {"question": question, "delay_ms": delay_ms, "mode": mode, "total": totals(files),
+                    "errors": page.errors}
+        finally:
+            context.close()
+
     # --- ours: CPU cost of each loading step, in a fresh page (cold JIT), from bytes in memory
 
     def bundle_cpu(self, query: str) -> dict:
+        # The site ships the worker as one file (site_output/js_bundle.py): the steps are timed on
+        # the same modules, stripped as shipped, served beside the site under BENCH_MODULES.
+        from mkdocs_graphsearch.site_output.assets import runtime_path, runtime_sources, shipped
+
+        modules = self.sizes.www / "ours" / BENCH_MODULES
+        if not modules.is_dir():
+            for source in runtime_sources():
+                (modules / runtime_path(source)).parent.mkdir(parents=True, exist_ok=True)
+                (modules / runtime_path(source)).write_text(shipped(source), encoding="utf-8")
         context, page = self.page("ours")
         try:
             # A page of the same origin without ui.js (the server's 404 page), so no worker competes.
             page.goto(f"{self.base}ours/no-such-page-browser-bench")
-            return page.evaluate(BUNDLE_CPU, [f"{self.base}ours/", query, RUNTIME_DIR["ours"]])
+            return page.evaluate(BUNDLE_CPU, [f"{self.base}ours/", query, f"{BENCH_MODULES}/"])
         finally:
             context.close()
 

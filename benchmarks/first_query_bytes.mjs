@@ -5,13 +5,16 @@
 // `display`, `postings` = term shards, `manifest`, ...).
 // Usage: node benchmarks/first_query_bytes.mjs BUNDLE_DIR QUERY [MODE] [RUNTIME_SRC]
 // RUNTIME_SRC (default js/src) lets the same script measure another checkout's runtime.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const [folder, query, mode = "keyword", runtime = "js/src"] = process.argv.slice(2);
-const { createService } = await import(pathToFileURL(resolve(runtime, "engine", "worker.js")).href);
+// The engine half of a runtime: js/src/engine/, or the js/src of a checkout from before the split.
+const engineDir = existsSync(resolve(runtime, "engine", "worker.js")) ? resolve(runtime, "engine") : resolve(runtime);
+const { createService } = await import(pathToFileURL(resolve(engineDir, "worker.js")).href);
 /** @type {{name: string, gzip: number}[]} */
 const fetched = [];
 const report = (/** @type {string} */ when) => {

@@ -3,6 +3,7 @@
 //   (5 timed rounds after 3 warm-up; RUNTIME_SRC: another checkout's js/src, to time two
 //   runtimes on one bundle in one sitting; --typed: each query's two typed prefixes too, its
 //   first half and all but its last character, as a reader sees them while typing)
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,8 +11,10 @@ import { pathToFileURL } from "node:url";
 const args = process.argv.slice(2);
 const typed = args.includes("--typed");
 const [dir, queryFile, runtime = new URL("../js/src", import.meta.url).pathname] = args.filter((a) => a !== "--typed");
-const { loadBundle } = await import(pathToFileURL(resolve(runtime, "engine", "worker.js")).href);
-const { search } = await import(pathToFileURL(resolve(runtime, "engine", "engine.js")).href);
+// The engine half of a runtime: js/src/engine/, or the js/src of a checkout from before the split.
+const engineDir = existsSync(resolve(runtime, "engine", "worker.js")) ? resolve(runtime, "engine") : resolve(runtime);
+const { loadBundle } = await import(pathToFileURL(resolve(engineDir, "worker.js")).href);
+const { search } = await import(pathToFileURL(resolve(engineDir, "engine.js")).href);
 const full = (await readFile(queryFile, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l).query);
 /** @param {string} q */
 const prefixes = (q) => [q.slice(0, Math.ceil(q.length / 2)).trim(), q.slice(0, -1).trim()].filter((p) => p.length >= 2);

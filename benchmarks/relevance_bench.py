@@ -38,6 +38,7 @@ SETS = {
     "mkdocs-docs": (SHARED / "corpora" / "mkdocs-docs", SHARED / "eval" / "mkdocs-docs.queries.jsonl", "dev"),
     "uv-docs": (SHARED / "corpora" / "uv-docs", EVAL / "uv-docs.queries.jsonl", "held-out"),
     "k8s-docs": (SHARED / "corpora" / "k8s-docs", EVAL / "k8s-docs.queries.jsonl", "held-out"),
+    "fastapi-docs": (SHARED / "corpora" / "fastapi-docs", EVAL / "fastapi-docs.queries.jsonl", "held-out"),
     "example-site": (REPO / "example-site" / "docs", EVAL / "example-site.queries.jsonl", "example"),
 }
 MODES = ("keyword", "vector", "hybrid")

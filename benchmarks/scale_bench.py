@@ -172,6 +172,10 @@ def run_browser(
                     res["cold"][engine]["runs"].append(run)
             for engine in engines:
                 res["cold"][engine]["summary"] = bb.summarize_cold(res["cold"][engine]["runs"], engine)
+            res["typed"] = {}
+            for engine in (x for x in FIRST_QUERY_ENGINES if x in engines):
+                bb.note(f"typed question: {engine}")
+                res["typed"][engine] = bench.typed(engine, bb.TYPED_QUESTION)
             if first_only:
                 res["chromium"] = browser.version
                 browser.close()
@@ -217,6 +221,23 @@ def first_query_table(report: dict) -> str:
     ]
     lines = ["| figure (median of the cold runs) | ours | Pagefind | ours / Pagefind |", "|---|---:|---:|---:|"]
     lines += [f"| {label} | {kib(a)} | {kib(b)} | {ratio(a, b)} |" for label, a, b in rows]
+    requests = [
+        ("requests before the first keyword result", ours["before_first"]["requests"],
+         pagefind["before_first"]["requests"]),
+        (
+            "requests before the first hybrid result",
+            ours.get("before_hybrid", {}).get("requests"),
+            pagefind["before_first"]["requests"],
+        ),
+    ]
+    typed = report["browser"].get("typed", {})
+    if "ours" in typed and "pagefind" in typed:
+        a, b = typed["ours"]["total"], typed["pagefind"]["total"]
+        question = f"{typed['ours']['question']!r} at {typed['ours']['delay_ms']} ms a key"
+        requests.append((f"requests, {question}, until its final answer", a["requests"], b["requests"]))
+        lines.append(f"| gzip KiB, {question}, until its final answer | {kib(a['gzip'])} | {kib(b['gzip'])} "
+                     f"| {ratio(a['gzip'], b['gzip'])} |")
+    lines += [f"| {label} | {a} | {b} | {ratio(a, b)} |" for label, a, b in requests]
     for p in ("p50", "p95"):
         a, b = ours.get("nav_to_hybrid_ms", {}).get(p), pagefind["nav_to_first_ms"].get(p)
         lines.append(f"| cold: navigation -> first (hybrid) result, {p} ms | {ms(a)} | {ms(b)} | {ratio(a, b)} |")

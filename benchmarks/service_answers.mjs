@@ -3,12 +3,15 @@
 // runtimes on two bundles of the same docs to check that a layout change left every answer as
 // it was (docs/format3-status.md).
 // Usage: node benchmarks/service_answers.mjs BUNDLE_DIR [MODE] [RUNTIME_SRC] > answers.json
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [folder, mode = "hybrid", runtime = "js/src"] = process.argv.slice(2);
-const { createService } = await import(pathToFileURL(resolve(runtime, "engine", "worker.js")).href);
+// The engine half of a runtime: js/src/engine/, or the js/src of a checkout from before the split.
+const engineDir = existsSync(resolve(runtime, "engine", "worker.js")) ? resolve(runtime, "engine") : resolve(runtime);
+const { createService } = await import(pathToFileURL(resolve(engineDir, "worker.js")).href);
 const QUERIES = ["install", "pod security", "how do I change the theme", "kubectl apply", "configure a liveness probe",
   "kubectl.apply", "ConfigMap", "livenessProbe", "instal", "securty context", "mkdocs.yml", "nav", "theme_dir", "plugins"];
 /** @type {Record<string, unknown>} */

@@ -1,12 +1,19 @@
-"""MkDocs hooks -> the modules that do the work (mkdocs_plugin/, site_output/). Nothing else lives here."""
+"""MkDocs hooks -> the modules that do the work (mkdocs_plugin/, site_output/). Nothing else lives here.
+
+Hooks whose order among plugins matters carry an `event_priority`: the rendered pages are read
+after autorefs (mkdocstrings' cross-references) has turned its references into links, and the
+runtime's tags go into each page before a minifier (default priority) rewrites it.
+With `enabled: false` every hook returns at once: the site builds as if the plugin were absent.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
@@ -14,9 +21,9 @@ from mkdocs.utils import is_error_template
 
 from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
 from mkdocs_graphsearch.index.token_cache import tokens_file
-from mkdocs_graphsearch.mkdocs_plugin.config import ASSETS_DIR, GraphSearchConfig
+from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
-from mkdocs_graphsearch.mkdocs_plugin.related_block import PLACEHOLDER, show_related
+from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
     SiteIndex,
     check_bundle_dir,
@@ -26,11 +33,18 @@ from mkdocs_graphsearch.mkdocs_plugin.site_index import (
 )
 from mkdocs_graphsearch.mkdocs_plugin.site_pages import SitePages
 from mkdocs_graphsearch.mkdocs_plugin.source_facts import facts_file
+from mkdocs_graphsearch.mkdocs_plugin.toc_slugs import toc_slugify
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
+from mkdocs_graphsearch.site_output.assets import ASSETS_DIR
 from mkdocs_graphsearch.site_output.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.site_output.theme_compat import patch_theme_page
 
 log = get_plugin_logger(__name__)
+
+#: After autorefs' on_env (-50), where `<autoref>` elements become links to what defines them.
+AFTER_AUTOREFS = -100
+#: Before plugins of default priority (0): minifiers rewrite the page after our tags are in.
+BEFORE_MINIFIERS = 50
 
 
 class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
@@ -44,14 +58,20 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         self.serving, self.dirty = command == "serve", dirty
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled:
+            return
         # MkDocs empties site_dir next: the last bundle's parts wait in the cache folder.
         self.kept = keep_bundle(self._cache_dir(config), Path(config.site_dir), self.config.bundle_dir, self.dirty)
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        if not self.config.enabled:
+            return files
         check_bundle_dir(files, self.config.bundle_dir)
         return files
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        if not self.config.enabled:
+            return nav
         # After every plugin's on_files: pages generated there (mkdocs-gen-files) are known.
         # Checked once a build: an unusable cache folder is one warning, then no cache.
         self.cache_dir = cache_dir = usable_cache_dir(self._cache_dir(config), log.warning)
@@ -67,10 +87,12 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             warn=log.warning,
             facts_path=facts_file(state_path) if state_path else None,
         )
+        self.slugify = toc_slugify(config.mdx_configs)
+        self.related_keys: dict[str, str] = {}
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
-        if page.file.inclusion.is_excluded():
+        if not self.config.enabled or page.file.inclusion.is_excluded():
             return markdown
         source = _source(page.file)
         for warning in self.pages.read_source(page.file.src_uri, source):
@@ -81,24 +103,41 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             self.pages.urls.keys(),
             first_line=markdown_start_line(markdown, source),
             excluded_pages=self.excluded,
+            slugify=self.slugify,
         )
         for warning in warnings:
             log.warning(str(warning))
         return markdown
 
     def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
-        if not page.file.inclusion.is_excluded():
-            self.pages.add_rendered(page.file.src_uri, html, page.meta.get("title"))
+        if not self.config.enabled or not self.config.related_pages:
+            return html
         # Filled in on_post_build, when every page's related pages are known (related_block.py).
-        return html + PLACEHOLDER if self.config.related_pages else html
+        key = self.related_keys[page.file.src_uri] = placeholder_key(page.file.src_uri, html)
+        return html + placeholder(key)
 
+    @event_priority(AFTER_AUTOREFS)
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+        """Index what each page rendered, its cross-references resolved as autorefs resolves them."""
+        if not self.config.enabled:
+            return env
+        for file in files.documentation_pages():
+            page = file.page  # content None: a page this (--dirty) build did not render
+            if page is not None and page.content is not None and file.src_uri in self.pages.sources:
+                self.pages.add_rendered(file.src_uri, page.content, page.meta.get("title"))
+        return env
+
+    @event_priority(BEFORE_MINIFIERS)
     def on_post_page(self, output: str, *, page: MkDocsPage, config: MkDocsConfig) -> str:
+        if not self.config.enabled:
+            return output
         output = patch_theme_page(config.theme.name, "search" in config.plugins, output)
         return inject(output, runtime_tags(page.url, ASSETS_DIR, self.config.bundle_dir))
 
+    @event_priority(BEFORE_MINIFIERS)
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
         # Theme pages that are not docs pages: 404.html (served at any depth) and search.html.
-        if not template_name.endswith(".html"):
+        if not self.config.enabled or not template_name.endswith(".html"):
             return output_content
         if is_error_template(template_name):
             tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir)
@@ -108,6 +147,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         return inject(output_content, tags)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled:
+            return
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)
         semantic = None
         if self.config.embeddings:
@@ -117,10 +158,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         try:
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
             state = self.pages.state_path
-            index = SiteIndex(
-                pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None,
-                site_name=config.site_name or "",
-            )
+            index = SiteIndex(pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None,
+                              cache_dir=self.cache_dir, site_name=config.site_name or "")
             site_dir, related_count = Path(config.site_dir), self.config.related_count
             files = index.write(
                 site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept
@@ -131,7 +170,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         log.info(f"search bundle: {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
         bundle_dir = Path(config.site_dir) / self.config.bundle_dir
         if self.config.related_pages:
-            show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning)
+            show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning, self.related_keys)
         if self.config.checks:  # checks.py imports the search engine: only for a site that has checks
             from mkdocs_graphsearch.common.checks import check_site
 

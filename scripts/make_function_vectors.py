@@ -4,7 +4,7 @@
                                 (js/src/engine/fuzzy.js osaWithin, typoDistance, strongTypo)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/engine/bundle/format.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
-                                path_roots, coverage, fuse (js/src/engine/fuse.js); engine/keyword.py
+                                path_roots, word_matches, coverage, fuse (js/src/engine/fuse.js); engine/keyword.py
                                 typed_tokens (js/src/engine/keyword.js typedTokens)
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/engine/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
@@ -38,6 +38,7 @@ from mkdocs_graphsearch.engine.fuse import (
     fuse,
     identifier_tokens,
     path_roots,
+    word_matches,
 )
 from mkdocs_graphsearch.engine.fuzzy import osa_within, strong_typo, typo_distance
 from mkdocs_graphsearch.engine.keyword import query_tokens, typed_tokens
@@ -144,9 +145,10 @@ def side_scores(ranking: list[int], top: float, step: float) -> list[float]:
     return scores
 
 
-#: (name, keyword ranking, vector ranking, cover, coverage (words held, words), settings[, keyword
-#: scores, cosines]); without scores, keyword scores from 9.5 and cosines from 0.7 fall along the
-#: rankings (side_scores): a keyword gap of 0.2 between the first two.
+#: (name, keyword ranking, vector ranking, cover, coverage (words held, words[, words matched: as
+#: held when not given]), settings[, keyword scores, cosines]); without scores, keyword scores from
+#: 9.5 and cosines from 0.7 fall along the rankings (side_scores): a keyword gap of 0.2 between the
+#: first two.
 FUSE = [
     ("both empty", [], [], [], (0, 0), FUSION),
     ("keyword only", [3, 1, 2], [], [], (1, 1), FUSION),
@@ -159,11 +161,14 @@ FUSE = [
     ("weights and a small k", [0, 1, 2, 3], [3, 2, 1, 0], [2], (3, 4),
      {"rrf_k": 1, "keyword_weight": 0.7, "vector_weight": 1.3, "vector_threshold": 0.2}),
     ("k = 0", [7, 8], [8], [], (0, 1), {**FUSION, "rrf_k": 0}),
-    ("one word, held: the keyword side's share 0.8 + 0.2 x gap", [0, 1], [1, 0], [], (1, 1), FUSION),
+    ("one word, held: sure, the keyword side's share 1", [0, 1], [1, 0], [], (1, 1), FUSION),
     ("nothing held: the keyword side's share 0.4 + 0.2 x gap", [0, 1], [1, 0], [], (0, 3), FUSION),
-    ("every word of two held: 0.8 + 0.2 x gap", [0, 1], [1, 0], [], (2, 2), FUSION),
-    ("every word of five held, a wide gap: 0.8 + 0.2 x 0.95", [0, 1], [1, 0], [], (5, 5), FUSION, [20.0, 1.0], None),
+    ("every word of two held: share 1", [0, 1], [1, 0], [], (2, 2), FUSION),
+    ("every word of five held, a wide gap: share 1", [0, 1], [1, 0], [], (5, 5), FUSION, [20.0, 1.0], None),
     ("two of three held: 0.4 + 0.4 x 2/3 + 0.2 x gap", [0, 1], [1, 0], [], (2, 3), FUSION),
+    ("one of two held, both matched (a typo correction): share 1", [0, 1], [1, 0], [], (1, 2, 2), FUSION),
+    ("none held, every word matched by typo or prefix: share 1", [0, 1], [1, 0], [], (0, 3, 3), FUSION),
+    ("one of three held, two matched: 0.4 + 0.4 x 1/3 + 0.2 x gap", [0, 1], [1, 0], [], (1, 3, 2), FUSION),
     ("a single keyword match held whole: share 1, the vector side adds nothing", [0], [1, 0], [], (1, 1), FUSION),
     ("score gaps count, not only ranks", [4, 5, 6], [6, 5, 4], [], (1, 2), FUSION,
      [0.0, 0.0, 0.0, 0.0, 8.0, 0.4, 0.3], [0.0, 0.0, 0.0, 0.0, 0.21, 0.6, 0.61]),
@@ -172,6 +177,8 @@ FUSE = [
     ("both weights 0: nothing scores", [0, 1], [1], [], (1, 2),
      {**FUSION, "keyword_weight": 0.0, "vector_weight": 0.0}),
     ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), (3, 10), FUSION),
+    ("long rankings, sure", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), (3, 4, 4),
+     FUSION),
 ]
 FUSE_DEFINED = [  # (name, keyword ranking, vector ranking, cover, definitions, coverage, settings)
     ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], (1, 1), FUSION),
@@ -183,6 +190,24 @@ COVERAGE = [
     (["jitter", "timeout"], [], [0, 3]), (["jitter", "timeout"], [], [5, 0]), (["jitter", "timeout"], [], [4]),
     (["how", "jitter", "timeout", "missing"], ["how"], [3, 0]), (["jitter"], [], []), (["how"], ["how"], [1]),
     (["timeoutstopsec", "timeout", "stop", "sec"], [], [4]), (["日本", "jitter"], [], [2]),
+]
+#: Coverage through the terms each token matched (keyword.py: typo, prefix, stem), on the
+#: COVER_TERMS site: (query tokens, stop tokens, keyword ranking, per token its matched terms).
+COVERAGE_MATCHED = [
+    (["jiter", "timeout"], [], [0, 3], [[0], [2]]),  # `jiter` matched `jitter` (a typo)
+    (["jiter", "timeout"], [], [4, 0], [[0], [2]]),  # chunk 4 lacks `jitter`
+    (["visib", "jitter"], [], [3], [[4], [0]]),  # `visib` completed to `visibility_timeout`
+    (["timeouts", "how"], ["how"], [1], [[3, 2], [0]]),  # either term of `timeouts` will do
+    (["missing", "jitter"], [], [0], [[], [0]]),  # a token that matched nothing
+]
+#: Word matches: (query tokens, tokens being typed, per token the terms it matched) on the
+#: COVER_TERMS site: a typed token's completions are no evidence, its exact term and others are.
+WORD_MATCHES = [
+    (["jitter", "time"], ["time"], [[0], [2, 3]]),  # `time` completes to timeout, timeoutstopsec
+    (["timeout"], ["timeout"], [[2, 3]]),  # typed and a term: timeoutstopsec is a completion
+    (["jiter", "visib"], ["visib"], [[0], [4]]),  # a typo correction counts, a completion not
+    (["max_attempts", "timeout"], [], [[1], [2, 3]]),  # not typed: every term counts
+    ([], [], []),
 ]
 #: Coverage on long posting lists (a binary search finds the best chunk): `many` is in every third
 #: chunk of 0..297, `few` in 7, 150, 299; best chunks at the start, the middle, the end, between
@@ -281,6 +306,18 @@ CHUNKS = [
     (2, "systemd", "systemd", 5, "section", "TimeoutStopSec gives a job time to finish."),
     (3, "", "API", -1, "section", ""),
     (3, "retrypolicy", "RetryPolicy", 7, "section", "RetryPolicy.delay_for(attempt) returns seconds."),
+    # mkdocstrings entries: an object, its parameter entries (one holds a code block), two
+    # functions with a parameter of the same name, and an entry like one that is no parameter.
+    (3, "tidewater.RetryPolicy.delay_for", "delay_for(attempt, base)", 8, "api", "Seconds before an attempt."),
+    (3, "tidewater.RetryPolicy.delay_for(attempt)", "attempt", 9, "api", "int The attempt number."),
+    (3, "tidewater.RetryPolicy.delay_for(base)", "base", 9, "api", "float The first delay."),
+    (3, "tidewater.RetryPolicy.delay_for(base)", "base", 11, "code", "def delay_for(attempt, base): ..."),
+    (3, "tidewater.load", "load(loader)", 7, "api", "Load a queue."),
+    (3, "tidewater.load(loader)", "loader", 13, "api", "Loader The loader to use."),
+    (3, "tidewater.load_git", "load_git(loader)", 7, "api", "Load a queue from git."),
+    (3, "tidewater.load_git(loader)", "loader", 15, "api", "Loader The loader to use."),
+    (3, "tidewater.load_git(loader)(x)", "x", 15, "api", "Not a parameter of load_git."),
+    (3, "retrypolicy(x)", "x", 8, "section", "A section, not an entry."),
 ]
 GROUP_SETTINGS = {**PAGE, "sections_per_page": 3, "snippet_words": 8}
 KW, VEC, BOTH, GRAPH = ["keyword"], ["vector"], ["keyword", "vector"], ["graph"]
@@ -304,6 +341,13 @@ GROUP = [  # (name, scores per chunk, via per scored chunk, limit, query, matche
     ("limit and sections per page",
      [0.1, 0.5, 0.4, 0.3, 0.2, 0.0, 0.6, 0.0, 0.05], {0: KW, 1: KW, 2: KW, 3: KW, 4: KW, 6: KW, 8: KW},
      2, "", {}, {**GROUP_SETTINGS, "sections_per_page": 2}, False),
+    ("parameter entries fold into their object's row, titled object › name",
+     [0.0] * 9 + [0.5, 0.9, 0.4, 0.6, 0.0, 0.3, 0.0, 0.35, 0.2, 0.1], {9: KW, 10: KW, 11: KW, 12: KW, 14: KW, 16: KW,
+                                                                      17: KW, 18: KW},
+     10, "loader", {"loader": ["loader"]}, {**GROUP_SETTINGS, "sections_per_page": 6}, False),
+    ("an object ahead of its parameters stands for them",
+     [0.0] * 9 + [0.9, 0.5, 0.4, 0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], {9: KW, 10: VEC, 11: KW, 12: KW},
+     10, "delay", {"delay": ["delay"]}, GROUP_SETTINGS, False),
     ("explain parts, escaped snippet, empty text",
      [0.0, 0.0, 0.0, 0.0, 0.7, 0.0, 0.0, 0.2, 0.0],
      {4: BOTH, 7: GRAPH}, 10, "max_attempts", {"max_attempts": ["max_attempts"]}, GROUP_SETTINGS, True),
@@ -334,12 +378,19 @@ def small_bundle(case: dict[str, Any]) -> Bundle:
     )
 
 
-def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: tuple[int, int],
+def exact_terms(tokens: list[str], terms: list[str]) -> list[list[int]]:
+    """Per token, the terms it matched when it matches only itself (keyword.py without typo,
+    prefix or stem matches)."""
+    return [[terms.index(token)] if token in terms else [] for token in tokens]
+
+
+def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: tuple[int, ...],
               settings: dict[str, Any], scores: list[float] | None = None, cosines: list[float] | None = None,
               defined: list[int] | None = None) -> dict[str, Any]:
+    held, words, *matched = covered
     case: dict[str, Any] = {"name": name, "keyword": keyword, "scores": scores or side_scores(keyword, 9.5, 0.25),
                             "vector": vector, "cosines": cosines or side_scores(vector, 0.7, 0.01),
-                            "coverage": list(covered), "cover": cover}
+                            "coverage": [held, words, matched[0] if matched else held], "cover": cover}
     if defined is not None:
         case["defined"] = defined
     return case | {"settings": settings}
@@ -371,8 +422,10 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
         fused = fuse(case["keyword"], case["scores"], case["vector"], case["cosines"], Coverage(*case["coverage"]),
                      set(case["cover"]), case["settings"], defined)
         return [[chunk, score] for chunk, score in fused.items()]
+    if kind == "word_matches":
+        return word_matches(small_bundle(case), case["tokens"], case["matched"], set(case["typed"]))
     if kind == "coverage":
-        return list(coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"]))
+        return list(coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"], case["matched"]))
     if kind == "defining_chunks":
         typed = set(case.get("typed", []))
         return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"]), typed))
@@ -436,7 +489,8 @@ def group_cases() -> list[dict[str, Any]]:
     }
     texts = [c[5] for c in CHUNKS]
     cases = []
-    for name, scores, via, limit, query, matched, settings, explain in GROUP:
+    for name, given, via, limit, query, matched, settings, explain in GROUP:
+        scores = given + [0.0] * (len(CHUNKS) - len(given))  # chunks added after the case was written
         ranked = rank_chunks(np.array(scores, dtype=np.float64))
         details: dict[str, dict[str, Any]] = {}
         for rank, chunk in enumerate(ranked, 1):
@@ -494,13 +548,24 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
             + [fuse_case(name, kw, vec, cover, coverage, settings, defined=defined)
                for name, kw, vec, cover, defined, coverage, settings in FUSE_DEFINED],
             "coverage": [
-                {"tokens": tokens, "stop": stop, "keyword": ranked, "terms": COVER_TERMS, "postings": COVER_POSTINGS}
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": exact_terms(tokens, COVER_TERMS),
+                 "terms": COVER_TERMS, "postings": COVER_POSTINGS}
                 for tokens, stop, ranked in COVERAGE
             ]
             + [
-                {"tokens": tokens, "stop": stop, "keyword": ranked, "terms": COVERAGE_LONG_TERMS,
-                 "postings": COVERAGE_LONG_POSTINGS}
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": matched, "terms": COVER_TERMS,
+                 "postings": COVER_POSTINGS}
+                for tokens, stop, ranked, matched in COVERAGE_MATCHED
+            ]
+            + [
+                {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": exact_terms(tokens, COVERAGE_LONG_TERMS),
+                 "terms": COVERAGE_LONG_TERMS, "postings": COVERAGE_LONG_POSTINGS}
                 for tokens, stop, ranked in COVERAGE_LONG
+            ],
+            "word_matches": [
+                {"tokens": tokens, "typed": typed, "matched": matched, "terms": COVER_TERMS,
+                 "postings": COVER_POSTINGS, "settings": COVER_SETTINGS}
+                for tokens, typed, matched in WORD_MATCHES
             ],
             "defining_chunks": [
                 {"query": q, "tokens": query_tokens(q), "typed": sorted(typed_tokens(q, query_tokens(q))),

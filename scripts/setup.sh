@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Creates .venv (if missing) and installs the project into it, editable.
 # Usage: scripts/setup.sh [--test]
-#   --test  also the test needs: Python test extras and the `mcp` extra (its tests talk to a real
-#           `graphsearch mcp`), typescript (type-checks the runtime's JSDoc) and, as root,
-#           Debian's chromium for the real-browser tests.
+#   --test  also the test needs: Python test extras, the dev group (lint, types) and the `mcp`
+#           extra (its tests talk to a real `graphsearch mcp`), typescript (type-checks the
+#           runtime's JSDoc) and, as root, Debian's chromium for the real-browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -15,7 +15,8 @@ if [ "${1:-}" != "--test" ]; then
   .venv/bin/python -m pip install --quiet -e .
   exit 0
 fi
-.venv/bin/python -m pip install --quiet -e ".[test,mcp]"
+# The dev group (ruff, mypy, stubs) is not a published extra: pip >= 25.1 installs it (--group).
+.venv/bin/python -m pip install --quiet -e ".[test,mcp]" --group dev
 if ! command -v node >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null

@@ -61,6 +61,9 @@ MKDOCS_THEME = "theme:\n  name: mkdocs\n  highlightjs: false\n"
 # takeover and XSS sites don't need embeddings (keyword-only bundles, faster builds).
 SEMANTIC = f"plugins:\n  - graphsearch:\n      cache_dir: {EXAMPLE_SITE / '.cache' / 'graphsearch'}\n"
 BUILTIN_SEARCH = "plugins:\n  - search\n  - graphsearch:\n      embeddings: false\n"
+KEYWORD_ONLY = "plugins:\n  - graphsearch:\n      embeddings: false\n"
+# Material's search.highlight (INHERIT merges it into the base file's theme options).
+MATERIAL_HIGHLIGHT = "theme:\n  features: [search.highlight]\n"
 
 XSS_TITLE = "<img src=x onerror=alert(1)>"
 XSS_TAG = "<img src=x onerror=alert(5)>"  # becomes a filter chip
@@ -106,6 +109,18 @@ class Sites:
     def _build_material_builtin(self, out: Path) -> None:
         pytest.importorskip("material", reason="mkdocs-material is not installed")
         config = example_config(self.configs, "material-builtin", BUILTIN_SEARCH, base="mkdocs-material.yml")
+        build_site(config, out)
+
+    def _build_material_highlight(self, out: Path) -> None:
+        pytest.importorskip("material", reason="mkdocs-material is not installed")
+        config = example_config(self.configs, "material-highlight", MATERIAL_HIGHLIGHT + KEYWORD_ONLY,
+                                base="mkdocs-material.yml")
+        build_site(config, out)
+
+    def _build_material_builtin_highlight(self, out: Path) -> None:
+        pytest.importorskip("material", reason="mkdocs-material is not installed")
+        config = example_config(self.configs, "material-builtin-highlight", MATERIAL_HIGHLIGHT + BUILTIN_SEARCH,
+                                base="mkdocs-material.yml")
         build_site(config, out)
 
     def _build_rtd_builtin(self, out: Path) -> None:

@@ -27,6 +27,7 @@ from browser_support import (  # noqa: E402 (after the skip)
     search_for,
     wait_complete,
 )
+from mkdocs_graphsearch.bundle.settings import SearchSettings  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -155,6 +156,32 @@ def test_shortcuts_and_escape(page, sites):
     expect(page.locator(DIALOG)).not_to_have_attribute("open", "")
 
 
+def test_no_results_echoes_no_more_of_a_pasted_megabyte_than_the_engine_reads(page, sites):
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    page.locator(INPUT).fill("zzqqxv " * 150_000)  # ~1 MB, pasted
+    wait_complete(page)
+    status = page.locator(STATUS)
+    expect(status).to_have_class("gs-status gs-state-empty")
+    shown = status.text_content() or ""
+    # The manifest's max_query_chars: the same cut as the engine's.
+    cut = SearchSettings().max_query_chars
+    assert shown.startswith("No results for “zzqqxv") and len(shown) <= len("No results for “”") + cut, len(shown)
+
+
+def test_a_table_row_snippet_reads_with_its_headers(page, sites):
+    """Issue 22: a row of the configuration table shows as `cell — Header: cell`, never as cells
+    run together (engine/snippet.py, text/cells.py)."""
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    search_for(page, "concurrency default")
+    wait_complete(page)
+    row = page.locator(f"{DIALOG} .gs-snippet", has_text="— Type: integer, Default: 4")
+    expect(row.first).to_be_visible()
+    expect(row.first.locator("mark").first).to_be_visible()
+    assert "\x1f" not in page.locator(DIALOG).inner_text()
+
+
 def test_no_results_echoes_the_query(page, sites):
     page.goto(sites.url("mkdocs", ""))
     open_search(page)
@@ -176,7 +203,9 @@ def test_loading_state_then_results(page, sites):
     page.route("**/search/postings.*.bin", lambda route: held.append(route))
     page.goto(sites.url("mkdocs", ""))
     open_search(page)
-    page.keyboard.type("heartbeat")
+    # in one input event: a prefix such as "he" (a stop word) needs no term shard and would be
+    # answered at once, now that the runtime is one file and starts quickly
+    page.keyboard.insert_text("heartbeat")
     expect(page.locator(STATUS)).to_have_text("Loading the search index…")
     for _ in range(100):  # the worker asks for manifest.json first, then the query's term shards
         if held:

@@ -34,7 +34,6 @@ from browser_support import (  # noqa: E402 (after the skip)
     write_config,
 )
 from conftest import EXAMPLE_SITE  # noqa: E402
-from mkdocs_graphsearch.site_output.assets import runtime_path, runtime_sources  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -63,9 +62,7 @@ def test_no_bundle_bytes_before_intent(page, sites, intent):
     assert page.workers == [], "a worker started before any intent"
     runtime = sorted(url.split("/assets/graphsearch/", 1)[1].split("/", 1)[1] for url in page.requests
                      if "/assets/graphsearch/" in url)
-    ui = sorted(runtime_path(path) for path in runtime_sources() if runtime_path(path).startswith("ui/"))
-    assert runtime == ui, runtime  # ui/: ui.css and the UI's modules; nothing of engine/ (worker, search, bundle)
-    assert "ui/ui.css" in ui and "ui/ui.js" in ui and "ui/client.js" in ui
+    assert runtime == ["ui/ui.css", "ui/ui.js"], runtime  # the UI in one file; nothing of engine/ (the worker)
 
     if intent == "key":
         open_search(page, "/")
@@ -264,11 +261,10 @@ def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_s
 @pytest.mark.parametrize(
     ("pattern", "message"),
     [
+        # the worker's file holds the whole engine (site_output/js_bundle.py): no other module to stall
         (r"^/assets/graphsearch/[0-9a-f]+/engine/worker\.js$", "the search runtime did not start: no response for 1 s"),
-        (r"^/assets/graphsearch/[0-9a-f]+/engine/engine\.js$",
-         "the search engine could not be loaded (no response for 1 s for engine.js)"),
     ],
-    ids=["worker.js", "engine.js"],
+    ids=["worker.js"],
 )
 def test_a_stalled_runtime_module_is_reported(browser, stalled_site, pattern, message):
     """A module of the runtime itself that never arrives: the error state after the timeout,

@@ -275,6 +275,7 @@ MALFORMED = {
     ),
     "vocab missing": (M, _edit("encoder/vocab", delete=True), f"{M}: encoder.vocab must be an object"),
     "no vocab shard": (M, _edit("encoder/vocab/shards", 0), f"{M}: encoder.vocab.shards {WHOLE} 1 to "),
+    "vocab keys empty": (M, _edit("encoder/vocab/key_chars", 0), f"{M}: encoder.vocab.key_chars {WHOLE} 1 to "),
     "a vocab shard unlisted": (
         M,
         _edit("files/vocab.#.json/5", delete=True),

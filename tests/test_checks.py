@@ -4,6 +4,7 @@ check`, and the plugin's `checks:` option failing `mkdocs build --strict`."""
 from __future__ import annotations
 
 import logging
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from conftest import EXAMPLE_SITE, ROOT, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
-from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN, ChecksFileError, load_checks, run_checks
+from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN, ChecksFileError, check_site, load_checks, run_checks
 from mkdocs_graphsearch.engine.search import search
 
 
@@ -135,6 +136,28 @@ def test_cli_prints_a_table_of_failures_and_exits_1(bundle: Bundle, tmp_path: Pa
     path.write_text(f"- query: jitter\n  page: {pages[0]}\n  within: 1\n")
     done = _graphsearch("check", str(bundle.path), str(path))
     assert (done.returncode, done.stdout) == (0, f"{path}: all 1 check passed\n")
+
+
+#: An expected value holding a terminal hyperlink to another site, a screen clear and a bidi override.
+EVIL_TARGET = r"\e]8;;https://elsewhere.example/\e\\there\e]8;;\e\\\e[2J\u202e"
+
+
+def test_expected_values_reach_no_terminal_raw(bundle: Bundle, tmp_path: Path) -> None:
+    page = search(bundle, "jitter")["results"][0]["page"]
+    path = _write(tmp_path, (
+        f'- query: jitter\n  section: "{page}#{EVIL_TARGET}"\n'
+        f'- query: jitter\n  page: "{EVIL_TARGET}.md"\n'
+        f'- query: jitter\n  absent: "{page}#x{EVIL_TARGET}"\n'
+    ))
+    assert "\x1b" in load_checks(path)[0].target  # YAML's \e is ESC: the file really holds them
+    done = _graphsearch("check", str(bundle.path), str(path))
+    assert done.returncode == 1, done.stderr
+    assert "there" in done.stdout and "elsewhere" not in done.stdout
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]", done.stdout), repr(done.stdout)
+    warnings: list[str] = []
+    check_site(bundle.path, path, warnings.append, lambda message: None)
+    assert len(warnings) == 3 and all("there" in warning for warning in warnings)
+    assert not re.search("[\x00-\x1f\x7f-\x9f\u202a-\u202e]", "".join(warnings)), warnings
 
 
 def test_cli_malformed_file_or_missing_site_is_exit_2(bundle: Bundle, tmp_path: Path) -> None:

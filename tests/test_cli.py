@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -14,6 +16,7 @@ import pytest
 
 from conftest import EXAMPLE_SITE, ROOT
 from mkdocs_graphsearch import __version__
+from mkdocs_graphsearch.commands.cli import build_parser
 from mkdocs_graphsearch.common.terminal import clean, emphasis_for, format_results
 
 
@@ -121,6 +124,49 @@ def test_help_shows_the_real_defaults() -> None:
     assert "(default: 6)" in index_help and "(default: .cache/graphsearch)" in index_help
 
 
+def test_every_argument_has_help() -> None:
+    subcommands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name, parser in subcommands.choices.items():
+        for action in parser._actions:
+            assert action.help, f"graphsearch {name}: {action.dest} has no help"
+
+
+def test_check_help_documents_the_file_and_the_exit_codes() -> None:
+    text = graphsearch("check", "--help").stdout.decode()
+    for needed in ("- query:", "page:", "section:", "absent:", "within:", "mode:", "exit codes: 0", "1 a check failed",
+                   "2 bad input"):
+        assert needed in text, needed
+
+
+def test_mcp_help_names_the_extra() -> None:
+    assert "pip install 'mkdocs-graphsearch[mcp]'" in " ".join(graphsearch("mcp", "--help").stdout.decode().split())
+
+
+def test_the_home_page_prints_as_the_site_root() -> None:
+    """MkDocs gives the home page the URL `./`: a reader types `/`, not `/./`."""
+    section = {"title": "Welcome", "url": "./#install", "score": 1.0, "via": ["keyword"], "snippet": ""}
+    page = {"title": "Welcome", "page": "index.md", "url": "./", "score": 1.0, "sections": [section]}
+    text = format_results({"query": "x", "mode": "keyword", "results": [page]}, lambda word: word, None)
+    assert "  /#install\n" in text and "/./" not in text
+
+
+def test_index_percent_encodes_urls_as_mkdocs_does(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    names = {
+        "javascript:alert(1).md": "javascript%3Aalert%281%29/",
+        "<img src=x onerror=alert(6)>.md": "%3Cimg%20src%3Dx%20onerror%3Dalert%286%29%3E/",
+        "a b/README.md": "a%20b/",
+    }
+    for name in names:
+        (docs / name).parent.mkdir(exist_ok=True)
+        (docs / name).write_text("# Lighthouse\n\nlighthouse keeper\n", encoding="utf-8")
+    done = graphsearch("index", str(docs), "--out", str(tmp_path / "bundle"), "--no-embeddings")
+    assert done.returncode == 0, done.stderr
+    output = orjson.loads(graphsearch("query", str(tmp_path / "bundle"), "lighthouse", "--json").stdout)
+    assert {page["page"]: page["url"] for page in output["results"]} == names
+
+
 def _page_blocks(text: str) -> list[str]:
     return re.split(r"\n\n(?=\d+\. )", text)[1:]
 
@@ -171,9 +217,10 @@ def test_explain_lines_for_vector_and_graph() -> None:
 def test_explain_line_for_the_fusion() -> None:
     """A hybrid answer's `fusion` (engine/fuse.py fusion_explain) is one line under the header."""
     output = {"query": "render fails", "mode": "hybrid", "results": [],
-              "fusion": {"held": 2, "words": 2, "gap": 0.5234, "keyword_share": 0.98}}
+              "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "keyword_share": 1.0}}
     text = format_results(output, lambda word: word, "hybrid")
-    assert text.splitlines()[1] == "keyword share 0.98: its best match holds 2 of 2 query words, leads the next by 0.52"
+    assert text.splitlines()[1] == ("keyword share 1.00: its best match holds 1 of 2 query words "
+                                    "(2 with typo and stem matches), leads the next by 0.52")
 
 
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:
@@ -325,3 +372,17 @@ def test_js_driver_rejects_an_item_without_a_query(bundle: Path, node: str) -> N
     assert done.returncode == 2
     assert done.stderr.decode() == 'error: item 2 of the input has no "query" string: {"id":2}\n'
     assert done.stdout == b""  # not a search for "undefined"
+
+
+def test_related_lists_pages_and_with_explain_says_why(bundle: Path) -> None:
+    plain = graphsearch("related", str(bundle), "user-guide/retries.md")
+    assert plain.returncode == 0, plain.stderr
+    lines = plain.stdout.decode().splitlines()
+    assert lines[0] == "user-guide/retries.md: 5 related pages" and lines[1].startswith("1. ")
+    assert "[how-to/dead-letter-queues.md]" in plain.stdout.decode()
+    explained = graphsearch("related", str(bundle), "user-guide/retries.md", "--explain").stdout.decode()
+    assert "one links the other" in explained or "they link each other" in explained
+    data = json.loads(graphsearch("related", str(bundle), "user-guide/retries/", "--json").stdout)
+    assert data["page"] == "user-guide/retries.md" and all("reason" in entry for entry in data["related"])
+    missing = graphsearch("related", str(bundle), "no/such-page.md")
+    assert missing.returncode == 2 and b"no page or section" in missing.stderr

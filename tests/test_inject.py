@@ -70,5 +70,32 @@ def test_copy_runtime_replaces_older_versions_only(tmp_path):
     mine.mkdir()
     copy_runtime(tmp_path, "assets/graphsearch")
     assert not old.exists() and mine.is_dir()
-    assert (tmp_path / RUNTIME / "ui" / "ui.js").is_file()
-    assert (tmp_path / RUNTIME / "engine" / "bundle" / "read.js").is_file()  # subfolders kept
+    shipped = sorted(path.relative_to(tmp_path / RUNTIME).as_posix() for path in (tmp_path / RUNTIME).rglob("*"))
+    assert shipped == ["engine", "engine/worker.js", "ui", "ui/ui.css", "ui/ui.js"]  # one file per entry
+
+
+def test_copy_runtime_keeps_the_shipped_files_in_the_cache_folder(tmp_path, monkeypatch):
+    from mkdocs_graphsearch.site_output import assets
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    assets.copy_runtime(tmp_path / "a", "assets/graphsearch", cache)
+    (kept,) = cache.glob("runtime-*.cache")
+    assert kept.name == f"runtime-{assets.runtime_version()}.cache"
+
+    def unused() -> dict[str, str]:
+        raise AssertionError("made again though the cache folder has them")
+
+    monkeypatch.setattr(assets, "shipped_files", unused)
+    assets.copy_runtime(tmp_path / "b", "assets/graphsearch", cache)
+    shipped = sorted(path.relative_to(tmp_path / "a").as_posix() for path in (tmp_path / "a").rglob("*.*"))
+    assert shipped == sorted(path.relative_to(tmp_path / "b").as_posix() for path in (tmp_path / "b").rglob("*.*"))
+    for name in shipped:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+    monkeypatch.undo()
+    kept.write_bytes(kept.read_bytes()[:-10])  # damaged: made again, and kept again
+    assets.copy_runtime(tmp_path / "c", "assets/graphsearch", cache)
+    worker = f"{RUNTIME}/engine/worker.js"
+    assert (tmp_path / "c" / worker).read_bytes() == (tmp_path / "a" / worker).read_bytes()
+    assets.payload_of(kept.read_bytes(), assets._MAGIC, "runtime cache")

@@ -15,8 +15,9 @@ PACKAGE = ROOT / "mkdocs_graphsearch"
 #: The core, in layers: text/ beneath parse/ -> index/ -> bundle/ <- engine/.
 CORE = {"text", "parse", "index", "bundle", "engine"}
 #: What surrounds the core: the MkDocs side, the command line, what both share, what both write
-#: into a built site, and files/ beneath everything.
-OUTER = {"mkdocs_plugin", "commands", "common", "site_output"}
+#: into a built site, search added to a site already built (`graphsearch build`), and files/
+#: beneath everything.
+OUTER = {"mkdocs_plugin", "commands", "common", "site_output", "built_site"}
 
 #: Subpackage -> the subpackages it must never import (at module level, in a function or under
 #: TYPE_CHECKING alike). "" is the package root itself (`from mkdocs_graphsearch import ...`) and
@@ -30,10 +31,12 @@ WALLS = {
     "bundle": {"parse", "index", "engine"} | OUTER | UP,
     "index": OUTER | UP,  # calibrate.py runs the engine's query encoder on the fitted tables
     "engine": {"parse", "index"} | OUTER | UP,
-    "site_output": {"mkdocs_plugin", "commands", "common", "plugin"},
-    "common": {"mkdocs_plugin", "commands", "site_output", "plugin"},
-    "mkdocs_plugin": {"commands", "plugin"},
+    "site_output": {"mkdocs_plugin", "commands", "common", "built_site", "plugin"},
+    "common": {"mkdocs_plugin", "commands", "site_output", "built_site", "plugin"},
+    "mkdocs_plugin": {"commands", "built_site", "plugin"},
     "commands": {"mkdocs_plugin", "site_output", "plugin"},
+    # Built sites are not MkDocs builds: nothing of the plugin's side.
+    "built_site": {"mkdocs_plugin", "commands", "plugin"},
 }
 
 

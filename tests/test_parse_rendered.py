@@ -113,7 +113,7 @@ def test_recorded_material_page() -> None:
     assert [c.symbols for c in code] == [["greet"], ["hello"]]
     section = page.chunks[1]
     assert (section.title, section.anchor) == ("Code", "code")
-    assert "one two" in section.text.split("\n")  # a table row is one line
+    assert "one\x1ftwo" in section.text.split("\n")  # a table row is one line, its cells apart (text/cells.py)
     links = [(link.target, link.anchor) for link in page.chunks[0].links]
     assert links == [("guide/install.md", "requirements"), ("api.md", "")]
 

@@ -56,9 +56,8 @@ def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
     from mkdocs_graphsearch.site_output.assets import runtime_version
 
     runtime = f"assets/graphsearch/{runtime_version()}"  # versioned folder (inject.py says why)
-    for name in ("ui/ui.js", "ui/client.js", "engine/worker.js", "engine/engine.js", "engine/bundle/read.js",
-                 "engine/text/tokenize.js", "ui/ui.css"):
-        assert (site / runtime / name).is_file(), name
+    shipped = sorted(path.relative_to(site / runtime).as_posix() for path in (site / runtime).rglob("*.*"))
+    assert shipped == ["engine/worker.js", "ui/ui.css", "ui/ui.js"]  # one file per entry (js_bundle.py)
     html = (site / "reference" / "configuration" / "index.html").read_text("utf-8")
     assert f'src="../../{runtime}/ui/ui.js"' in html
     assert f'href="../../{runtime}/ui/ui.css"' in html
@@ -67,6 +66,16 @@ def test_runtime_and_bundle_are_written_and_linked(site: Path) -> None:
         r'<(?:script|img)[^>]+src="(?:https?:)?//|<link[^>]+rel="stylesheet"[^>]+href="(?:https?:)?//', html
     )
     assert not foreign, f"assets from another origin: {foreign}"
+
+
+def test_a_disabled_plugin_does_nothing(tmp_path: Path) -> None:
+    checks = str(EXAMPLE_SITE / "search-checks.yml")
+    site = build_site(tmp_path / "site", enabled=False, related_pages=True, checks=checks)
+    assert (site / "index.html").is_file()
+    assert not (site / "search").exists() and not (site / "assets" / "graphsearch").exists()
+    for page in site.rglob("*.html"):  # no runtime tags, no related block placeholder
+        html = page.read_text("utf-8")
+        assert "assets/graphsearch" not in html and "graphsearch:related" not in html, page
 
 
 def test_excluded_page_is_built_but_not_searchable(site: Path) -> None:
@@ -144,7 +153,7 @@ def test_installed_wheel_builds_a_site_with_search(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("mkdocs_graphsearch/js/src/engine/engine.js", "mkdocs_graphsearch/js/src/ui/ui.js",
                    "mkdocs_graphsearch/js/drivers/query.mjs", "mkdocs_graphsearch/text/vocab.txt",
-                   "mkdocs_graphsearch/mkdocs_plugin/templates/related.html",
+                   "mkdocs_graphsearch/mkdocs_plugin/templates/related.html", "mkdocs_graphsearch/py.typed",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSE",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/NOTICE",
                    "mkdocs_graphsearch-0.1.0.dist-info/licenses/LICENSES/Apache-2.0.txt"):

@@ -9,6 +9,7 @@ import re
 import shutil
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from mkdocs.commands.build import build
@@ -110,6 +111,28 @@ def test_wiki_links_render_as_links_and_feed_the_graph(harbor: Path) -> None:
     assert {"guide/tides.md", "guide/mooring.md::Bollards"} <= targets
 
 
+def _graph_targets(site: Path, chunk_id: str) -> set[str]:
+    bundle = load_bundle(site)
+    chunk, graph = bundle.chunks["id"].index(chunk_id), bundle.graph
+    return {bundle.chunks["id"][t] for t in graph["targets"][graph["offsets"][chunk] : graph["offsets"][chunk + 1]]}
+
+
+def test_autorefs_cross_references_feed_the_graph(tmp_path: Path) -> None:
+    """mkdocstrings' `[title][identifier]` references reach page.content as `<autoref>` elements;
+    autorefs resolves them to the page and anchor that define the object, and so does the graph."""
+    project = copy_site(tmp_path / "harbor")
+    page = project / "docs" / "guide" / "mooring.md"
+    page.write_text(
+        page.read_text(encoding="utf-8") + "\n## Planning\n\nBerths come from [the planner]"
+        "[harbor.MooringPlanner.assign_berth], tides from [harbor.tide_window][].\n",
+        encoding="utf-8",
+    )
+    site = build_harbor(project)
+    assert 'href="../../reference/api/#harbor.tide_window"' in _html_of(site, "guide/mooring/")
+    api = {"reference/api.md::assign_berth(ship, length_m)", "reference/api.md::tide_window(port)"}
+    assert api <= _graph_targets(site, "guide/mooring.md::Planning")
+
+
 def test_warnings_name_file_and_line_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     project = copy_site(tmp_path / "harbor")
     with caplog.at_level(logging.WARNING):
@@ -172,3 +195,49 @@ def test_deleted_page_disappears_from_results(tmp_path: Path) -> None:
     bundle = load_bundle(site)
     assert "guide/tides.md" not in bundle.pages["path"]
     assert search(bundle, "quayside")["results"] == []
+
+
+@pytest.mark.parametrize(
+    "toc",
+    [
+        "  - toc:\n      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
+        "      separator: _\n",
+        "  - markdown.extensions.toc:\n      separator: .\n",
+    ],
+    ids=["pymdownx-slugs", "separator"],
+)
+def test_wiki_link_anchors_follow_the_sites_toc_slugify(tmp_path: Path, toc: str) -> None:
+    """`[[page#Heading]]` lands on the id the site's own toc settings give the heading."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nSee [[quay#Über die Straße]].\n", encoding="utf-8")
+    (docs / "quay.md").write_text("# Quay\n\n## Über die Straße\n\nCobbles.\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Quay\ntheme:\n  name: mkdocs\n  highlightjs: false\n"
+        f"plugins:\n  - graphsearch:\n      embeddings: false\n      cache_dir: ''\nmarkdown_extensions:\n{toc}",
+        encoding="utf-8",
+    )
+    build(load_config(config_file=str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site")))
+    href = re.search(r'<a href="quay/#([^"]+)">', _html_of(tmp_path / "site", ""))
+    assert href, "the wiki link is not a link to quay/"
+    assert unquote(href.group(1)) in _ids(_html_of(tmp_path / "site", "quay/"))
+
+
+def test_hooks_run_after_autorefs_and_before_default_priority_plugins(tmp_path: Path) -> None:
+    """Pages are read once autorefs has resolved its references (on_env), and the runtime's
+    tags go in before a minifier of default priority rewrites the page, whatever the order of
+    `plugins:`. A `hooks:` file stands in for the minifier."""
+    project = copy_site(tmp_path / "harbor")
+    (project / "minify.py").write_text("def on_post_page(output, **kwargs):\n    return output\n", encoding="utf-8")
+    with (project / "mkdocs.yml").open("a", encoding="utf-8") as file:
+        file.write("hooks:\n  - minify.py\n")
+    config = load_config(config_file=str(project / "mkdocs.yml"))
+    config = config.plugins.on_config(config)  # where mkdocstrings adds autorefs
+
+    def order(event: str) -> list[str]:
+        return [type(hook.__self__).__name__ if hasattr(hook, "__self__") else hook.__module__
+                for hook in config.plugins.events[event]]
+
+    env = order("env")
+    assert env.index("AutorefsPlugin") < env.index("GraphSearchPlugin"), env
+    assert order("post_page")[0] == "GraphSearchPlugin" and len(order("post_page")) == 2, order("post_page")

@@ -17,15 +17,26 @@ from mkdocs.config import load_config
 from conftest import EXAMPLE_SITE, VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.format import RELATED, BundleError, file_name
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
-from mkdocs_graphsearch.bundle.related import parse_related, read_related, read_top
+from mkdocs_graphsearch.bundle.related import (
+    ASIDE_LANGUAGE,
+    NOT_ASIDE,
+    Reason,
+    describe,
+    parse_related,
+    read_reasons,
+    read_related,
+    read_top,
+)
+from mkdocs_graphsearch.commands.docs_tools import DocsTools
 from mkdocs_graphsearch.index.related import (
     MAX_SHARED_DEGREE,
     TOP_COUNT,
     link_scores,
+    page_language,
     pagerank,
     related_pages,
 )
-from mkdocs_graphsearch.mkdocs_plugin.related_block import END, START
+from mkdocs_graphsearch.mkdocs_plugin.related_block import KEY_DIGITS
 
 # ------------------------------------------------------------------------------ the scores
 
@@ -126,6 +137,47 @@ def test_related_pages_on_the_example_site_are_the_ones_a_reader_wants(
         assert "drafts/notes.md" not in got  # excluded from search: in no list either
 
 
+@pytest.mark.parametrize("which", ["keyword", "semantic"])
+def test_the_home_page_and_other_languages_only_when_nothing_else_relates(
+    which: str, keyword_bundle: Bundle, example_site: Path
+) -> None:
+    """Issue 22: the home page was the first related page of several pages, and the changelog
+    listed the Chinese page; a page of a language of its own still gets its related pages."""
+    bundle = keyword_bundle if which == "keyword" else load_bundle(example_site)
+    related = _related_paths(bundle)
+    translated = {"ja/quickstart-ja.md", "zh/retries-zh.md"}
+    for page, got in related.items():
+        if page not in translated:
+            assert "index.md" not in got and not translated & set(got), (page, got)
+    assert related["ja/quickstart-ja.md"] and related["zh/retries-zh.md"]  # nothing else relates: listed
+    reasons = read_reasons(bundle)
+    assert reasons is not None
+    paths = bundle.pages["path"]
+    for page, row in enumerate(reasons):
+        asides = [reason.aside for reason in row]
+        assert (paths[page] in translated) == (ASIDE_LANGUAGE in asides), (paths[page], asides)
+
+
+def test_each_related_page_says_why(keyword_bundle: Bundle) -> None:
+    """`graphsearch related --explain` and the MCP tool read the reasons kept at build time."""
+    tools = DocsTools(keyword_bundle)
+    found = tools.related("user-guide/retries.md")["related"]
+    assert found and all(entry["reason"] and entry["reason"] != "no evidence" for entry in found)
+    dead = next(entry for entry in found if entry["page"] == "how-to/dead-letter-queues.md")
+    assert dead["why"]["direct"] > 0 and "link" in dead["reason"] and dead["why"]["aside"] == NOT_ASIDE
+    assert "in another language" in describe(Reason(0.4, 0.0, 0.0, 0.0, ASIDE_LANGUAGE))
+    assert describe(Reason(0.4, 1.0, 0.0, 0.2, NOT_ASIDE)) == (
+        "similar content (0.40); they link each other; link to the same pages (0.20)")
+
+
+def test_page_language_by_file_name_and_script() -> None:
+    assert page_language("guide/install.fr.md", "Installer le paquet") == "fr"
+    assert page_language("guide/install.md", "Install the package") == ""
+    assert page_language("ja/start.md", "ワーカーを起動する tidewaterd --concurrency 4") == "ja"
+    assert page_language("zh/retries.md", "重试与失败 retry_policy 随机抖动") == "zh"
+    assert page_language("guide/cjk-note.md", "A note on 日本語 input methods in the editor settings") == ""
+
+
 def test_top_pages_are_the_most_linked_reference_and_guides(keyword_bundle: Bundle) -> None:
     top = read_top(keyword_bundle.manifest)
     assert len(top) == TOP_COUNT
@@ -192,9 +244,10 @@ def _build(folder: Path, *, dirty: bool = False) -> Path:
 
 def _block(html_file: Path) -> str:
     text = html_file.read_text(encoding="utf-8")
-    match = re.search(re.escape(START) + "(.*?)" + re.escape(END), text, re.S)
+    match = re.search(rf"<!-- graphsearch:related ([0-9a-f]{{{KEY_DIGITS}}}) -->(.*?)<!-- /graphsearch:related \1 -->",
+                      text, re.S)
     assert match, f"no related block in {html_file}"
-    return match.group(1)
+    return match.group(2)
 
 
 def _links(block: str) -> list[tuple[str, str]]:
@@ -226,7 +279,7 @@ def test_without_directory_urls_the_links_are_relative_files(tmp_path: Path) -> 
 def test_the_block_is_absent_when_off(tmp_path: Path) -> None:
     site = _build(_site(tmp_path, options=""))
     html = (site / "guide" / "feeding" / "index.html").read_text(encoding="utf-8")
-    assert START not in html and "gs-related" not in html
+    assert "graphsearch:related" not in html and "gs-related" not in html
     assert read_related(load_bundle(site))  # the bundle carries them either way
 
 
@@ -272,3 +325,19 @@ def test_a_dirty_build_refreshes_the_block_of_pages_it_did_not_render(tmp_path: 
         assert _block(dirty / page) == _block(clean / page), page
     assert _block(dirty / "index.html") != home_before
     assert ("other/", "Other") in _links(_block(dirty / "index.html"))
+
+
+def test_the_block_goes_to_the_plugins_own_marker_only(tmp_path: Path) -> None:
+    """Marker strings in the footer (`copyright`) or in a page's own HTML are not the plugin's."""
+    folder = _site(tmp_path)
+    quoted = "<!-- graphsearch:related -->Footer text<!-- /graphsearch:related -->"
+    forged = "<!-- graphsearch:related 0123456789abcdef -->Forged<!-- /graphsearch:related 0123456789abcdef -->"
+    with (folder / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write(f"copyright: '{quoted} {forged}'\n")
+    page = folder / "docs" / "guide" / "feeding.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\n{quoted}\n", encoding="utf-8")
+    site = _build(folder)
+    html = (site / "guide" / "feeding" / "index.html").read_text(encoding="utf-8")
+    assert html.count("Footer text") == 2 and "Forged" in html
+    block = _block(site / "guide" / "feeding" / "index.html")
+    assert _links(block) and html.index(block) < html.rindex("Footer text")

@@ -36,7 +36,7 @@ def test_source_text_vectors(case: dict) -> None:
 
 def test_vectors_cover_every_rule() -> None:
     names = " ".join(case["name"] for case in CASES["snippets"])
-    for rule in ("prefix", "punctuation", "identifier", "stop words", "typo", "window", "escaped"):
+    for rule in ("prefix", "punctuation", "identifier", "stop words", "typo", "window", "escaped", "table"):
         assert rule in names
 
 

@@ -4,9 +4,11 @@ the same bytes, each entry in the shard of its key; the same bytes for every sit
 from __future__ import annotations
 
 import orjson
+import pytest
 
-from mkdocs_graphsearch.bundle.format import vocab_shard
+from mkdocs_graphsearch.bundle.format import BundleError, vocab_shard
 from mkdocs_graphsearch.bundle.vocab_shards import (
+    KEY_CHARS,
     VOCAB_SHARDS,
     join_vocab,
     key_shard,
@@ -20,7 +22,7 @@ from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB
 def test_shards_join_back_to_the_vocabulary() -> None:
     text = DEFAULT_VOCAB.read_bytes()
     parts, vocab = split_vocab(text)
-    assert vocab == {"shards": VOCAB_SHARDS, "size": text.count(b"\n")}
+    assert vocab == {"key_chars": KEY_CHARS, "shards": VOCAB_SHARDS, "size": text.count(b"\n")}
     manifest = {"encoder": {"vocab": vocab}}
     pairs = [
         pair for i in range(VOCAB_SHARDS) for pair in read_vocab_shard(orjson.loads(parts[vocab_shard(i)]), manifest, i)
@@ -30,8 +32,20 @@ def test_shards_join_back_to_the_vocabulary() -> None:
 
 
 def test_keys_are_what_greedy_matching_looks_up() -> None:
-    assert vocab_key("##ing") == "##i"
-    assert vocab_key("theme") == "th"
-    assert vocab_key("a") == "a"
-    assert vocab_key("##") == "##"  # never looked up: "#" is punctuation, a word of its own
-    assert key_shard("th", VOCAB_SHARDS) == key_shard(vocab_key("the"), VOCAB_SHARDS)
+    assert KEY_CHARS == 1
+    assert vocab_key("##ing") == "##"  # every continuation piece: one shard
+    assert vocab_key("theme") == "t"
+    assert vocab_key("##ing", 2) == "##i"  # bundles without key_chars (FORMAT_1_KEY_CHARS)
+    assert vocab_key("theme", 2) == "th"
+    assert vocab_key("a", 2) == "a"
+    assert vocab_key("##", 2) == "##"  # never looked up: "#" is punctuation, a word of its own
+    assert key_shard("t", VOCAB_SHARDS) == key_shard(vocab_key("the"), VOCAB_SHARDS)
+
+
+def test_a_manifest_without_key_chars_is_read_with_two() -> None:
+    parts, vocab = split_vocab(DEFAULT_VOCAB.read_bytes())
+    shard = orjson.loads(parts[vocab_shard(3)])
+    assert read_vocab_shard(shard, {"encoder": {"vocab": vocab}}, 3)
+    old = {key: value for key, value in vocab.items() if key != "key_chars"}
+    with pytest.raises(BundleError, match="belongs to another shard"):  # read with the 2-letter rule
+        read_vocab_shard(shard, {"encoder": {"vocab": old}}, 3)

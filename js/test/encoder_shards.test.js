@@ -7,7 +7,7 @@ import { fileName } from "../src/engine/bundle/format.js";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { encoderShardOf } from "../src/engine/bundle/encoder-shards.js";
-import { keyShard, vocabKey } from "../src/engine/bundle/vocab-shards.js";
+import { keyCharsOf, keyShard, vocabKey } from "../src/engine/bundle/vocab-shards.js";
 import { search } from "../src/engine/engine.js";
 import { completedQuery, keywordScores } from "../src/engine/keyword.js";
 import { createService, loadBundle } from "../src/engine/worker.js";
@@ -64,7 +64,7 @@ test("a hybrid query fetches only its pieces' encoder shards and answers as with
     assert.deepEqual(new Set(fetched.filter((name) => /^encoder\.\d+\.[0-9a-f]+\.bin$/.test(name))), namesOf(full, wanted), query);
     assert.ok(wanted.size < full.encoder.shards.length, `${query}: every shard was fetched`);
     const words = new Set(full.encoder.vocabShardsOf(completedQuery(full, query, keywordScores(full, query))));
-    const special = ["[CLS]", "[SEP]", "[UNK]"].map((token) => keyShard(vocabKey(token), full.manifest.encoder.vocab.shards));
+    const special = ["[CLS]", "[SEP]", "[UNK]"].map((token) => keyShard(vocabKey(token, keyCharsOf(full.manifest)), full.manifest.encoder.vocab.shards));
     const vocab = new Set([...words, ...special].map((i) => fileName(full.manifest, `vocab.${i}.json`)));
     assert.deepEqual(new Set(fetched.filter((name) => name.startsWith("vocab."))), vocab, query);
     assert.ok(!fetched.some((name) => name.startsWith("encoder-model.")), "the browser fetched encoder-model.bin");

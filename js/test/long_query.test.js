@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { loadBundle } from "../src/engine/worker.js";
+import { createService, loadBundle } from "../src/engine/worker.js";
 import { boundedQuery, search } from "../src/engine/engine.js";
 import { tokenize } from "../src/engine/text/tokenize.js";
 
@@ -38,4 +38,26 @@ test("the limit is the manifest's max_query_chars", async () => {
   bundle.settings.max_query_chars = 3;
   assert.equal(boundedQuery(bundle, "\u{1F600}ab retry"), "\u{1F600}ab");
   assert.equal(boundedQuery(bundle, "ab"), "ab");
+});
+
+test("the service echoes a long query as the engine read it (the UI's announced status line shows that)", async () => {
+  const huge = "zqxjv ".repeat(200000); // 1.2 MB, no result
+  /** @type {any[]} */
+  const answers = [];
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => {
+    if (message.type !== "results") return;
+    answers.push(message);
+    if (message.complete) finish();
+  }, { fetcher: () => fetchFile });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  service.handle({ type: "query", channel: "box", id: 1, query: huge, mode: "keyword" });
+  await finished;
+  const bundle = await loadBundle(fetchFile);
+  for (const answer of answers) {
+    assert.equal(answer.results.length, 0);
+    assert.equal(answer.query, boundedQuery(bundle, huge));
+  }
+  assert.equal([...answers[0].query].length, 1000);
 });

@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import { fileName, listedParts } from "../src/engine/bundle/format.js";
 import { loadManifest } from "../src/engine/bundle/read.js";
 import { loadEncoder, loadVocabShard } from "../src/engine/encoder.js";
-import { createWordPiece } from "../src/engine/text/wordpiece.js";
+import { keyShard, vocabKey, wordShards } from "../src/engine/bundle/vocab-shards.js";
+import { createWordPiece, normalize, preTokenize } from "../src/engine/text/wordpiece.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const vectors = JSON.parse(readFileSync(new URL("../../tests/vectors/wordpiece.json", import.meta.url), "utf8"));
@@ -42,3 +43,28 @@ test("a text's own vocab shards give the ids of the whole vocabulary, and only t
   assert.deepEqual(failures, []);
   assert.ok(fewer > cases.length / 2, `only ${fewer} texts fetched fewer than every shard`);
 });
+
+// The key rule for each key length (bundle/vocab_shards.py: 1 for new bundles, 2 for the frozen
+// one above): the entries of the shards wordShards names for a text's words (and the special
+// tokens') give that text exactly the ids of the whole vocabulary.
+for (const [keyChars, n] of [[1, 32], [2, 256], [3, 64]]) {
+  test(`key length ${keyChars}, ${n} shards: a word's shards hold every piece it can be cut into`, () => {
+    const lines = readFileSync(new URL("../../mkdocs_graphsearch/text/vocab.txt", import.meta.url), "utf8").split("\n");
+    lines.pop();
+    /** @type {Map<string, number>[]} */
+    const shards = Array.from({ length: n }, () => new Map());
+    lines.forEach((entry, id) => shards[keyShard(vocabKey(entry, keyChars), n)].set(entry, id));
+    const failures = [];
+    let fewer = 0;
+    for (const c of cases) {
+      const wanted = new Set(preTokenize(normalize(c.text)).flatMap((word) => wordShards(word, n, keyChars)));
+      for (const token of ["[CLS]", "[SEP]", "[UNK]"]) wanted.add(keyShard(vocabKey(token, keyChars), n));
+      const map = new Map([...wanted].flatMap((index) => [...shards[index]]));
+      const got = createWordPiece(map, true).encode(c.text, c.max_tokens);
+      if (JSON.stringify(got) !== JSON.stringify(c.ids)) failures.push({ text: c.text, got, want: c.ids });
+      if (wanted.size < n) fewer++;
+    }
+    assert.deepEqual(failures, []);
+    assert.ok(fewer > cases.length / 2, `only ${fewer} texts took fewer than every shard`);
+  });
+}

@@ -105,17 +105,17 @@ RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
-#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a few
-#: KiB gzipped; a bigger page is one fragment of its own): 10 results fetch about their own pages'
-#: text. On k8s-docs (885 pages) 8 KiB beat 16, 32 and 64 KiB on text + display + manifest bytes
-#: of a first complete answer (docs/format3-status.md).
-TEXT_FRAGMENT_BYTES = 8 * 1024
+#: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a
+#: bigger page is one fragment of its own); display fragments and graph shards cover the same
+#: chunks. Four times the size that sent the fewest bytes (docs/format3-status.md): each fragment
+#: is a request, and a search's budget is counted in requests too (issue 23, docs/performance.md).
+TEXT_FRAGMENT_BYTES = 32 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
-#: shards of a few KiB gzipped, not every posting of the site (on k8s-docs 8 KiB: 6-24 KiB gzip of
-#: term shards for the benchmark queries, against 20-69 KiB at 32 KiB; docs/format3-status.md).
-TERM_SHARD_BYTES = 8 * 1024
+#: shards, not every posting of the site. Four times the size that sent the fewest bytes
+#: (docs/format3-status.md): a typed word costs fewer requests (issue 23, docs/performance.md).
+TERM_SHARD_BYTES = 32 * 1024
 
 
 def postings_shard(index: int) -> str:

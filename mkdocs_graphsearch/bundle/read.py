@@ -60,6 +60,7 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     vector_shard,
 )
 from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
+from mkdocs_graphsearch.files.bounded import MAX_BUNDLE_PART, MAX_MANIFEST, RefusedInput, read_bounded
 
 
 @dataclass
@@ -98,10 +99,11 @@ class Bundle:
 
 
 def locate(path: Path) -> Path:
-    """A built site (with search/) or a bundle folder -> the bundle folder."""
-    if (path / MANIFEST).is_file():
+    """A built site (with search/) or a bundle folder -> the bundle folder (whatever its
+    manifest.json is: reading it says what is wrong with one that is no file)."""
+    if (path / MANIFEST).exists():
         return path
-    if (path / BUNDLE_DIR / MANIFEST).is_file():
+    if (path / BUNDLE_DIR / MANIFEST).exists():
         return path / BUNDLE_DIR
     raise BundleError(f"no search bundle at {path} (expected {MANIFEST} or {BUNDLE_DIR}/{MANIFEST})")
 
@@ -109,14 +111,20 @@ def locate(path: Path) -> Path:
 def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
     """A bundle part by its logical name, checked against the manifest's CRC-32 (which a cut or
     damaged file fails)."""
-    path = folder / file_name(manifest, name)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise BundleError(f"cannot read {path}: {error}") from error
+    data = _read_part(folder / file_name(manifest, name), MAX_BUNDLE_PART, name)
     if checksum(data) != part_crc(manifest, name):
         raise BundleError(f"{name} is corrupted (CRC-32 differs from the manifest)")
     return data
+
+
+def _read_part(path: Path, limit: int, name: str) -> bytes:
+    """A bundle file's bytes: a special file, or one past its bound, is refused unread."""
+    try:
+        return read_bounded(path, limit, f"bundle part {name}:")
+    except RefusedInput as error:
+        raise BundleError(str(error)) from None
+    except OSError as error:
+        raise BundleError(f"cannot read {path}: {error}") from error
 
 
 def read_each(
@@ -140,10 +148,7 @@ def parse_json(name: str, data: bytes) -> Any:
 def read_manifest(folder: Path) -> dict[str, Any]:
     """manifest.json: its checksum (when it has one: before anything is read from it, so damage
     is never mistaken for a newer format), its format, then its shape."""
-    try:
-        data = (folder / MANIFEST).read_bytes()
-    except OSError as error:
-        raise BundleError(f"cannot read {folder / MANIFEST}: {error}") from error
+    data = _read_part(folder / MANIFEST, MAX_MANIFEST, MANIFEST)
     checked = verify_manifest(data)
     manifest = parse_json(MANIFEST, data)
     version = manifest.get("format") if isinstance(manifest, dict) else None

@@ -232,7 +232,7 @@ def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tupl
 
 def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     """`encoder.shards`: each encoder shard's first token, 0 first, then rising;
-    `encoder.vocab`: {shards, size} (bundle/vocab_shards.py). The names of the encoder shards,
+    `encoder.vocab`: {shards, size, key_chars?} (bundle/vocab_shards.py). The names of the encoder shards,
     encoder-model.bin, then the vocab shards."""
     encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
     firsts = _list(MANIFEST, encoder.get("shards"), "encoder.shards")
@@ -244,6 +244,8 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     vocab = _object(MANIFEST, encoder.get("vocab"), "encoder.vocab")
     for key in ("shards", "size"):
         vocab[key] = _whole(MANIFEST, vocab.get(key), f"encoder.vocab.{key}", 1)
+    if "key_chars" in vocab:  # format 1: 2 (bundle/vocab_shards.py FORMAT_1_KEY_CHARS)
+        vocab["key_chars"] = _whole(MANIFEST, vocab["key_chars"], "encoder.vocab.key_chars", 1)
     return (
         *(encoder_shard(i) for i in range(len(firsts))),
         ENCODER_MODEL,

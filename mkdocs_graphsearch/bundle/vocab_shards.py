@@ -1,24 +1,28 @@
 """The WordPiece vocabulary in shards fetched by the query's words (mirrored by js/src/engine/bundle/vocab-shards.js).
 
 Greedy longest-match WordPiece (text/wordpiece.py) looks a word's pieces up among the vocabulary
-entries that share their start with it: at the word's start, strings beginning with its first two
-characters (and the one-character string of its first), after that `##` + the word's character
-at that position. So each entry has a key, and a query needs only the shards of its words' keys:
+entries that share their start with it: at the word's start, strings beginning with its first
+character, after that `##` + the rest of the word. So each entry has a key, and a query needs only
+the shards of its words' keys. With k = the manifest's `encoder.vocab.key_chars`:
 
-    key(s) = "##" + its third code point   when s starts with "##" and has more than 2 code points
-           = its first two code points       otherwise (all of s when it is shorter)
-    shard(s) = hash(key(s)) mod n            hash(k) = (h * 31 + code point) mod 1000003 over k's
-                                              code points, from h = 0
+    key(s) = "##" + its code points 3 .. k + 1   when s starts with "##" and has more than 2 code points
+           = its first k code points              otherwise (all of s when it is shorter)
+    shard(s) = hash(key(s)) mod n                 hash(k) = (h * 31 + code point) mod 1000003 over
+                                                  k's code points, from h = 0
     a word c0 c1 ... (at most MAX_INPUT_CHARS_PER_WORD code points; a longer one is [UNK]) needs
-    the shards of key(c0), key(c0 c1), and "##" + ci for every i >= 1
+    the shards of its first 1 .. k code points and, for every i >= 1, of "##" + its 1 .. k - 1
+    code points from ci ("##" when k = 1)
 
 `vocab.<i>.json` = {"tokens": its entries in id order, "gaps": each id minus the previous one's
-(the first: the id)}. The manifest's `encoder.vocab` = {"shards": n, "size": the number of ids}.
-The shards depend only on the vocabulary, so their content-hashed names are the same on every
-site built with the same model (a reader's cache holds them across sites). VOCAB_SHARDS = 256
-(docs/format3-status.md; 128 before): a query of a few words fetches 12-25 KiB gzip instead
-of the whole 110 KiB (128 shards: 18-40 KiB on k8s-docs' benchmark queries); the manifest grows
-by one entry per shard (~5.6 B gzip each).
+(the first: the id)}. The manifest's `encoder.vocab` = {"shards": n, "size": the number of ids,
+"key_chars": k} (a bundle without key_chars has k = FORMAT_1_KEY_CHARS, 2). The shards depend
+only on the vocabulary, so their content-hashed names are the same on every site built with the
+same model (a reader's cache holds them across sites).
+
+KEY_CHARS = 1 and VOCAB_SHARDS = 32 (issue 23: requests): every continuation piece is in the
+shard of "##", and a word needs that one and its first letter's; with two-letter keys a word
+needed a shard per two-letter start and one per letter after its first (fewer bytes, many more
+requests: docs/performance.md).
 """
 
 from __future__ import annotations
@@ -30,15 +34,24 @@ import orjson
 from mkdocs_graphsearch.bundle.format import BundleError, vocab_shard
 from mkdocs_graphsearch.bundle.schema import _fail, _object, _strings, _wholes
 
-#: Shards of the vocabulary.
-VOCAB_SHARDS = 256
+#: Shards of the vocabulary, and the code points of an entry's key (the module's docstring).
+VOCAB_SHARDS = 32
+KEY_CHARS = 1
+#: The key length of bundles whose manifest has no `encoder.vocab.key_chars`.
+FORMAT_1_KEY_CHARS = 2
 _HASH_MODULUS = 1000003
 
 
-def vocab_key(entry: str) -> str:
+def vocab_key(entry: str, key_chars: int = KEY_CHARS) -> str:
     if entry.startswith("##") and len(entry) > 2:
-        return entry[:3]
-    return entry[:2]
+        return entry[: 1 + key_chars]
+    return entry[:key_chars]
+
+
+def key_chars_of(manifest: dict[str, Any]) -> int:
+    """The manifest's key length (FORMAT_1_KEY_CHARS when it has none)."""
+    vocab: dict[str, int] = manifest["encoder"]["vocab"]
+    return vocab.get("key_chars", FORMAT_1_KEY_CHARS)
 
 
 def key_shard(key: str, n: int) -> int:
@@ -58,7 +71,7 @@ def split_vocab(text: bytes, n: int = VOCAB_SHARDS) -> tuple[dict[str, bytes], d
     last = [0] * n
     shard_of: dict[str, int] = {}  # ~30,000 entries share a few thousand keys: each hashed once
     for i, entry in enumerate(lines):
-        key = vocab_key(entry)
+        key = vocab_key(entry, KEY_CHARS)
         index = shard_of.get(key)
         if index is None:
             index = shard_of[key] = key_shard(key, n)
@@ -67,12 +80,12 @@ def split_vocab(text: bytes, n: int = VOCAB_SHARDS) -> tuple[dict[str, bytes], d
         tokens.append(entry)
         last[index] = i
     parts = {vocab_shard(i): orjson.dumps({"tokens": t, "gaps": g}) for i, (t, g) in enumerate(shards)}
-    return parts, {"shards": n, "size": len(lines)}
+    return parts, {"key_chars": KEY_CHARS, "shards": n, "size": len(lines)}
 
 
 def read_vocab_shard(data: Any, manifest: dict[str, Any], index: int) -> list[tuple[str, int]]:
     """A parsed shard -> its (entry, id) pairs, checked (same messages as js/src/engine/bundle/vocab-shards.js)."""
-    name, vocab = vocab_shard(index), manifest["encoder"]["vocab"]
+    name, vocab, key_chars = vocab_shard(index), manifest["encoder"]["vocab"], key_chars_of(manifest)
     shard = _object(name, data, "the file")
     tokens = _strings(name, shard.get("tokens"), "tokens")
     gaps = _wholes(name, shard.get("gaps"), "gaps", len(tokens), 0, vocab["size"] - 1)
@@ -82,7 +95,7 @@ def read_vocab_shard(data: Any, manifest: dict[str, Any], index: int) -> list[tu
         current = gap if i == 0 else last + gap
         if i and gap == 0 or current >= vocab["size"]:
             _fail(name, f"gaps[{i}]", f"must give rising ids below {vocab['size']}")
-        if key_shard(vocab_key(token), vocab["shards"]) != index:
+        if key_shard(vocab_key(token, key_chars), vocab["shards"]) != index:
             _fail(name, f"tokens[{i}]", "belongs to another shard")
         pairs.append((token, current))
         last = current

@@ -37,6 +37,7 @@ from mkdocs_graphsearch.bundle.graph_shards import graph_part
 from mkdocs_graphsearch.bundle.kept import discard, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
+from mkdocs_graphsearch.files.bounded import MAX_MANIFEST, read_bounded
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
 
@@ -204,8 +205,8 @@ def previous_files(out_dir: Path) -> set[str]:
     """The parts the graphsearch manifest in out_dir lists (nothing when there is none, or it is
     someone else's manifest.json): the only parts write_bundle may ever remove."""
     try:
-        data = orjson.loads((out_dir / MANIFEST).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        data = orjson.loads(read_bounded(out_dir / MANIFEST, MAX_MANIFEST, MANIFEST))
+    except (OSError, ValueError):  # unreadable, refused (a FIFO, too large: RefusedInput) or not JSON
         return set()
     if not (
         isinstance(data, dict)

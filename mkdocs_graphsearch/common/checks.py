@@ -30,7 +30,7 @@ import yaml
 from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
-from mkdocs_graphsearch.common.inputs import InputError
+from mkdocs_graphsearch.common.inputs import InputError, read_input
 from mkdocs_graphsearch.common.terminal import clean, plural
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.parse.frontmatter import MAX_VALUES, expanded_size
@@ -90,9 +90,9 @@ class Outcome:
 def load_checks(path: Path) -> list[Check]:
     """The checks in a file, in order; ChecksFileError on anything malformed."""
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ChecksFileError(f"cannot read {path}: {error.strerror or error}") from None
+        raw = read_input(path, "checks file")
+    except InputError as error:
+        raise ChecksFileError(str(error)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -209,11 +209,12 @@ def _rank(results: list[dict[str, Any]], path: str, anchor: str) -> tuple[int | 
 def describe(outcome: Outcome) -> str:
     """One line for a failed check: what was asked, expected and got."""
     check = outcome.check
+    target = clean(check.target)  # the file's text, as the query: no escape reaches the terminal
     if check.expect == "absent":
-        expected = f"{check.target} absent from the first {outcome.within} pages"
+        expected = f"{target} absent from the first {outcome.within} pages"
     else:
-        expected = f"{check.expect} {check.target} within {outcome.within}"
-    return f'"{clean(check.query)}" ({outcome.mode}): expected {expected}, got {outcome.got()}'
+        expected = f"{check.expect} {target} within {outcome.within}"
+    return f'"{clean(check.query)}" ({outcome.mode}): expected {expected}, got {clean(outcome.got())}'
 
 
 def format_report(path: Path, outcomes: list[Outcome]) -> str:
@@ -224,8 +225,8 @@ def format_report(path: Path, outcomes: list[Outcome]) -> str:
     rows: list[tuple[str, ...]] = [("line", "query", "mode", "expected", "within", "got")]
     for outcome in failed:
         check = outcome.check
-        row = (check.line, clean(check.query), outcome.mode, f"{check.expect} {check.target}", outcome.within)
-        rows.append((*map(str, row), outcome.got()))
+        row = (check.line, clean(check.query), outcome.mode, f"{check.expect} {clean(check.target)}", outcome.within)
+        rows.append((*map(str, row), clean(outcome.got())))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     lines.insert(1, "-" * max(len(line) for line in lines))

@@ -11,6 +11,8 @@ from typing import Any
 
 import orjson
 
+from mkdocs_graphsearch.files.bounded import MAX_QUERY_FILE, RefusedInput, read_bounded
+
 
 class InputError(ValueError):
     """Bad input from the command line or a file it names."""
@@ -25,12 +27,20 @@ def checked_text(text: str, what: str) -> str:
     return text
 
 
-def read_queries(path: str, *, judged: bool) -> list[dict[str, Any]]:
-    """A .jsonl file's objects, each with a "query" string (judged: and `relevant` judgments)."""
+def read_input(path: Path, what: str) -> bytes:
+    """A query or checks file's bytes, bounded (files/bounded.py): a special file, a file larger
+    than MAX_QUERY_FILE or an unreadable one is an InputError naming it."""
     try:
-        lines = Path(path).read_bytes().splitlines()
+        return read_bounded(path, MAX_QUERY_FILE, what)
+    except RefusedInput as error:
+        raise InputError(str(error)) from None
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def read_queries(path: str, *, judged: bool) -> list[dict[str, Any]]:
+    """A .jsonl file's objects, each with a "query" string (judged: and `relevant` judgments)."""
+    lines = read_input(Path(path), "query file").splitlines()
     items = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

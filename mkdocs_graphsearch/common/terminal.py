@@ -32,6 +32,11 @@ def clean(text: str) -> str:
     return _CONTROLS.sub("", _BREAKS.sub(" ", _ESCAPE.sub("", text)))
 
 
+def site_path(url: str) -> str:
+    """A result's URL from the site root, as a reader types it: MkDocs' home page `./` is `/`."""
+    return "/" + clean(url.removeprefix("./"))
+
+
 def emphasis_for(stream: TextIO) -> Callable[[str], str]:
     """Bold on a colour terminal (NO_COLOR respected), else [brackets]: how marked words show."""
     if stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb":
@@ -82,7 +87,8 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
         fusion = output["fusion"]
         lines.append(
             f"keyword share {fusion['keyword_share']:.2f}: its best match holds {fusion['held']} of "
-            f"{plural(fusion['words'], 'query word')}, leads the next by {fusion['gap']:.2f}"
+            f"{plural(fusion['words'], 'query word')} ({fusion['matched']} with typo and stem matches), "
+            f"leads the next by {fusion['gap']:.2f}"
         )
     for number, page in enumerate(results, 1):
         sections = page["sections"]
@@ -97,7 +103,7 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
             label = f"[{section.get('language') or kind}]"
             tag = f"  {clean(label)}" if kind in ("code", "api") else ""
             lines += [
-                f"   - {clean(section['title'])}{tag}  /{clean(section['url'])}",
+                f"   - {clean(section['title'])}{tag}  {site_path(section['url'])}",
                 f"     score {section['score']:.4f}, via {', '.join(section['via'])}",
             ]
             if section["snippet"]:

@@ -7,7 +7,10 @@ that follows how sure the keyword side is:
                keyword match or without words)
     gap      = 1 - second keyword score / best keyword score (1 with a single keyword match, 0
                with none): how far the keyword side's best chunk leads
-    a        = COVERAGE_BASE + COVERAGE_SPAN * coverage + GAP_SPAN * gap, at most 1
+    a        = 1 when that best chunk matches every word (`matched` = `words` > 0: each word
+               through itself, another form of its stem or a typo correction: `word_matches`;
+               a completion of a word being typed is a guess, it does not count); else
+               COVERAGE_BASE + COVERAGE_SPAN * coverage + GAP_SPAN * gap, at most 1
                (0.4 + 0.4 c + 0.2 g)
     share    = keyword_weight * a / (keyword_weight * a + vector_weight * (1 - a))   (0 if both 0)
     ceiling  = (keyword_weight + vector_weight) / (rrf_k + 1)   (the best score plain RRF could
@@ -18,9 +21,14 @@ each term present only when c is in that ranking, added in that order, each comp
 written: (ceiling * share) * (score / best), (ceiling * (1 - share)) * ((cosine - t) / (best - t));
 a vector ranking whose best cosine is the threshold itself counts each of its chunks as 1.
 A query whose best keyword match holds every word (`TimeoutStopSec`, a pasted code line, a
-sentence copied from the page) keeps nearly keyword order, the more so the further that match
-leads the next (a lone keyword match: share 1); a question whose words are spread over many
-sections (`where does the generated html end up`) leans on meaning. The scores say how far
+sentence copied from the page, `serch plugin langauge` through its typo corrections) is one
+the keyword side is sure of (`keyword_sure`): share 1, and search.py then keeps every chunk
+the keyword side scored (no `min_score` cut, which would change page scores) and adds no
+graph neighbours, so the hybrid answer is the keyword answer (covers and definitions first):
+a typo-corrected match is no weaker evidence than the vector side's guess (CHANGELOG.md has
+the measurements). A question whose words are spread over many sections (`where does the
+generated html end up`) leans on meaning, the less the more of its words the best keyword
+match holds exactly and the further it leads the next. The scores say how far
 ahead a chunk is, where ranks only say that it is (measured on the dev set, nDCG@10 hybrid:
 RRF 0.786; fixed share 0.7 with the same normalization 0.836; the share by coverage 0.849;
 with the gap 0.855: CHANGELOG.md).
@@ -158,22 +166,39 @@ def path_roots(bundle: Bundle, text: str, found: Set[int]) -> set[int]:
 
 class Coverage(NamedTuple):
     """How much of the query the keyword side's best chunk holds: `held` of the query's `words`
-    (its tokens that are not stop words) are exact terms of that chunk."""
+    (its tokens that are not stop words) are exact terms of that chunk, `matched` of them are
+    there through a term that shows the word is there (`word_matches`)."""
 
     held: int
     words: int
+    matched: int
 
 
-def coverage(bundle: Bundle, tokens: list[str], stop: Set[str], keyword_ranked: list[int]) -> Coverage:
+def word_matches(bundle: Bundle, tokens: list[str], matched_terms: Sequence[Sequence[int]],
+                 typed: Set[str]) -> list[list[int]]:
+    """Per query token, the terms that show its word is in a chunk: the terms it matched
+    (keyword.py: itself, another form of its stem, a typo correction) less, for a token being
+    typed, its completions (a guess at what is being typed, not evidence that the word is there)."""
+    found: list[list[int]] = []
+    for token, terms in zip(tokens, matched_terms, strict=True):
+        guessed = set(prefix_terms(bundle, token)) if token in typed else set()
+        found.append([term for term in terms if term not in guessed])
+    return found
+
+
+def coverage(bundle: Bundle, tokens: list[str], stop: Set[str], keyword_ranked: list[int],
+             matched_terms: Sequence[Sequence[int]]) -> Coverage:
     """Of the query's tokens that are not stop words, how many the keyword side's best chunk
-    holds as an exact term; none held without a keyword match."""
-    content = [token for token in tokens if token not in stop]
+    holds as an exact term, and as any of its `matched_terms` (word_matches, per token of
+    `tokens`); none held without a keyword match."""
+    content = [(token, terms) for token, terms in zip(tokens, matched_terms, strict=True) if token not in stop]
     if not keyword_ranked or not content:
-        return Coverage(0, len(content))
+        return Coverage(0, len(content), 0)
     best = keyword_ranked[0]
-    terms = [bundle.term_index.get(token) for token in content]
-    held = sum(holds(bundle, term, best) for term in terms if term is not None)
-    return Coverage(held, len(content))
+    exact = [bundle.term_index.get(token) for token, _ in content]
+    held = sum(holds(bundle, term, best) for term in exact if term is not None)
+    matched = sum(any(holds(bundle, term, best) for term in terms) for _, terms in content)
+    return Coverage(held, len(content), matched)
 
 
 def holds(bundle: Bundle, term: int, chunk: int) -> bool:
@@ -200,10 +225,16 @@ def keyword_gap(keyword_ranked: list[int], keyword_scores: Sequence[float] | np.
     return 1.0 - float(keyword_scores[keyword_ranked[1]]) / float(keyword_scores[keyword_ranked[0]])
 
 
+def keyword_sure(covered: Coverage) -> bool:
+    """Whether the keyword side's best chunk matches every word of the query (share 1: the
+    hybrid answer is the keyword answer, search.py)."""
+    return covered.words > 0 and covered.matched == covered.words
+
+
 def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> float:
     """The keyword side's share of a fused score (1 - it is the vector side's)."""
     covered_share = covered.held / covered.words if covered.words else 0.0
-    a = min(COVERAGE_BASE + COVERAGE_SPAN * covered_share + GAP_SPAN * gap, 1.0)
+    a = 1.0 if keyword_sure(covered) else min(COVERAGE_BASE + COVERAGE_SPAN * covered_share + GAP_SPAN * gap, 1.0)
     keyword, vector = settings["keyword_weight"] * a, settings["vector_weight"] * (1 - a)
     total = keyword + vector
     return keyword / total if total else 0.0
@@ -211,11 +242,12 @@ def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> fl
 
 def fusion_explain(covered: Coverage, keyword_ranked: list[int], keyword_scores: Sequence[float] | np.ndarray,
                    settings: dict[str, Any]) -> dict[str, Any]:
-    """What set a hybrid query's keyword share (`--explain`): words held of the query's words,
-    the keyword gap and the share."""
+    """What set a hybrid query's keyword share (`--explain`): words held exactly and matched of
+    the query's words, the keyword gap and the share."""
     gap = keyword_gap(keyword_ranked, keyword_scores)
     share = keyword_share(covered, gap, settings)
-    return {"held": covered.held, "words": covered.words, "gap": gap, "keyword_share": share}
+    return {"held": covered.held, "matched": covered.matched, "words": covered.words, "gap": gap,
+            "keyword_share": share}
 
 
 def fuse(

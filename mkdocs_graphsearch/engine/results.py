@@ -3,13 +3,22 @@
 Chunks rank by score (descending), ties by chunk index. A chunk is *direct* when the keyword or
 vector side found it, *related* when only graph expansion added it. A page ranks by its direct
 sections: page_max_weight x the best + page_top_weight x the mean of the best page_top_n (ties by
-page index), so related sections can never lower it (measured: the best section alone lost
-0.012 nDCG@10 on a held-out set, where pages with several good sections deserve to lead).
+page index), so related sections can never lower it (a page with several good sections deserves
+to lead).
 Pages with only related sections come after every page with a direct one, scored the same way
 from those. Each page lists its best `sections_per_page` sections, direct ones first and
-related ones only in the slots left, skipping a chunk whose anchor is already listed (a code block
-and its section lead to the same place: the better one stands). A code block with a language
-says which (`language`: the language it counts as for `lang:`, text/facets.py language_of).
+related ones only in the slots left, skipping a chunk whose place is already listed: its anchor
+(a code block and its section lead to the same place: the better one stands), or for a parameter
+entry its object's anchor. A code block with a language says which (`language`: the language it
+counts as for `lang:`, text/facets.py language_of).
+
+Parameter entries (mkdocstrings' `parameter_headings`): an `api` chunk whose anchor is its
+parent `api` chunk's anchor + `(name)` (`griffe.load_git(repo)` under `griffe.load_git`) is one
+of that object's parameters. It folds into its object's row: the two share a place, so a page
+lists the object or one of its parameters, whichever ranks first, never both and never two
+parameters of one object (a code block inside a parameter entry counts as the entry); a
+parameter's row is titled `object › name` (the last dotted name of the object: `load_git ›
+repo`), never the bare parameter name.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.filters import language_aliases
-from mkdocs_graphsearch.engine.snippet import Highlight, snippet, source_text
+from mkdocs_graphsearch.engine.snippet import BREADCRUMB_SEPARATOR, Highlight, snippet, source_text
 from mkdocs_graphsearch.text.facets import language_of
 
 
@@ -38,6 +47,23 @@ def page_score(members: list[int], scores: np.ndarray, settings: dict[str, Any])
     for score in top:  # left to right, as JS adds (Python 3.12's sum() compensates)
         total += score
     return float(settings["page_max_weight"] * top[0] + settings["page_top_weight"] * (total / len(top)))
+
+
+def parameter_of(kinds: list[str], anchors: list[str], parents: list[int], chunk: int) -> str | None:
+    """For a parameter entry or a code block in one, its object's anchor; None for any other chunk."""
+    entry = parents[chunk] if kinds[chunk] == "code" else chunk
+    if entry < 0:
+        return None
+    anchor, parent = anchors[entry], parents[entry]
+    if kinds[entry] != "api" or parent < 0 or kinds[parent] != "api" or not anchor.endswith(")"):
+        return None
+    owner = anchors[parent]
+    return owner if owner and anchor.startswith(owner + "(") and ")" not in anchor[len(owner) + 1 : -1] else None
+
+
+def parameter_title(owner: str, anchor: str) -> str:
+    """A parameter row's title: `object › name` (`load_git › repo` for `griffe.load_git(repo)`)."""
+    return owner.rsplit(".", 1)[-1] + BREADCRUMB_SEPARATOR + anchor[len(owner) + 1 : -1]
 
 
 def group_by_page(
@@ -72,16 +98,18 @@ def group_by_page(
         listed: set[str] = set()
         for chunk in members:
             anchor = chunks["anchor"][chunk]
-            if anchor in listed:
+            owner = parameter_of(chunks["kind"], chunks["anchor"], chunks["parent"], chunk)
+            place = anchor if owner is None else owner
+            if place in listed:
                 continue
             if len(sections) == settings["sections_per_page"]:
                 break
-            listed.add(anchor)
+            listed.add(place)
             section: dict[str, Any] = {
                 "id": chunks["id"][chunk],
                 "kind": chunks["kind"][chunk],
                 "anchor": anchor,
-                "title": chunks["title"][chunk],
+                "title": chunks["title"][chunk] if owner is None else parameter_title(owner, anchor),
                 "url": f"{url}#{anchor}" if anchor else url,
                 "score": float(scores[chunk]),
                 "snippet": snippet(

@@ -10,7 +10,9 @@ hybrid:  both sides' normalized scores mixed by how much of the query the best k
          holds, exact covers first (fuse.py), a page whose title is the query before them
          (titles.py; in keyword mode too), less the chunks that only the
          vector side found with a cosine under `vector_only_threshold` (calibrated per site at
-         build time: index/calibrate.py), then graph expansion (floor: `min_score`).
+         build time: index/calibrate.py), then graph expansion (floor: `min_score`); when the
+         best keyword match holds the whole query (fuse.py keyword_sure), the keyword side's
+         chunks in fused order, none cut and none added by the graph.
 The static encoder reads the query completed by the keyword side (keyword.completed_query).
 Every section says `via`: which of keyword, vector and graph put it in the results.
 """
@@ -27,7 +29,16 @@ from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.encoder import project_query, query_vector
 from mkdocs_graphsearch.engine.expand import Origin, expand
 from mkdocs_graphsearch.engine.filters import allowed_chunks, merged, parse_filter, parse_query
-from mkdocs_graphsearch.engine.fuse import coverage, defining_chunks, exact_cover, fuse, fusion_explain, path_roots
+from mkdocs_graphsearch.engine.fuse import (
+    coverage,
+    defining_chunks,
+    exact_cover,
+    fuse,
+    fusion_explain,
+    keyword_sure,
+    path_roots,
+    word_matches,
+)
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.snippet import Highlight, keyword_highlight
@@ -127,16 +138,21 @@ def search(
                 scores[chunk] += best
         direct = set(keyword_ranked)
     else:
+        follow = True  # graph expansion
         if mode == "vector":
             fused = {chunk: float(cos[chunk]) for chunk in vector_ranked} if cos is not None else {}
             floor = settings["vector_threshold"]
         else:
-            sure = coverage(bundle, keyword.tokens, keyword.stop, keyword_ranked)
+            expansions = [[expansion.term for expansion in options] for options in keyword.expansions]
+            matched = word_matches(bundle, keyword.tokens, expansions, keyword.typed)
+            sure = coverage(bundle, keyword.tokens, keyword.stop, keyword_ranked, matched)
             cosines_found: np.ndarray = cos if cos is not None else np.zeros(0)  # none: no vector ranking
             fused = fuse(keyword_ranked, keyword.scores, vector_ranked, cosines_found, sure, cover, settings, defined)
             if explain:  # recomputes the share fuse() used: only for --explain
                 fusion = fusion_explain(sure, keyword_ranked, keyword.scores, settings)
-            floor = settings["min_score"]
+            # Sure of the keyword side (fuse.py): its answer, whole, without graph guesses.
+            follow = not keyword_sure(sure)
+            floor = settings["min_score"] if follow else 0.0
             # Without a keyword match, a chunk needs a surer cosine: the vector side alone
             # must not answer an off-topic query.
             alone = settings["vector_only_threshold"]
@@ -144,8 +160,9 @@ def search(
             fused = {c: s for c, s in fused.items() if c in keyword_hits or (cos is not None and cos[c] >= alone)}
             lift_titled(fused, titled)
         direct = set(fused)
-        seeds = sorted(fused, key=lambda c: (-fused[c], c))
-        origins = expand(fused, seeds, bundle.graph, settings, floor, allowed)
+        if follow:
+            seeds = sorted(fused, key=lambda c: (-fused[c], c))
+            origins = expand(fused, seeds, bundle.graph, settings, floor, allowed)
         scores = _dense({c: s for c, s in fused.items() if s >= floor}, bundle.n_chunks)
     ranked = rank_chunks(scores)
 

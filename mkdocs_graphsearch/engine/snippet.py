@@ -20,6 +20,17 @@ The snippet is the window of `window` words (split at runs of ASCII whitespace) 
 most distinct marking query tokens, then the most marked words; the first such start wins;
 "… " / " …" where text was cut. Text is HTML-escaped (& < > " ') and marks are <mark></mark>,
 so the snippet is safe HTML.
+
+Tables (text/cells.py: a table row is one line, CELL between its cells): a run of lines holding
+CELL is a table, its first line the header. A text with tables is read as pieces: its prose
+(the other lines, in order) and each body row, written as `first cell — Header: cell, Header:
+cell` (cells without their ASCII spaces, empty ones left out; a cell under an empty header without
+`Header: `). The snippet is
+the best window of the piece with the most distinct marking tokens, then marked words: the
+prose unless a row has strictly more, so a table never shows as a run of cells (`… s 3 2 s 4
+4 s`) and a row that answers shows with its headers (`concurrency — Type: integer, Default:
+4`). A row's snippet starts with "… " and ends with " …" when text follows it. A part marked
+alone counts over the whole text, as without tables.
 """
 
 from __future__ import annotations
@@ -31,9 +42,11 @@ from itertools import pairwise
 
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.keyword import KeywordScores
+from mkdocs_graphsearch.text.cells import CELL
 from mkdocs_graphsearch.text.tokenize import lower, normalize, query_spans, token_spans
 
-_WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
+_ASCII_SPACE = " \t\n\r\f\v"
+_WHITESPACE = re.compile(f"[{_ASCII_SPACE}]+")
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
 BREADCRUMB_SEPARATOR = " › "
 
@@ -206,28 +219,94 @@ def _render(word: str, marks: list[Mark]) -> str:
     return "".join(out)
 
 
+#: Where a table row's first cell ends and its other cells begin, and between those.
+ROW_LEAD, CELL_SEPARATOR, HEADER_SEPARATOR = " — ", ", ", ": "
+
+
+@dataclass
+class Piece:
+    """Words a snippet may show, and whether the text goes on before and after them."""
+
+    words: list[str]
+    before: bool
+    after: bool
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in _WHITESPACE.split(text) if word]
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip(_ASCII_SPACE) for cell in line.split(CELL)]
+
+
+def table_row(header: list[str], cells: list[str]) -> str:
+    """A body row as read: `first cell — Header: cell, ...` (empty cells left out)."""
+    rest = [
+        (f"{header[i]}{HEADER_SEPARATOR}{cell}" if i < len(header) and header[i] else cell)
+        for i, cell in enumerate(cells)
+        if i and cell
+    ]
+    joined = CELL_SEPARATOR.join(rest)
+    return f"{cells[0]}{ROW_LEAD}{joined}" if cells[0] and joined else cells[0] or joined
+
+
+def pieces(text: str) -> list[Piece]:
+    """The text as one piece, or for a text with tables its prose and each body row."""
+    if CELL not in text:
+        return [Piece(_words(text), False, False)]
+    lines = text.split("\n")
+    prose: list[str] = []
+    rows: list[tuple[int, str]] = []  # (line, row text)
+    header: list[str] | None = None
+    for number, line in enumerate(lines):
+        if CELL not in line:
+            prose.append(line)
+            header = None
+        elif header is None:
+            header = _cells(line)
+        else:
+            rows.append((number, table_row(header, _cells(line))))
+    last = max((number for number, line in enumerate(lines) if _WHITESPACE.sub("", line)), default=-1)
+    found = [Piece(_words("\n".join(prose)), False, False)]
+    found += [Piece(_words(row), True, number < last) for number, row in rows]
+    return [piece for piece in found if piece.words]
+
+
 def snippet(text: str, hl: Highlight, window: int) -> str:
-    words = [word for word in _WHITESPACE.split(text) if word]
-    if not words:
+    parts = pieces(text)
+    if not parts:
         return ""
     needles = hl.needles()
     memo: dict[str, list[Mark]] = {}
-    marks: list[list[Mark]] = []
-    for word in words:
-        if word not in memo:
-            folded = _fold(word) if needles else ""
-            memo[word] = _token_marks(word, hl) if any(n in folded for n in needles) else []
-        marks.append(memo[word])
+    marked: list[list[list[Mark]]] = []
+    for piece in parts:
+        marks: list[list[Mark]] = []
+        for word in piece.words:
+            if word not in memo:
+                folded = _fold(word) if needles else ""
+                memo[word] = _token_marks(word, hl) if any(n in folded for n in needles) else []
+            marks.append(memo[word])
+        marked.append(marks)
     # A part marked alone stands only where its identifier occurs nowhere in this text.
-    found = {key for word_marks in marks for _, _, key, of in word_marks if not of}
-    marks = [[m for m in word_marks if not m[3] or m[3] not in found] for word_marks in marks]
-    start, end = _best_window([{m[2] for m in word_marks} for word_marks in marks], window)
-    body = " ".join(_render(words[i], marks[i]) for i in range(start, end))
-    return ("… " if start > 0 else "") + body + (" …" if end < len(words) else "")
+    found = {key for marks in marked for word_marks in marks for _, _, key, of in word_marks if not of}
+    marked = [[[m for m in word_marks if not m[3] or m[3] not in found] for word_marks in marks] for marks in marked]
+    best: tuple[tuple[int, int], int, int, int] | None = None  # (score, piece, start, end)
+    for index, marks in enumerate(marked):
+        start, end, score = _best_window([{m[2] for m in word_marks} for word_marks in marks], window)
+        if best is None or score > best[0]:
+            best = (score, index, start, end)
+    assert best is not None
+    _, index, start, end = best
+    piece, marks = parts[index], marked[index]
+    body = " ".join(_render(piece.words[i], marks[i]) for i in range(start, end))
+    before = "… " if start > 0 or piece.before else ""
+    return before + body + (" …" if end < len(piece.words) or piece.after else "")
 
 
-def _best_window(keys: list[set[str]], window: int) -> tuple[int, int]:
-    """The first window with the most distinct query tokens, then the most marked words."""
+def _best_window(keys: list[set[str]], window: int) -> tuple[int, int, tuple[int, int]]:
+    """The first window with the most distinct query tokens, then the most marked words: its
+    start, end and (distinct tokens, marked words)."""
     counts: dict[str, int] = {}
     marked = 0
 
@@ -247,7 +326,7 @@ def _best_window(keys: list[set[str]], window: int) -> tuple[int, int]:
         enter(start + window - 1, 1)
         if (len(counts), marked) > best_score:
             best, best_score = start, (len(counts), marked)
-    return best, min(len(keys), best + window)
+    return best, min(len(keys), best + window), best_score
 
 
 def source_text(texts: Sequence[str], parents: Sequence[int], titles: Sequence[str], chunk: int) -> str:

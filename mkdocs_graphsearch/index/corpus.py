@@ -6,18 +6,24 @@ pages sorted by path, then chunks in document order, so the same docs give the s
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from mkdocs_graphsearch.parse.model import Chunk, Page
 
 
 def directory_url(path: str) -> str:
-    """MkDocs' default page URL (use_directory_urls: true) for a docs-relative .md path."""
-    stem = path[: -len(".md")] if path.endswith(".md") else path
-    if stem == "index" or stem.endswith("/index") or stem.lower() == "readme":
-        return stem[: -len("index")] if stem.endswith("index") else ""
-    return stem + "/"
+    """MkDocs' default page URL (use_directory_urls: true) for a docs-relative .md path,
+    percent-encoded as MkDocs encodes it (`a b.md` -> `a%20b/`): a file named
+    `javascript:alert(1).md` gets a relative URL, never a scheme. The home page is ``."""
+    folder, name = posixpath.split(path)
+    stem = name[: -len(".md")] if name.endswith(".md") else name
+    url = f"{folder}/" if folder else ""
+    if stem not in ("index", "README"):  # MkDocs' rule: README.md is its folder's index (exact case)
+        url += stem + "/"
+    return quote(url)
 
 
 @dataclass

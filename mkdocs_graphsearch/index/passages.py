@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.parse.plaintext import without_span_marks
+from mkdocs_graphsearch.text.cells import plain_cells
 
 
 def passage_text(chunk: Chunk) -> str:
@@ -13,4 +14,5 @@ def passage_text(chunk: Chunk) -> str:
     if chunk.kind == "code":
         head = " ".join(filter(None, [chunk.language or "", " ".join(chunk.symbols)]))
         return f"{path}\n{head}\n{chunk.text}".strip()
-    return f"{path}\n{without_span_marks(chunk.text)}".strip()
+    # Table rows and code spans read as before (text/cells.py, parse/plaintext.py).
+    return f"{path}\n{plain_cells(without_span_marks(chunk.text))}".strip()

@@ -17,7 +17,12 @@ where
              Pages linked from (or linking to) more than MAX_SHARED_DEGREE pages are left out of
              cocited and coupled: they say nothing about a pair, and would cost n^2 pairs.
 Scores are rounded to SCORE_DIGITS before ranking, ties broken by page index (path order), so the
-same docs give the same lists on any machine; only pages scoring above 0 are listed.
+same docs give the same lists on any machine; only pages scoring above 0 are listed. The home
+page (`index.md` or `README.md` at the root) and pages in another language than the page
+(`page_language`) are set aside: they are listed only when no other page relates (every page
+is close to the home page, and a translation repeats its original's content in words a reader
+of this page may not read). Each related page keeps its reason (bundle/related.py): the content
+cosine, the three link parts, and whether it was set aside.
 
 Top: the TOP_COUNT pages with the highest PageRank over the same link graph (damping 0.85,
 dangling pages' rank spread evenly), ties by the shallower path, then by path: what an empty
@@ -27,14 +32,24 @@ search box offers a reader who does not know what to type.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 
 import numpy as np
 
 from mkdocs_graphsearch.bundle.format import VECTORS
 from mkdocs_graphsearch.bundle.read import read_vectors
-from mkdocs_graphsearch.bundle.related import related_part, top_entries
+from mkdocs_graphsearch.bundle.related import (
+    ASIDE_HOME,
+    ASIDE_LANGUAGE,
+    NOT_ASIDE,
+    Reason,
+    related_part,
+    top_entries,
+)
 from mkdocs_graphsearch.index.bm25 import KeywordIndex
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.text.tokenize import CJK, token_spans
 
 RELATED_COUNT = 5
 TOP_COUNT = 8
@@ -73,7 +88,47 @@ def related_files(
     paths = [page.path for page in corpus.pages]
     titles = [page.title for page in corpus.pages]
     top = top_entries(top_pages(corpus, links), paths, titles, corpus.urls)
-    return related_part(related_pages(content, links, count)), {"top": top}
+    languages = [page_language(page.path, "\n".join(chunk.text for chunk in page.chunks)) for page in corpus.pages]
+    related = related_pages(content, links, count, home_page(paths), languages)
+    return related_part(related, related_reasons(content, links, related, home_page(paths), languages)), {"top": top}
+
+
+#: Home page paths, at the docs root.
+HOME_PAGES = ("index.md", "README.md")
+#: A page's language code in its file name (mkdocs-static-i18n's suffix layout: `page.fr.md`,
+#: `page.pt_BR.md`, `page.zh-Hant.md`).
+_SUFFIX_LANGUAGE = re.compile(r"\.([a-z]{2})(?:[-_][A-Za-z]{2,4})?\.md$")
+#: Letters a page's script is judged by (its first ones: enough to tell, bounded work).
+SCRIPT_SAMPLE = 4000
+
+
+def home_page(paths: Sequence[str]) -> int | None:
+    """The index of the site's home page, if it has one."""
+    for name in HOME_PAGES:
+        if name in paths:
+            return list(paths).index(name)
+    return None
+
+
+def page_language(path: str, text: str) -> str:
+    """A page's language as far as related pages care: the code in its file name (`page.fr.md`:
+    `fr`), else by script when at least a quarter of its first SCRIPT_SAMPLE word characters
+    are CJK (a CJK word is a character or two, an English one several: then most words are CJK;
+    `ja` with kana, `ko` with hangul, else `zh`), else "" (the site's language)."""
+    suffix = _SUFFIX_LANGUAGE.search(path)
+    if suffix:
+        return suffix.group(1)
+    sample = "".join(ch for ch in text[: 4 * SCRIPT_SAMPLE] if ch.isalnum())[:SCRIPT_SAMPLE]
+    if 4 * sum(ch >= "\u1100" for ch in sample) < len(sample) or not sample:
+        return ""  # every CJK character is at or past U+1100: most pages end here, untokenized
+    cjk = {at for _token, start, end, kind in token_spans(sample) if kind == CJK for at in range(start, end)}
+    if 4 * len(cjk) < len(sample):
+        return ""
+    if any("\u3040" <= ch <= "\u30ff" for ch in sample):
+        return "ja"
+    if any("\uac00" <= ch <= "\ud7af" or "\u1100" <= ch <= "\u11ff" for ch in sample):
+        return "ko"
+    return "zh"
 
 
 def page_links(corpus: Corpus) -> Links:
@@ -154,8 +209,8 @@ def _empty() -> Pairs:
     return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
 
 
-def link_scores(links: Links) -> Pairs:
-    """links(a, b) for every pair with any link evidence (direct, cocited, coupled)."""
+def link_parts(links: Links) -> list[Pairs]:
+    """The three link parts for every pair with any link evidence: direct, cocited, coupled."""
     n = len(links)
     linked_from: list[list[int]] = [[] for _ in range(n)]
     for a, out in enumerate(links):
@@ -163,11 +218,18 @@ def link_scores(links: Links) -> Pairs:
             linked_from[b].append(a)
     sources = np.array([a for a, out in enumerate(links) for _ in out], dtype=np.int64)
     targets = np.array([b for out in links for b in out], dtype=np.int64)
-    parts = [
-        (np.concatenate([sources, targets]), np.concatenate([targets, sources]), np.full(2 * len(sources), 0.5)),
+    direct = (np.concatenate([sources, targets]), np.concatenate([targets, sources]), np.full(2 * len(sources), 0.5))
+    return [
+        _summed(*direct, n) if len(sources) else _empty(),
         _shared(links, n),  # cocited: the pages a page links are linked from the same page
         _shared(linked_from, n),  # coupled: the pages that link the same target
     ]
+
+
+def link_scores(links: Links) -> Pairs:
+    """links(a, b) for every pair with any link evidence (direct, cocited, coupled)."""
+    n = len(links)
+    parts = link_parts(links)
     rows, cols, values = (np.concatenate([part[i] for part in parts]) for i in range(3))
     if not len(rows):
         return _empty()
@@ -175,9 +237,17 @@ def link_scores(links: Links) -> Pairs:
     return rows, cols, values / 3.0
 
 
-def related_pages(content: np.ndarray, links: Links, count: int = RELATED_COUNT) -> list[list[tuple[int, float]]]:
-    """Per page, up to `count` (page, score) pairs, best first (ties by page index)."""
+def related_pages(
+    content: np.ndarray,
+    links: Links,
+    count: int = RELATED_COUNT,
+    home: int | None = None,
+    languages: Sequence[str] = (),
+) -> list[list[tuple[int, float]]]:
+    """Per page, up to `count` (page, score) pairs, best first (ties by page index): the home page
+    and pages of another language only when no other page scores above 0."""
     n = len(links)
+    language = np.unique(np.asarray(list(languages) or [""] * n), return_inverse=True)[1]
     link_rows, link_cols, link_values = link_scores(links)
     related: list[list[tuple[int, float]]] = []
     for start in range(0, n, ROW_BLOCK):
@@ -187,9 +257,38 @@ def related_pages(content: np.ndarray, links: Links, count: int = RELATED_COUNT)
         block[link_rows[first:last] - start, link_cols[first:last]] += LINK_WEIGHT * link_values[first:last]
         block[np.arange(stop - start), np.arange(start, stop)] = 0.0  # not its own related page
         scores = np.round(block, SCORE_DIGITS)
-        for row in scores:
-            related.append([(int(b), float(row[b])) for b in _best(row, count) if row[b] > 0])
+        for a, row in enumerate(scores, start):
+            aside = language != language[a]
+            if home is not None:
+                aside[home] = True
+            kept = np.where(aside, 0.0, row)
+            chosen = row if not (kept > 0).any() else kept
+            related.append([(int(b), float(chosen[b])) for b in _best(chosen, count) if chosen[b] > 0])
     return related
+
+
+def related_reasons(
+    content: np.ndarray,
+    links: Links,
+    related: Sequence[Sequence[tuple[int, float]]],
+    home: int | None,
+    languages: Sequence[str],
+) -> list[list[Reason]]:
+    """Why each related page is there: (content cosine, direct, cocited, coupled, why it was set
+    aside), the first four rounded to SCORE_DIGITS."""
+    parts = [{(int(a), int(b)): float(v) for a, b, v in zip(*part, strict=True)} for part in link_parts(links)]
+    reasons: list[list[Reason]] = []
+    for a, row in enumerate(related):
+        found: list[Reason] = []
+        for b, _ in row:
+            cosine = max(float(content[a] @ content[b]), 0.0)
+            direct, cocited, coupled = (part.get((a, b), 0.0) for part in parts)
+            aside = (ASIDE_HOME if b == home else ASIDE_LANGUAGE if languages and languages[a] != languages[b]
+                     else NOT_ASIDE)
+            parts_of = [round(x, SCORE_DIGITS) for x in (cosine, direct, cocited, coupled)]
+            found.append(Reason(parts_of[0], parts_of[1], parts_of[2], parts_of[3], aside))
+        reasons.append(found)
+    return reasons
 
 
 def _best(scores: np.ndarray, count: int) -> np.ndarray:

@@ -83,7 +83,7 @@ def _unpack(data: bytes) -> Shards:
     vocab, parts = entries["vocab"], entries["parts"]
     if not (
         isinstance(vocab, dict)
-        and vocab.keys() == {"shards", "size"}
+        and vocab.keys() == {"key_chars", "shards", "size"}
         and all(type(value) is int and value > 0 for value in vocab.values())
     ):
         raise TypeError("bad vocab entry")

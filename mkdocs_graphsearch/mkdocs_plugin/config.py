@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
-
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
@@ -12,13 +10,11 @@ from mkdocs_graphsearch.index.embed import POOLINGS, ModelSpec
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
 from mkdocs_graphsearch.index.related import RELATED_COUNT
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH
+from mkdocs_graphsearch.site_output.assets import bundle_folder
 
 # The options' defaults are the search settings' and the embedder's own: each defined once.
 _SEARCH = SearchSettings()
 _MODEL = ModelSpec()
-
-#: Where the browser runtime is written inside the site (bundle_dir must not overlap it).
-ASSETS_DIR = "assets/graphsearch"
 
 
 class BoundedInt(c.Type[int]):
@@ -50,15 +46,10 @@ class SiteFolder(c.Type[str]):
         super().__init__(str, default=default)
 
     def run_validation(self, value: object) -> str:
-        text = super().run_validation(value).replace("\\", "/").strip()
-        folder = posixpath.normpath(text) if text else ""
-        if not text or text.startswith("/") or (len(text) > 1 and text[1] == ":"):
-            raise base.ValidationError(f"must be a relative folder inside site_dir, got {value!r}")
-        if folder in (".", "") or folder == ".." or folder.startswith("../"):
-            raise base.ValidationError(f"must be a subfolder of site_dir (not its root or outside it), got {value!r}")
-        if folder == ASSETS_DIR or folder.startswith(ASSETS_DIR + "/") or ASSETS_DIR.startswith(folder + "/"):
-            raise base.ValidationError(f"must not overlap the runtime's folder {ASSETS_DIR}/, got {value!r}")
-        return folder
+        try:
+            return bundle_folder(super().run_validation(value))
+        except ValueError as error:
+            raise base.ValidationError(str(error)) from None
 
 
 class ModelConfig(base.Config):
@@ -86,6 +77,10 @@ class ModelConfig(base.Config):
 
 class GraphSearchConfig(base.Config):
     """Options of the graphsearch plugin; defaults suit a typical MkDocs site."""
+
+    enabled = c.Type(bool, default=True)
+    """`false` turns the plugin off: no bundle, no runtime, no tags, no checks (as if it were not
+    listed), e.g. `enabled: !ENV [GRAPHSEARCH, true]` to skip it in quick local builds."""
 
     chunk_depth = BoundedInt(default=DEFAULT_CHUNK_DEPTH, minimum=1, maximum=6)
     """Headings h1..h`chunk_depth` start their own search result; deeper ones fold into their parent."""

@@ -2,15 +2,22 @@
 
 A page's related pages are known only once every page is built (index/related.py compares them
 all), after MkDocs has written the HTML. So each page's content ends with an empty placeholder
-(`PLACEHOLDER`, added as it renders), and after the bundle is written the block is rendered
+(`placeholder`, added as it renders), and after the bundle is written the block is rendered
 through a Jinja2 template (autoescaped) and put between the placeholder's two comments in every
 page file. Pages that a `--dirty` build or `mkdocs serve` did not re-render still hold their
 placeholder (with last build's block): they are rewritten the same way, so no page keeps a stale
 list. A file is written only when its block changed.
+
+The placeholder is the plugin's alone: its comments carry a key made from the page's own
+content, which neither that content nor the theme around it (a `copyright`, a template) can
+hold by accident. A marker-like string elsewhere in the page is never taken for it, so the block
+cannot land in the footer and replace the footer's text.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,31 +31,54 @@ from mkdocs_graphsearch.bundle.format import RELATED, BundleError
 from mkdocs_graphsearch.bundle.read import read_file, read_manifest, read_pages
 from mkdocs_graphsearch.bundle.related import parse_related
 from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files.bounded import MAX_CONFIG, RefusedInput, check_regular
 
-START = "<!-- graphsearch:related -->"
-END = "<!-- /graphsearch:related -->"
-PLACEHOLDER = START + END
+#: A placeholder's key: this many hex digits of a hash of the page's path and content.
+KEY_DIGITS = 16
+_KEYED_START = re.compile(rf"<!-- graphsearch:related ([0-9a-f]{{{KEY_DIGITS}}}) -->")
 #: The block's template when the site names none: a heading and a list of links.
 DEFAULT_TEMPLATE = Path(__file__).parent / "templates" / "related.html"
 
 
+def placeholder_key(path: str, html: str) -> str:
+    """The key of a page's placeholder: its content cannot contain a hash of itself."""
+    return hashlib.sha256(f"{path}\0{html}".encode("utf-8", "surrogatepass")).hexdigest()[:KEY_DIGITS]
+
+
+def markers(key: str) -> tuple[str, str]:
+    """The placeholder's opening and closing comments; the block goes between them."""
+    return f"<!-- graphsearch:related {key} -->", f"<!-- /graphsearch:related {key} -->"
+
+
+def placeholder(key: str) -> str:
+    """The empty placeholder a page's content ends with as it renders."""
+    return "".join(markers(key))
+
+
 @dataclass(frozen=True)
 class BuiltPage:
-    """Where a docs page's HTML was written, and its URL (relative to the site root)."""
+    """Where a docs page's HTML was written, its URL (relative to the site root), and its
+    placeholder's key when this build rendered it (None: a page `--dirty` left as it was)."""
 
     file: Path
     url: str
+    key: str | None = None
 
 
 def show_related(
-    bundle_dir: Path, doc_files: Mapping[str, File], template_file: str | None, warn: Callable[[str], None]
+    bundle_dir: Path,
+    doc_files: Mapping[str, File],
+    template_file: str | None,
+    warn: Callable[[str], None],
+    keys: Mapping[str, str],
 ) -> None:
-    """The plugin's end-of-build step: fill every built page's placeholder."""
+    """The plugin's end-of-build step: fill every built page's placeholder (`keys`: those this
+    build rendered, by src path)."""
     template = load_template(Path(template_file) if template_file else None, warn)
     if template is None:
         return
     built = {
-        name: BuiltPage(Path(file.abs_dest_path), file.url)
+        name: BuiltPage(Path(file.abs_dest_path), file.url, keys.get(name))
         for name, file in doc_files.items()
         if not file.inclusion.is_excluded()
     }
@@ -65,7 +95,10 @@ def load_template(path: Path | None, warn: Callable[[str], None]) -> jinja2.Temp
         loader=jinja2.FileSystemLoader(str(path.parent)), autoescape=True, undefined=jinja2.StrictUndefined
     )
     try:
+        check_regular(path, MAX_CONFIG, "the related pages template")  # a FIFO would block the build
         return environment.get_template(path.name)
+    except RefusedInput as error:
+        warn(f"{error}; not shown")
     except jinja2.TemplateSyntaxError as error:
         warn(f"{path}:{error.lineno}: the related pages template is not valid Jinja2 ({error.message}); not shown")
     except (OSError, jinja2.TemplateError, UnicodeDecodeError) as error:
@@ -105,7 +138,7 @@ def write_related(
             return 0
     changed = 0
     for page, info in built.items():
-        if _replace_block(info.file, blocks.get(page, ""), warn):
+        if _replace_block(info, blocks.get(page, ""), warn):
             changed += 1
     return changed
 
@@ -116,18 +149,29 @@ def _relative(target: str, page_url: str) -> str:
     return relative + "/" if (not target or target.endswith("/")) and not relative.endswith("/") else relative
 
 
-def _replace_block(file: Path, block: str, warn: Callable[[str], None]) -> bool:
+def _own_key(text: str) -> str | None:
+    """The key of the placeholder in a page this build did not render: the one keyed marker
+    there (two different ones: a copy of another page's marker; neither is taken)."""
+    keys = set(_KEYED_START.findall(text))
+    return keys.pop() if len(keys) == 1 else None
+
+
+def _replace_block(page: BuiltPage, block: str, warn: Callable[[str], None]) -> bool:
     try:
-        text = file.read_text(encoding="utf-8")
+        text = page.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        warn(f"related pages not shown on {file}: cannot read it ({error})")
+        warn(f"related pages not shown on {page.file}: cannot read it ({error})")
         return False
-    start = text.rfind(START)  # the placeholder ends the page's content: a page's own text comes before
-    end = text.find(END, start)
-    if start < 0 or end < 0:
+    key = page.key or _own_key(text)
+    if key is None:
         return False  # a page built before related_pages was switched on, or by another theme path
-    updated = text[: start + len(START)] + block + text[end:]
+    start_marker, end_marker = markers(key)
+    start = text.find(start_marker)  # the content comes before the footer that could quote it
+    end = text.find(end_marker, start)
+    if start < 0 or end < 0:
+        return False
+    updated = text[: start + len(start_marker)] + block + text[end:]
     if updated == text:
         return False
-    write_atomic(file, updated.encode("utf-8"))
+    write_atomic(page.file, updated.encode("utf-8"))
     return True

@@ -18,10 +18,9 @@ from mkdocs_graphsearch.bundle.kept import set_aside
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import previous_files, write_bundle
 from mkdocs_graphsearch.index.builder import build_files
-from mkdocs_graphsearch.mkdocs_plugin.config import ASSETS_DIR
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.parse.model import Page
-from mkdocs_graphsearch.site_output.assets import copy_runtime
+from mkdocs_graphsearch.site_output.assets import ASSETS_DIR, copy_runtime
 
 if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are on
     from mkdocs_graphsearch.index.semantic import Progress, SemanticOptions
@@ -34,6 +33,7 @@ class SiteIndex:
     pages: list[Page] = field(default_factory=list)
     urls: dict[str, str] = field(default_factory=dict)
     token_cache: Path | None = None  # index/token_cache.py (None: no cache folder)
+    cache_dir: Path | None = None  # the plugin's cache folder (the shipped runtime is kept there)
     site_name: str = ""  # mkdocs.yml's site_name: a query of it finds the home page
 
     def write(
@@ -59,7 +59,7 @@ class SiteIndex:
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(site_dir / bundle_dir, files, kept)
-        copy_runtime(site_dir, ASSETS_DIR)
+        copy_runtime(site_dir, ASSETS_DIR, self.cache_dir)
         return files
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import orjson
 
+from mkdocs_graphsearch.files.bounded import MAX_PAGE, MAX_PAGE_HTML, size_text
 from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, load_pages, save_pages, source_digest
 from mkdocs_graphsearch.mkdocs_plugin.source_facts import (
     SourceFacts,
@@ -77,9 +78,11 @@ class SitePages:
         key = facts_key(digest, path, self._pages_sha256, self.chunk_depth)
         known = self.facts.get(path)
         if known is None or known.key != key:
-            page = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
+            page = parse_page(source[:MAX_PAGE], path, self.urls.keys(), chunk_depth=self.chunk_depth)
             link_lines = {link.line for link in page.broken_links}
             kept = [w for w in page.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
+            if len(source) > MAX_PAGE:
+                kept.insert(0, PageWarning(path, 1, _cut_message("source", len(source), MAX_PAGE)))
             known = SourceFacts(key, page.tags, page.boost, page.exclude, [(w.line, w.message) for w in kept])
             self.facts[path] = known
         self.sources[path] = _Source(digest, known.tags, known.boost, known.exclude)
@@ -90,6 +93,9 @@ class SitePages:
         markdown front-end's rule: front matter `title`, else the page's h1, else its file name
         (not a nav label, so both front-ends name a page alike)."""
         facts = self.sources[path]
+        if len(html) > MAX_PAGE_HTML:
+            self.warn(f"{path}: {_cut_message('rendered HTML', len(html), MAX_PAGE_HTML)}")
+            html = html[:MAX_PAGE_HTML]
         title = front_title if isinstance(front_title, (str, int, float)) and not isinstance(front_title, bool) else ""
         title = " ".join(str(title).split())
         parts = [code_digest(), path, title, self.urls[path], self._urls_sha256, str(self.chunk_depth),
@@ -125,7 +131,7 @@ class SitePages:
                     page = previous.page
                 else:
                     note(path)
-                    page = parse_page(source, path, self.urls.keys(), chunk_depth=self.chunk_depth)
+                    page = parse_page(source[:MAX_PAGE], path, self.urls.keys(), chunk_depth=self.chunk_depth)
             pages.append(page)
             keep[path] = SavedPage(self.urls[path], digest, page, self.rendered_keys.get(path, ""))
         if self.state_path is not None:
@@ -139,3 +145,7 @@ class SitePages:
             except OSError as error:
                 self.warn(f"cannot save the page facts cache {self.facts_path} ({error}); the next build reparses")
         return pages
+
+
+def _cut_message(what: str, size: int, limit: int) -> str:
+    return f"the page's {what} is {size_text(size)}: only its first {size_text(limit)} are indexed"

@@ -5,20 +5,24 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+from mkdocs_graphsearch.files.bounded import MAX_PAGE, read_bounded
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
 from mkdocs_graphsearch.parse.model import Page
 
 
 def markdown_files(docs_dir: Path) -> list[str]:
-    """Docs-relative posix paths of every .md file below docs_dir, sorted."""
+    """Docs-relative posix paths of every .md file below docs_dir, sorted (special files too:
+    parse_folder refuses them by name rather than leave a page out unsaid)."""
     return sorted(
         path.relative_to(docs_dir).as_posix()
         for path in docs_dir.rglob("*.md")
-        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(docs_dir).parts)
+        if not path.is_dir() and not any(part.startswith(".") for part in path.relative_to(docs_dir).parts)
     )
 
 
 def parse_folder(docs_dir: Path, *, chunk_depth: int = DEFAULT_CHUNK_DEPTH) -> list[Page]:
+    """Every page below docs_dir; RefusedInput for a page that is a special file or larger than
+    MAX_PAGE, OSError for one that cannot be read."""
     paths = markdown_files(docs_dir)
     known = set(paths)
     # The cyclic GC is pure overhead here (a big page allocates millions of short-lived tokens,
@@ -28,7 +32,7 @@ def parse_folder(docs_dir: Path, *, chunk_depth: int = DEFAULT_CHUNK_DEPTH) -> l
     gc.disable()
     try:
         return [
-            parse_page((docs_dir / path).read_bytes(), path, known, chunk_depth=chunk_depth)
+            parse_page(read_bounded(docs_dir / path, MAX_PAGE, "page"), path, known, chunk_depth=chunk_depth)
             for path in paths
         ]
     finally:

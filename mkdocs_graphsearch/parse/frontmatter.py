@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from mkdocs_graphsearch.files.bounded import MAX_FRONT_MATTER, size_text
+
 from .model import clip
 
 __all__ = ["MAX_VALUES", "FrontMatter", "expanded_size", "parse_front_matter"]
@@ -95,6 +97,10 @@ def parse_front_matter(lines: list[str]) -> FrontMatter:
     if close is None:
         return FrontMatter()  # no closing line: MkDocs sees no front matter either
     block = lines[1:close]
+    size = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in block)
+    if size > MAX_FRONT_MATTER:  # YAML of this size is no page's metadata: not parsed at all
+        message = f"front matter is {size_text(size)}, more than the {size_text(MAX_FRONT_MATTER)} read; ignored"
+        return FrontMatter(line_count=close + 1, warnings=[(1, message)])
     try:
         data = _load("\n".join(block) + "\n")
     except yaml.YAMLError as exc:

@@ -11,9 +11,11 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from mkdocs_graphsearch.text.cells import CELL
+
 from .plaintext import code_span
 
-__all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "read_html"]
+__all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "defuse", "read_html"]
 
 
 @dataclass
@@ -63,7 +65,7 @@ _BLOCKS = frozenset(
     "footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody tfoot "
     "thead tr ul".split()
 )
-_CELLS = frozenset(["td", "th"])  # a table row is one line, its cells separated by spaces
+_CELLS = frozenset(["td", "th"])  # a table row is one line, its cells apart (text/cells.py)
 # Never text: scripts, styles, icons (Material's inline SVGs), templates.
 _SKIP_TAGS = frozenset(["script", "style", "svg", "template"])
 # Permalink markers (`toc` and Material), line numbers (Pygments tables and inline spans) and
@@ -71,8 +73,11 @@ _SKIP_TAGS = frozenset(["script", "style", "svg", "template"])
 _SKIP_CLASSES = frozenset(["headerlink", "linenos", "linenodiv", "doc-symbol"])
 # mkdocstrings' labels (`property`, `classmethod`) are badges in a heading, not its title.
 _HEADING_SKIP_CLASSES = frozenset(["doc-labels", "doc-label"])
+# Blocks a page keeps out of search: by hand (any theme), and Material's own block exclusion.
+_SKIP_ATTRIBUTES = ("data-graphsearch-ignore", "data-search-exclude")
 _LANG_RE = re.compile(r"^(?:language|lang)-([\w+#.-]+)$")
 _SPACES_RE = re.compile(r"[ \t\r\f\v]+")  # ASCII only: a no-break space is content
+_CELL_SPACES_RE = re.compile(f" ?{CELL} ?")
 _NAME_RE = re.compile(r"[^\W\d][\w.]*")
 
 
@@ -117,6 +122,9 @@ class _Open:
     doc_object: bool = False
     row: bool = False
     link: bool = False
+    section: bool = False  # a `<section>` (or docutils' older `<div class="section">`)
+    section_id: str = ""
+    titled: bool = False  # its first heading was met
     code_span: tuple[list[str], int] | None = None  # inline `<code>`: its sink and where it starts
 
 
@@ -130,11 +138,13 @@ class _Reader(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.items: list[HtmlItem] = []
         self.stack: list[_Open] = []
+        self.sections: list[_Open] = []  # the open section elements, innermost last
         self.open_counts: dict[str, int] = {}  # per tag: end tags close only what is open
         self.skip_depth = 0
         self.signature_depth = 0
         self.doc_object_depth = 0
         self.row_depth = 0  # inside a table row everything is one line
+        self.row_cells = 0  # cells opened in the current row
         self.text: list[str] = []
         self.links: list[HtmlLink] = []
         self.open_link: tuple[HtmlLink, list[str]] | None = None  # the open `<a href>`, its text so far
@@ -149,7 +159,9 @@ class _Reader(HTMLParser):
 
     def flush_text(self) -> None:
         # Whitespace within a line collapses, as a browser shows it (table cells, indentation).
-        lines = (_SPACES_RE.sub(" ", line).strip(" ") for line in "".join(self.text).split("\n"))
+        lines = (
+            _CELL_SPACES_RE.sub(CELL, _SPACES_RE.sub(" ", line)).strip(" ") for line in "".join(self.text).split("\n")
+        )
         text = "\n".join(line for line in lines if line)
         if text or self.links:
             self.items.append(HtmlText(text, self.links))
@@ -184,6 +196,15 @@ class _Reader(HTMLParser):
             link.text = " ".join("".join(parts).split())
             self.open_link = None
 
+    def section_anchor(self) -> str:
+        """The id of the section this heading opens, for a heading without its own: Sphinx
+        (docutils) writes `<section id="x"><h2>` with the id on the section, not the heading.
+        Only the section's first heading takes it."""
+        if not self.sections or self.sections[-1].titled:
+            return ""
+        self.sections[-1].titled = True
+        return self.sections[-1].section_id
+
     def sink(self) -> list[str]:
         """Where text goes now: the open code block, else the open heading, else body text."""
         if self.code is not None:
@@ -201,7 +222,8 @@ class _Reader(HTMLParser):
                 self.end_code()  # so was this `<pre>`
             self.text.append(" " if self.row_depth and tag != "tr" else "\n")
         elif tag in _CELLS:
-            self.text.append(" ")
+            self.text.append(CELL if self.row_cells else " ")
+            self.row_cells += 1
         elif tag == "br" and self.skip_depth == 0:
             sink = self.sink()
             sink.append(" " if self.row_depth and sink is self.text else "\n")
@@ -214,12 +236,17 @@ class _Reader(HTMLParser):
 
         entry = _Open(tag, _language(classes, values))
         heading_badge = self.heading is not None and not _HEADING_SKIP_CLASSES.isdisjoint(classes)
-        if tag in _SKIP_TAGS or not _SKIP_CLASSES.isdisjoint(classes) or heading_badge:
+        skipped = tag in _SKIP_TAGS or not _SKIP_CLASSES.isdisjoint(classes) or heading_badge
+        if skipped or any(name in values for name in _SKIP_ATTRIBUTES):
             entry.skip = True
             self.skip_depth += 1
         if tag == "tr":
             entry.row = True
             self.row_depth += 1
+            self.row_cells = 0
+        if tag == "section" or (tag == "div" and "section" in classes):
+            entry.section, entry.section_id = True, values.get("id", "")
+            self.sections.append(entry)
         if "doc-object" in classes:
             entry.doc_object = True
             self.doc_object_depth += 1
@@ -230,7 +257,8 @@ class _Reader(HTMLParser):
         if self.skip_depth == 0:
             if tag in _HEADINGS:
                 self.flush_text()
-                identifier = values.get("id", "")
+                section_id = self.section_anchor()  # called for every heading: it marks the section titled
+                identifier = values.get("id", "") or section_id
                 self.heading_is_doc = "doc-heading" in classes
                 symbols = _dotted_names(identifier) if self.heading_is_doc else []
                 self.heading = HtmlHeading(_HEADINGS[tag], identifier, "", [], symbols, self.heading_is_doc)
@@ -283,6 +311,8 @@ class _Reader(HTMLParser):
                 self.signature_depth -= 1
             if entry.row:
                 self.row_depth -= 1
+            if entry.section:
+                self.sections.pop()
             if entry.heading:
                 self.end_heading()
             if entry.pre:
@@ -299,6 +329,7 @@ class _Reader(HTMLParser):
         if self.skip_depth:
             return
         sink = self.sink()
+        data = data.replace(CELL, " ")  # only between cells (text/cells.py)
         sink.append(data.replace("\n", " ") if self.row_depth and sink is self.text else data)
         if self.open_link is not None:
             self.open_link[1].append(data)
@@ -311,7 +342,7 @@ class _Reader(HTMLParser):
         return self.items
 
 
-def _defuse(html: str) -> str:
+def defuse(html: str) -> str:
     """Escape the constructs that make `HTMLParser` quadratic or raise; linear string scans.
 
     Unclosable `<` (after the last `>`) and comments with no `-->` after them make it rescan
@@ -331,5 +362,5 @@ def _defuse(html: str) -> str:
 def read_html(html: str) -> list[HtmlItem]:
     """Headings, text runs, code blocks and API names of rendered HTML, in document order."""
     reader = _Reader()
-    reader.feed(_defuse(html))
+    reader.feed(defuse(html))
     return reader.finish()

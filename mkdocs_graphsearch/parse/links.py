@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -153,11 +153,13 @@ def find_wiki_links(text: str) -> Iterator[WikiMatch]:
 class WikiIndex:
     """Pages by file name, for `[[name]]` resolution within the docs root.
 
-    Built lazily, once per parse, only when a page really has a wiki link.
+    Built lazily, once per parse, only when a page really has a wiki link. `slugify` turns a
+    `#Heading` into its anchor: the site's own toc slugify in the plugin, the default elsewhere.
     """
 
-    def __init__(self, known_pages: Collection[str]) -> None:
+    def __init__(self, known_pages: Collection[str], slugify: Callable[[str], str] = slugify) -> None:
         self._known = known_pages
+        self._slugify = slugify
         self._by_stem: dict[str, list[str]] | None = None
         self._by_stem_folded: dict[str, list[str]] | None = None
 
@@ -178,7 +180,7 @@ class WikiIndex:
 
     def resolve(self, target: str, heading: str, page_path: str) -> Resolution:
         """Resolve `[[target#heading]]`; the anchor is the heading slugified (toc style)."""
-        anchor = slugify(heading) if heading else ""
+        anchor = self._slugify(heading) if heading else ""
         if not target:
             return Resolution(page_path, anchor)
         if self._by_stem is None:

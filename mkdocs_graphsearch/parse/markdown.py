@@ -18,6 +18,8 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from mkdocs_graphsearch.text.cells import CELL
+
 from .anchors import AnchorAllocator, parse_heading_attrs
 from .blocks import flatten_blocks
 from .chunks import ChunkTree
@@ -218,8 +220,8 @@ def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
         elif kind == "tr_open":
             row, row_links, row_line = [], [], line
         elif kind == "tr_close":
-            if row is not None and any(row):
-                items.append(_Text(row_line, " ".join(cell for cell in row if cell), row_links))
+            if row is not None and any(row):  # one line, cells apart (text/cells.py)
+                items.append(_Text(row_line, CELL.join(cell.replace(CELL, " ") for cell in row), row_links))
             row = None
         elif kind == "inline":
             text, links = inline_text(token.children, line)

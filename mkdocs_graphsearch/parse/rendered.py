@@ -19,12 +19,12 @@ from .markdown import DEFAULT_CHUNK_DEPTH
 from .model import Chunk, Link, Page, PageWarning, clip
 from .plaintext import html_text
 
-__all__ = ["parse_rendered_page"]
+__all__ = ["parse_rendered_page", "url_key"]
 
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
-def _url_key(url: str) -> str:
+def url_key(url: str) -> str:
     """One spelling per page URL: `a/b/`, `a/b`, `a/b/index.html` -> `a/b`; the home page -> ``."""
     url = unquote(url).strip("/")
     if url == "index.html" or url.endswith("/index.html"):
@@ -41,7 +41,7 @@ class _LinkResolver:
         # resp. `guide/`, as a browser does.
         self.base = page_url if page_url.endswith("/") or not page_url else posixpath.dirname(page_url) + "/"
         self.base = self.base.lstrip("/")
-        self.pages = {_url_key(url): src for url, src in pages_by_url.items()}
+        self.pages = {url_key(url): src for url, src in pages_by_url.items()}
         self.cache: dict[str, tuple[str, str] | None] = {}
 
     def resolve(self, href: str) -> tuple[str, str] | None:
@@ -61,7 +61,7 @@ class _LinkResolver:
         joined = url if url.startswith("/") else posixpath.normpath(posixpath.join("/" + self.base, url))
         if joined.startswith("/.."):
             return None  # climbs out of the site
-        target = self.pages.get(_url_key(joined))
+        target = self.pages.get(url_key(joined))
         return (target, anchor) if target is not None else None  # None: an asset or not a page
 
 

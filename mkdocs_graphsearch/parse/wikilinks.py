@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from markdown_it.rules_core import block, normalize
 from markdown_it.rules_core.state_core import StateCore
 
+from .anchors import slugify as default_slugify
 from .blocks import flatten_blocks
 from .links import WikiIndex, WikiMatch, find_wiki_links
 from .markdown import MARKDOWN_PARSER
@@ -78,6 +79,7 @@ def rewrite_wiki_links(
     *,
     first_line: int = 1,
     excluded_pages: Collection[str] = (),
+    slugify: Callable[[str], str] = default_slugify,
 ) -> tuple[str, list[PageWarning]]:
     """The page with its wiki links rewritten, and one warning per unresolved wiki link.
 
@@ -85,6 +87,8 @@ def rewrite_wiki_links(
     before plugins see the text), so warnings name the line in the file. A link that matches
     no known page but one of `excluded_pages` (MkDocs' exclude_docs, drafts) becomes a link to
     it, as a markdown link would be: MkDocs reports those itself, at INFO (`--strict` passes).
+    `slugify` makes a `#Heading`'s anchor as the site's toc makes heading ids (its `slugify` and
+    `separator` settings), so the link lands on the id the built page has.
     """
     if "[[" not in markdown:
         return markdown, []
@@ -96,7 +100,7 @@ def rewrite_wiki_links(
     # Whether a line is code depends only on the lines up to it (blocks open and close in one
     # forward pass): the page is parsed up to its last wiki link, not to its end.
     in_code = _code_lines(lines[: max(found) + 1])
-    index, excluded = WikiIndex(known_pages), WikiIndex(excluded_pages)
+    index, excluded = WikiIndex(known_pages, slugify), WikiIndex(excluded_pages, slugify)
     warnings: list[PageWarning] = []
     for number, matches in found.items():
         if number in in_code:

@@ -9,7 +9,7 @@ therefore threw a TypeError on every page, which stopped the rest of the theme's
 tables unstyled, keyboard shortcuts and the help modal dead (issue 8).
 
 The fix is the least the script needs: a hidden stand-in for that modal (never shown: the
-runtime's takeover in js/src/ui.js answers its `show.bs.modal` with our dialog, and `/` or `s`
+runtime's takeover in js/src/ui/theme.js answers its `show.bs.modal` with our dialog, and `/` or `s`
 never reach the theme). readthedocs and Material need nothing: their scripts check for their
 search elements first.
 """

@@ -47,7 +47,8 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded[index] = true;
     return pairs.map(([, id]) => id);
   };
-  const special = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => shardsOf.keyShard(shardsOf.vocabKey(token), n)));
+  const keyChars = shardsOf.keyCharsOf(manifest);
+  const special = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => shardsOf.keyShard(shardsOf.vocabKey(token, keyChars), n)));
   for (const index of [...special].sort((a, b) => a - b)) await addVocab(index);
   return {
     rows: new Map(),
@@ -62,7 +63,7 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded,
     vocabFailed: new Array(n).fill(false),
     addVocab,
-    vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(word, n)),
+    vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(word, n, keyChars)),
   };
 }
 

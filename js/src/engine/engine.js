@@ -6,7 +6,7 @@ import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./bundle/vector-shards.js";
-import { coverage, definingChunks, exactCover, fuse, fusionExplain, pathRoots } from "./fuse.js";
+import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure, pathRoots, wordMatches } from "./fuse.js";
 import { liftTitled, titledRoots } from "./titles.js";
 import { expand } from "./expand.js";
 import { MODES } from "./bundle/format.js";
@@ -139,16 +139,21 @@ export function search(bundle, query, options = {}) {
     /** @type {import("./fuse.js").Fused} */
     let fused;
     let floor;
+    let follow = true; // graph expansion
     if (mode === "vector") {
       // (no query vector: nothing fused)
       fused = { scores: cos ? Float64Array.from(cos) : new Float64Array(bundle.nChunks), direct: new Uint8Array(bundle.nChunks) };
       for (const chunk of vectorMatches.chunks) fused.direct[chunk] = 1;
       floor = settings.vector_threshold;
     } else {
-      const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordMatches);
+      const expansions = keyword.expansions.map((options) => options.map((expansion) => expansion.term));
+      const matched = wordMatches(bundle, keyword.tokens, expansions, keyword.typed);
+      const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordMatches, matched);
       fused = fuse(keywordMatches, keyword.scores, vectorMatches, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
       if (display.explain) fusion = fusionExplain(sure, keywordMatches, keyword.scores, settings); // recomputes fuse()'s share: only for explain
-      floor = settings.min_score;
+      // Sure of the keyword side (fuse.py): its answer, whole, without graph guesses.
+      follow = !keywordSure(sure);
+      floor = follow ? settings.min_score : 0;
       // Without a keyword match, a chunk needs a surer cosine: the vector side alone
       // must not answer an off-topic query.
       const alone = settings.vector_only_threshold;
@@ -162,9 +167,9 @@ export function search(bundle, query, options = {}) {
     }
     direct = fused.direct;
     scores = fused.scores;
-    const seeds = bestChunks(scores, direct, settings.seeds);
     // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
-    if (bundle.graph) {
+    if (bundle.graph && follow) {
+      const seeds = bestChunks(scores, direct, settings.seeds);
       /** @type {Set<number>} */
       const unexpanded = new Set();
       origins = expand(fused, seeds, bundle.graph, settings, floor, allowed, unexpanded);

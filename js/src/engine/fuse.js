@@ -92,23 +92,38 @@ export function pathRoots(bundle, text, found) {
   return new Set([...found].filter((chunk) => kind[chunk] === "page" && `/${pathKey(paths[page[chunk]])}`.includes(`/${typed}`)));
 }
 
+/** Per query token, the terms that show its word is in a chunk: the terms it matched less, for a
+ * token being typed, its completions (spec: word_matches).
+ * @param {Bundle} bundle @param {string[]} tokens @param {number[][]} matchedTerms
+ * @param {Set<string>} typed @returns {number[][]} */
+export function wordMatches(bundle, tokens, matchedTerms, typed) {
+  return tokens.map((token, i) => {
+    const guessed = new Set(typed.has(token) ? prefixTerms(bundle, token) : []);
+    return matchedTerms[i].filter((term) => !guessed.has(term));
+  });
+}
+
 /** How much of the query the keyword side's best chunk holds: `held` of the query's `words` (its
- * tokens that are not stop words) are exact terms of that chunk (spec: Coverage).
- * @typedef {{held: number, words: number}} Coverage */
+ * tokens that are not stop words) are exact terms of that chunk, `matched` of them are there
+ * through a term that shows the word is there (spec: Coverage).
+ * @typedef {{held: number, words: number, matched: number}} Coverage */
 
 /** Of the query's tokens that are not stop words, how many the keyword side's best chunk holds
- * as an exact term; none held without a keyword match (spec: coverage).
+ * as an exact term, and as any of its `matchedTerms` (wordMatches, per token of `tokens`); none
+ * held without a keyword match (spec: coverage).
  * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} stop
- * @param {Matches} keyword @returns {Coverage} */
-export function coverage(bundle, tokens, stop, keyword) {
-  const content = tokens.filter((token) => !stop.has(token));
-  if (keyword.best < 0 || !content.length) return { held: 0, words: content.length };
-  let held = 0;
-  for (const token of content) {
+ * @param {Matches} keyword @param {ArrayLike<number>[]} matchedTerms @returns {Coverage} */
+export function coverage(bundle, tokens, stop, keyword, matchedTerms) {
+  let words = 0, held = 0, matched = 0;
+  tokens.forEach((token, i) => {
+    if (stop.has(token)) return;
+    words++;
+    if (keyword.best < 0) return;
     const term = bundle.termIndex.get(token);
     if (term !== undefined && holds(bundle, term, keyword.best)) held++;
-  }
-  return { held, words: content.length };
+    if (Array.prototype.some.call(matchedTerms[i], (/** @type {number} */ t) => holds(bundle, t, keyword.best))) matched++;
+  });
+  return { held, words, matched };
 }
 
 /** Whether the term's postings name the chunk: a binary search, as they rise by chunk (spec: holds).
@@ -140,23 +155,27 @@ export function keywordGap(keyword, keywordScores) {
   return 1 - keywordScores[keyword.next] / keywordScores[keyword.best];
 }
 
+/** Whether the keyword side's best chunk matches every word of the query (spec: keyword_sure).
+ * @param {Coverage} covered @returns {boolean} */
+export const keywordSure = (covered) => covered.words > 0 && covered.matched === covered.words;
+
 /** The keyword side's share of a fused score (spec: keyword_share).
  * @param {Coverage} covered @param {number} gap @param {any} settings @returns {number} */
 export function keywordShare(covered, gap, settings) {
-  const a = Math.min(COVERAGE_BASE + COVERAGE_SPAN * (covered.words ? covered.held / covered.words : 0) + GAP_SPAN * gap, 1);
+  const a = keywordSure(covered) ? 1 : Math.min(COVERAGE_BASE + COVERAGE_SPAN * (covered.words ? covered.held / covered.words : 0) + GAP_SPAN * gap, 1);
   const keyword = settings.keyword_weight * a;
   const vector = settings.vector_weight * (1 - a);
   const total = keyword + vector;
   return total ? keyword / total : 0;
 }
 
-/** What set a hybrid query's keyword share (explain): words held of the query's words, the
- * keyword gap and the share (spec: fusion_explain).
+/** What set a hybrid query's keyword share (explain): words held exactly and matched of the
+ * query's words, the keyword gap and the share (spec: fusion_explain).
  * @param {Coverage} covered @param {Matches} keyword @param {ArrayLike<number>} keywordScores
- * @param {any} settings @returns {{held: number, words: number, gap: number, keyword_share: number}} */
+ * @param {any} settings @returns {{held: number, matched: number, words: number, gap: number, keyword_share: number}} */
 export function fusionExplain(covered, keyword, keywordScores, settings) {
   const gap = keywordGap(keyword, keywordScores);
-  return { held: covered.held, words: covered.words, gap, keyword_share: keywordShare(covered, gap, settings) };
+  return { held: covered.held, matched: covered.matched, words: covered.words, gap, keyword_share: keywordShare(covered, gap, settings) };
 }
 
 /**

@@ -1,6 +1,6 @@
 // @ts-check
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
-import { snippet, sourceText } from "./snippet.js";
+import { BREADCRUMB_SEPARATOR, snippet, sourceText } from "./snippet.js";
 import { languageAliases, languageOf } from "./filters.js";
 import { DISPLAY_FAILED, DISPLAY_LOADED, fragmentOf } from "./bundle/read.js";
 
@@ -165,6 +165,24 @@ export function bestChunks(scores, among, k) {
   return kept;
 }
 
+/** For a parameter entry or a code block in one, its object's anchor; null for any other chunk
+ * (spec: parameter_of). @param {string[]} kinds @param {string[]} anchors @param {number[]} parents
+ * @param {number} chunk @returns {string | null} */
+export function parameterOf(kinds, anchors, parents, chunk) {
+  const entry = kinds[chunk] === "code" ? parents[chunk] : chunk;
+  if (entry < 0) return null;
+  const anchor = anchors[entry], parent = parents[entry];
+  if (kinds[entry] !== "api" || parent < 0 || kinds[parent] !== "api" || !anchor.endsWith(")")) return null;
+  const owner = anchors[parent];
+  return owner && anchor.startsWith(`${owner}(`) && !anchor.slice(owner.length + 1, -1).includes(")") ? owner : null;
+}
+
+/** A parameter row's title: `object › name` (spec: parameter_title).
+ * @param {string} owner @param {string} anchor @returns {string} */
+export function parameterTitle(owner, anchor) {
+  return owner.slice(owner.lastIndexOf(".") + 1) + BREADCRUMB_SEPARATOR + anchor.slice(owner.length + 1, -1);
+}
+
 /** page_max_weight x best + page_top_weight x mean of the top page_top_n (spec: page_score).
  * @param {ArrayLike<number>} members best first @param {Float64Array} scores @param {any} settings */
 export function pageScore(members, scores, settings) {
@@ -279,16 +297,19 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     const listed = new Set();
     for (const chunk of members) {
       const anchor = chunks.anchor[chunk];
-      if (listed.has(anchor)) continue;
+      // A parameter entry shares its object's place (spec: results.py).
+      const owner = parameterOf(chunks.kind, chunks.anchor, chunks.parent, chunk);
+      const place = owner ?? anchor;
+      if (listed.has(place)) continue;
       if (sections.length === settings.sections_per_page) break;
-      listed.add(anchor);
+      listed.add(place);
       const source = sourceText(bundle.texts, chunks.parent, chunks.title, chunk, display.missing);
       /** @type {any} */
       const section = {
         id: chunks.id[chunk],
         kind: chunks.kind[chunk],
         anchor,
-        title: chunks.title[chunk],
+        title: owner === null ? chunks.title[chunk] : parameterTitle(owner, anchor),
         url: anchor ? `${url}#${anchor}` : url,
         score: scores[chunk],
         snippet: source === null ? "" : snippet(source, marks, settings.snippet_words),

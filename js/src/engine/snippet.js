@@ -266,8 +266,9 @@ function render(word, marks) {
   return out + escapeHtml(chars.slice(position).join(""));
 }
 
-/** The first window with the most distinct query tokens, then the most marked words.
- * @param {Set<string>[]} keys @param {number} window @returns {[number, number]} */
+/** The first window with the most distinct query tokens, then the most marked words: its start,
+ * end, distinct tokens and marked words.
+ * @param {Set<string>[]} keys @param {number} window @returns {[number, number, number, number]} */
 function bestWindow(keys, window) {
   /** @type {Map<string, number>} */
   const counts = new Map();
@@ -292,7 +293,54 @@ function bestWindow(keys, window) {
       bestMarked = marked;
     }
   }
-  return [best, Math.min(keys.length, best + window)];
+  return [best, Math.min(keys.length, best + window), bestDistinct, bestMarked];
+}
+
+/** Between two cells of a table row (spec: text/cells.py CELL), and how a row reads. */
+const CELL = "\x1f";
+const ROW_LEAD = " — ", CELL_SEPARATOR = ", ", HEADER_SEPARATOR = ": ";
+const EDGE_ASCII_SPACE = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
+/** @param {string} line */
+const cellsOf = (line) => line.split(CELL).map((cell) => cell.replace(EDGE_ASCII_SPACE, ""));
+
+/** A body row as read: `first cell — Header: cell, ...` (spec: table_row).
+ * @param {string[]} header @param {string[]} cells @returns {string} */
+export function tableRow(header, cells) {
+  const rest = [];
+  for (let i = 1; i < cells.length; i++) {
+    if (cells[i]) rest.push(i < header.length && header[i] ? header[i] + HEADER_SEPARATOR + cells[i] : cells[i]);
+  }
+  const joined = rest.join(CELL_SEPARATOR);
+  return cells[0] && joined ? cells[0] + ROW_LEAD + joined : cells[0] || joined;
+}
+
+/** Text a snippet may show, and whether the text goes on before and after it (spec: Piece).
+ * @typedef {{words: string[], starts: number[], text: string, before: boolean, after: boolean}} Piece */
+
+/** The text as one piece, or for a text with tables its prose and each body row (spec: pieces).
+ * @param {string} text @returns {Piece[]} */
+function pieces(text) {
+  /** @param {string} part @param {boolean} before @param {boolean} after @returns {Piece} */
+  const piece = (part, before, after) => ({ ...splitWords(part), text: part, before, after });
+  if (!text.includes(CELL)) return [piece(text, false, false)];
+  const lines = text.split("\n");
+  /** @type {string[]} */
+  const prose = [];
+  /** @type {[number, string][]} */
+  const rows = [];
+  /** @type {string[] | null} */
+  let header = null;
+  let last = -1;
+  lines.forEach((line, number) => {
+    if (/[^ \t\n\r\f\v]/.test(line)) last = number;
+    if (!line.includes(CELL)) {
+      prose.push(line);
+      header = null;
+    } else if (header === null) header = cellsOf(line);
+    else rows.push([number, tableRow(header, cellsOf(line))]);
+  });
+  return [piece(prose.join("\n"), false, false), ...rows.map(([number, row]) => piece(row, true, number < last))]
+    .filter((found) => found.words.length);
 }
 
 /**
@@ -300,34 +348,43 @@ function bestWindow(keys, window) {
  * @returns {string} safe HTML: escaped text, matches in <mark>
  */
 export function snippet(text, hl, window) {
-  const { words, starts } = splitWords(text);
-  if (!words.length) return "";
+  const parts = pieces(text);
+  if (!parts.length) return "";
   const terms = needles(hl);
-  const candidates = wordsWithTerms(text, words, starts, terms);
   /** @type {Mark[]} */
   const none = [];
   const memo = wordMarks(hl);
-  let marks = words.map((word, i) => {
-    if (candidates !== null && !candidates[i]) return none;
-    let found = memo.get(word);
-    if (found === undefined) {
-      const folded = terms.length ? fold(word) : "";
-      found = terms.some((term) => folded.includes(term)) ? tokenMarks(word, hl) : [];
-      memo.set(word, found);
-    }
-    return found;
+  let marked = parts.map(({ words, starts, text: part }) => {
+    const candidates = wordsWithTerms(part, words, starts, terms);
+    return words.map((word, i) => {
+      if (candidates !== null && !candidates[i]) return none;
+      let found = memo.get(word);
+      if (found === undefined) {
+        const folded = terms.length ? fold(word) : "";
+        found = terms.some((term) => folded.includes(term)) ? tokenMarks(word, hl) : [];
+        memo.set(word, found);
+      }
+      return found;
+    });
   });
   // A part marked alone stands only where its identifier occurs nowhere in this text.
   // (Most words of a long text have no mark: they share one empty list and one empty set.)
   const occurs = new Set();
-  for (const found of marks) for (const m of found) if (!m[3]) occurs.add(m[2]);
-  marks = marks.map((found) => (found.length ? found.filter((m) => !m[3] || !occurs.has(m[3])) : none));
+  for (const marks of marked) for (const found of marks) for (const m of found) if (!m[3]) occurs.add(m[2]);
+  marked = marked.map((marks) => marks.map((found) => (found.length ? found.filter((m) => !m[3] || !occurs.has(m[3])) : none)));
   /** @type {Set<string>} */
   const unmarked = new Set();
-  const [start, end] = bestWindow(marks.map((found) => (found.length ? new Set(found.map((m) => m[2])) : unmarked)), window);
+  // The piece whose best window has the most distinct tokens, then marked words; the first on ties.
+  let best = [-1, 0, 0, -1, -1];
+  marked.forEach((marks, index) => {
+    const [start, end, distinct, count] = bestWindow(marks.map((found) => (found.length ? new Set(found.map((m) => m[2])) : unmarked)), window);
+    if (best[0] < 0 || distinct > best[3] || (distinct === best[3] && count > best[4])) best = [index, start, end, distinct, count];
+  });
+  const [index, start, end] = best;
+  const { words, before, after } = parts[index];
   const body = [];
-  for (let i = start; i < end; i++) body.push(render(words[i], marks[i]));
-  return (start > 0 ? "… " : "") + body.join(" ") + (end < words.length ? " …" : "");
+  for (let i = start; i < end; i++) body.push(render(words[i], marked[index][i]));
+  return (start > 0 || before ? "… " : "") + body.join(" ") + (end < words.length || after ? " …" : "");
 }
 
 /**

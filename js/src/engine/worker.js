@@ -13,7 +13,8 @@
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
  *         facets}
- *        {type: "results", channel, id, query, mode, results, parts, complete}
+ *        {type: "results", channel, id, query, mode, results, parts, complete}   (query: the part
+ *        the engine read, its first max_query_chars code points: engine.js boundedQuery)
  *   (`done` / `complete`: every part has been tried, nothing more will arrive; `top`: the site's
  *   most connected pages from the manifest, for an empty box (ui/start.js), [] until it is read;
  *   `facets`: the manifest's, for filter chips, null until the keyword part is in)
@@ -30,7 +31,10 @@
  * expands from, fetched then, only those (one that fails is a warning: its pages are left out, or
  * its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
- * query is answered again (`complete` stays false until they are in, or failed).
+ * query is answered again (`complete` stays false until they are in, or failed). The semantic
+ * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
+ * keyword answer: while they are missing the query is answered in keyword mode (incomplete), and
+ * they are fetched only once the query has stayed the box's text for SEMANTIC_PAUSE_MS.
  */
 import { BundleError } from "./bundle/format.js";
 import {
@@ -225,12 +229,29 @@ function withinSeconds(promise, seconds, name) {
   return /** @type {Promise<T>} */ (Promise.race([promise, late])).finally(() => clearTimeout(timer));
 }
 /**
+ * Milliseconds a box's query must stay unchanged before the semantic half fetches what it lacks
+ * for it (query encoder rows and vocabulary, vector clusters, graph edges). Until then, and until
+ * those files are in, the query gets its keyword answer at once: while the reader types, every
+ * prefix is answered by keyword and only the text they stop at costs the semantic half's
+ * requests (issue 23: typing a question fetched every prefix's shards).
+ */
+export const SEMANTIC_PAUSE_MS = 250;
+
+/**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
- * @param {{parts?: Part[], fetcher?: (bundleUrl: string, timeout?: number) => FetchFile}} [options]
+ * @param {{parts?: Part[], fetcher?: (bundleUrl: string, timeout?: number) => FetchFile,
+ *          semanticPause?: number}} [options] (semanticPause: SEMANTIC_PAUSE_MS by default)
  */
 export function createService(post, options = {}) {
   const parts = options.parts ?? PARTS;
   const makeFetcher = options.fetcher ?? httpFetcher;
+  const semanticPause = options.semanticPause ?? SEMANTIC_PAUSE_MS;
+  /** When each query message arrived (for its pause). @type {WeakMap<QueryMessage, number>} */
+  const arrived = new WeakMap();
+  /** Each channel's timer for the end of its query's pause. @type {Map<string, ReturnType<typeof setTimeout>>} */
+  const pauses = new Map();
+  /** The query id each channel last got an early keyword answer for. @type {Map<string, number>} */
+  const keywordPosted = new Map();
   /** @type {LoadContext | null} */
   let context = null;
   /** @type {string[]} */
@@ -266,9 +287,9 @@ export function createService(post, options = {}) {
   /** Graph shards by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const graphShards = new Map();
-  /** The engine's search, once engine.js is in (imported at init, beside the first part).
-   * @type {typeof import("./engine.js").search | null} */
-  let search = null;
+  /** The engine (search, and boundedQuery: the part of a query it reads), once engine.js is in
+   * (imported at init, beside the first part). @type {typeof import("./engine.js") | null} */
+  let engineModule = null;
 
   function postStatus() {
     post({ type: "status", state, parts: [...loaded], done: tried === parts.length || state === "error",
@@ -278,9 +299,12 @@ export function createService(post, options = {}) {
 
   /** @param {QueryMessage} message */
   function answer(message) {
-    if (!context || !context.bundle || !search) return;
+    if (!context || !context.bundle || !engineModule) return;
     if (tried < parts.length) answeredEarly = true;
     const bundle = context.bundle;
+    const { search, boundedQuery } = engineModule;
+    // Echoed as the engine read it: the UI's status line (announced) shows no more than that.
+    const query = boundedQuery(bundle, message.query);
     /** @type {Set<number>} */
     const missing = new Set();
     /** @type {Set<number>} */
@@ -296,25 +320,70 @@ export function createService(post, options = {}) {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
                                                clusters, encoderShards: encoderWanted, displays: shown, graphs });
     } catch (error) {
-      post({ type: "results", channel: message.channel, id: message.id, query: message.query,
+      post({ type: "results", channel: message.channel, id: message.id, query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
     if (wantShards(bundle, wanted)) return; // answered when they are in
-    if (wantEncoderShards(bundle, encoderWanted)) return; // the query encoder's rows: likewise
-    if (wantClusters(bundle, clusters)) return; // the vector clusters probed: likewise
-    if (wantGraphs(bundle, graphs)) return; // the edges from the expansion's seeds: likewise
+    if (encoderWanted.size || clusters.size || graphs.size) { // the semantic half lacks files
+      const left = semanticPause - (Date.now() - (arrived.get(message) ?? 0));
+      if (left > 0) pauseThen(message, left); // fetched once the reader stops typing
+      if (left > 0 ||
+          wantEncoderShards(bundle, encoderWanted) || // the query encoder's rows: answered when in
+          wantClusters(bundle, clusters) || // the vector clusters probed: likewise
+          wantGraphs(bundle, graphs)) { // the edges from the expansion's seeds: likewise
+        if (message.mode !== "vector") answerByKeyword(bundle, message); // meanwhile
+        return;
+      }
+    }
     if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     post({
       type: "results",
       channel: message.channel,
       id: message.id,
-      query: message.query,
+      query,
       mode: output.mode,
       results: output.results,
       parts: [...loaded],
       complete: tried === parts.length && !wantTexts(bundle, missing),
     });
+  }
+
+  /**
+   * The keyword answer of a query whose semantic half is not ready (once per query; its pages'
+   * display fragments first, its snippets' texts fetched after), marked incomplete.
+   * @param {Bundle} bundle @param {QueryMessage} message
+   */
+  function answerByKeyword(bundle, message) {
+    if (keywordPosted.get(message.channel) === message.id || !engineModule) return;
+    const { search, boundedQuery } = engineModule;
+    /** @type {Set<number>} */
+    const missing = new Set();
+    const shown = new Set();
+    let output;
+    try {
+      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, missing, shards: new Set(),
+                                               displays: shown });
+    } catch {
+      return; // the full answer reports it
+    }
+    if (wantDisplays(bundle, shown)) return;
+    keywordPosted.set(message.channel, message.id);
+    wantTexts(bundle, missing);
+    post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
+           mode: output.mode, results: output.results, parts: [...loaded], complete: false });
+  }
+
+  /** Answer this channel again when its query's pause ends, if it is still its query.
+   * @param {QueryMessage} message @param {number} ms */
+  function pauseThen(message, ms) {
+    if (pauses.has(message.channel)) return;
+    pauses.set(message.channel, setTimeout(() => {
+      pauses.delete(message.channel);
+      if (latest.get(message.channel) !== message) return;
+      waiting.add(message.channel);
+      flush();
+    }, ms));
   }
 
   /**
@@ -475,7 +544,7 @@ export function createService(post, options = {}) {
       loaded.push(part.name);
       if (state !== "ready" && parts.every((p) => !p.required || loaded.includes(p.name))) {
         try {
-          search = (await engine).search;
+          engineModule = await engine;
         } catch (error) {
           state = "error";
           errorMessage = `the search engine could not be loaded (${/** @type {Error} */ (error).message})`;
@@ -503,6 +572,9 @@ export function createService(post, options = {}) {
         init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined);
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
+        arrived.set(query, Date.now());
+        clearTimeout(pauses.get(query.channel));
+        pauses.delete(query.channel);
         latest.set(query.channel, query);
         waiting.add(query.channel);
         if (state === "ready") schedule();

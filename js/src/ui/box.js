@@ -16,7 +16,8 @@ let uid = 0;
 export class SearchBox {
   /**
    * @param {SearchClient} client @param {URL} root
-   * @param {{inline: boolean, placeholder: string, onNavigate?: () => void, onEscape?: () => void}} options
+   * @param {{inline: boolean, placeholder: string, highlight?: boolean, onNavigate?: () => void,
+   *          onEscape?: () => void}} options highlight: result links carry the query as `?h=`
    */
   constructor(client, root, options) {
     this.client = client;
@@ -45,6 +46,7 @@ export class SearchBox {
     this.panel = new ResultsPanel(this.input, root, {
       id,
       inline: options.inline,
+      highlight: options.highlight,
       // Nothing better will come for these results (every part of the bundle was tried).
       // data-gs-mode: the mode the shown answer really ran in (keyword until the vectors are in).
       onShow: (message) => {
@@ -53,12 +55,22 @@ export class SearchBox {
       },
     });
     // Shown once the worker has read the site's facets (the manifest).
-    this.chips = new FilterChips(this.input, () => this.search());
+    this.chips = new FilterChips(this.input, () => this.search(), `${id}-chips`);
     this.element = h("div", { class: `gs-box ${options.inline ? "gs-inline" : "gs-modal"}` },
                      [this.bar, this.chips.element, ...this.panel.elements]);
 
+    /** Enter pressed before the box's query had an answer (the list still showed an older
+     * query's): its modifiers, to open the top result of the query in the box once it comes.
+     * @type {{newTab: boolean} | null} */
+    this.pendingEnter = null;
     client.channels.set(this.channel, (message) => {
-      if (message.id === this.sentId) this.panel.show(message); // else: an older keystroke's answer
+      if (message.id !== this.sentId) return; // an older keystroke's answer
+      this.panel.show(message);
+      const pending = this.pendingEnter;
+      if (pending && this.panel.shownId === this.sentId) {
+        this.pendingEnter = null;
+        this.openActive(pending.newTab);
+      }
     });
     this.statusListener = () => this.refreshState();
     client.statusListeners.add(this.statusListener);
@@ -88,6 +100,7 @@ export class SearchBox {
   /** Send the current text (every keystroke; stale answers are dropped by id). */
   search() {
     this.chips.sync();
+    this.pendingEnter = null; // the text changed after Enter: that query is not the one to open
     const query = this.input.value;
     if (!query.trim()) {
       this.sentId = this.client.nextId++; // answers to older queries are now stale
@@ -129,15 +142,11 @@ export class SearchBox {
         break;
       case "Enter": {
         event.preventDefault();
-        const option = panel.activeOption();
-        const href = option && option.getAttribute("href");
-        if (!option || !href) return;
-        if (event.ctrlKey || event.metaKey || event.shiftKey) {
-          window.open(href, "_blank", "noopener");
-          return;
-        }
-        if (this.options.onNavigate) this.options.onNavigate();
-        option.click();
+        const newTab = event.ctrlKey || event.metaKey || event.shiftKey;
+        // The list may still be an older query's (a query pasted, Enter pressed at once): Enter
+        // opens a result of the query in the box, so it waits for that query's answer.
+        if (this.input.value.trim() && panel.shownId !== this.sentId) this.pendingEnter = { newTab };
+        else this.openActive(newTab);
         break;
       }
       case "Escape":
@@ -149,16 +158,37 @@ export class SearchBox {
       default:
     }
   }
+
+  /** Open the active option (in a new tab with a modifier key). @param {boolean} newTab */
+  openActive(newTab) {
+    const option = this.panel.activeOption();
+    const href = option && option.getAttribute("href");
+    if (!option || !href) return;
+    if (newTab) {
+      window.open(href, "_blank", "noopener");
+      return;
+    }
+    if (this.options.onNavigate) this.options.onNavigate();
+    option.click();
+  }
 }
 
 /** A modal search dialog (native <dialog>: top layer, focus kept inside, page inert). */
 export class SearchDialog {
-  /** @param {SearchClient} client @param {URL} root */
-  constructor(client, root) {
+  /**
+   * @param {SearchClient} client @param {URL} root
+   * @param {{highlight: boolean, onNavigate: () => void}} page highlight: result links carry `?h=`;
+   *   onNavigate: a result was picked (the theme's navigation drawer closes)
+   */
+  constructor(client, root, page) {
     this.box = new SearchBox(client, root, {
       inline: false,
       placeholder: "Search the documentation",
-      onNavigate: () => this.close(),
+      highlight: page.highlight,
+      onNavigate: () => {
+        this.close();
+        page.onNavigate();
+      },
       onEscape: () => this.close(),
     });
     const close = h("button", { type: "button", class: "gs-close", "aria-label": "Close search" }, ["Esc"]);

@@ -7,21 +7,32 @@
 import { h } from "./dom.js";
 
 /** Facets in chip order, and their names in tooltips. */
-const FACETS = [["in", "Section"], ["kind", "Kind"], ["lang", "Language"], ["tags", "Tag"]];
+export const FACETS = [["in", "Section"], ["kind", "Kind"], ["lang", "Language"], ["tags", "Tag"]];
 const SPACES = /\s+/;
 
 /** @typedef {Record<string, {value: string, label: string, count: number}[]>} Facets */
 
 export class FilterChips {
-  /** @param {HTMLInputElement} input the search box @param {() => void} changed its text changed */
-  constructor(input, changed) {
+  /**
+   * @param {HTMLInputElement} input the search box @param {() => void} changed its text changed
+   * @param {string} id the chips' element id
+   */
+  constructor(input, changed, id) {
     this.input = input;
     this.changed = changed;
     /** @type {HTMLButtonElement[]} */
     this.chips = [];
-    this.element = h("div", { class: "gs-chips", role: "group", "aria-label": "Filters", hidden: "" });
+    this.group = h("div", { class: "gs-chips", role: "group", "aria-label": "Filters", id });
+    // On a narrow screen (ui.css) the chips wait behind this toggle, which says how many there are.
+    this.toggleButton = h("button", { type: "button", class: "gs-chips-toggle", "aria-expanded": "false",
+                                      "aria-controls": this.group.id }, ["Filters"]);
+    this.element = h("div", { class: "gs-filters", hidden: "" }, [this.toggleButton, this.group]);
     this.element.addEventListener("mousedown", (event) => event.preventDefault()); // a click keeps focus in the box
-    this.element.addEventListener("click", (event) => {
+    this.toggleButton.addEventListener("click", () => {
+      const open = this.toggleButton.getAttribute("aria-expanded") !== "true";
+      this.toggleButton.setAttribute("aria-expanded", String(open));
+    });
+    this.group.addEventListener("click", (event) => {
       const chip = event.target instanceof Element ? event.target.closest("button.gs-chip") : null;
       if (chip instanceof HTMLButtonElement) this.toggle(String(chip.dataset.word));
     });
@@ -44,7 +55,7 @@ export class FilterChips {
         }, [word]));
       }
     }
-    this.element.append(...this.chips);
+    this.group.append(...this.chips);
     this.element.hidden = !this.chips.length;
     this.sync();
   }
@@ -52,7 +63,14 @@ export class FilterChips {
   /** Press the chips whose word is in the box. */
   sync() {
     const words = new Set(this.input.value.toLowerCase().split(SPACES));
-    for (const chip of this.chips) chip.setAttribute("aria-pressed", String(words.has(String(chip.dataset.word))));
+    let pressed = 0;
+    for (const chip of this.chips) {
+      const on = words.has(String(chip.dataset.word));
+      chip.setAttribute("aria-pressed", String(on));
+      if (on) pressed++;
+    }
+    const count = pressed ? `${pressed} of ${this.chips.length} on` : String(this.chips.length);
+    this.toggleButton.textContent = `Filters (${count})`;
   }
 
   /** Add the chip's word to the box, or take it out. @param {string} word */

@@ -7,6 +7,7 @@
  * are <mark>/</mark>, checked again here before use. Links must stay on this site.
  */
 import { h } from "./dom.js";
+import { highlightTerms, withHighlight } from "./highlight.js";
 
 /** Better results for the shown query wait this long after the pointer last moved over the list. */
 const HOLD_MS = 1200;
@@ -37,15 +38,15 @@ export function safeUrl(url, root) {
 /**
  * A listbox option that links to `url` when it is safe (else marked disabled).
  * @param {string} id @param {string} kind a CSS class part (letters only) @param {unknown} url
- * @param {URL} root the site root
+ * @param {URL} root the site root @param {string} [terms] words for the landed page to highlight (`?h=`)
  * @returns {HTMLAnchorElement}
  */
-export function optionLink(id, kind, url, root) {
+export function optionLink(id, kind, url, root, terms = "") {
   const option = /** @type {HTMLAnchorElement} */ (
     h("a", { class: `gs-option gs-kind-${kind}`, id, role: "option", "aria-selected": "false", tabindex: "-1" })
   );
   const href = safeUrl(url, root);
-  if (href) option.setAttribute("href", href);
+  if (href) option.setAttribute("href", withHighlight(href, terms));
   else option.setAttribute("aria-disabled", "true");
   option.dataset.key = String(url);
   return option;
@@ -72,8 +73,9 @@ export class ResultsPanel {
    * @param {HTMLInputElement} input the combobox the list belongs to (its aria-expanded and
    *   aria-activedescendant follow the list)
    * @param {URL} root the site root (result links must stay under its origin)
-   * @param {{id: string, inline: boolean, onShow: (message: ResultsMessage) => void}} options
-   *   id: prefix of the element ids; onShow: a message's results are now on screen
+   * @param {{id: string, inline: boolean, highlight?: boolean, onShow: (message: ResultsMessage) => void}} options
+   *   id: prefix of the element ids; highlight: links carry the query as `?h=` (Material's
+   *   search.highlight); onShow: a message's results are now on screen
    */
   constructor(input, root, options) {
     this.input = input;
@@ -204,6 +206,7 @@ export class ResultsPanel {
     this.items = [];
     const groups = [];
     let sections = 0;
+    const terms = this.options.highlight ? highlightTerms(String(message.query)) : "";
     for (const [p, page] of (message.results || []).entries()) {
       const titleId = `${this.options.id}-p${p}`;
       const pageHref = safeUrl(page.url, this.root);
@@ -212,7 +215,7 @@ export class ResultsPanel {
       if (pageHref) title.append(h("span", { class: "gs-page-path" }, [String(page.url)]));
       const group = h("div", { class: "gs-group", role: "group", "aria-labelledby": titleId }, [title]);
       for (const section of page.sections || []) {
-        const option = this.option(section, page);
+        const option = this.option(section, page, terms);
         group.append(option);
         this.items.push(option);
         sections++;
@@ -236,11 +239,11 @@ export class ResultsPanel {
     this.options.onShow(message);
   }
 
-  /** @param {any} section @param {any} page @returns {HTMLAnchorElement} */
-  option(section, page) {
+  /** @param {any} section @param {any} page @param {string} terms @returns {HTMLAnchorElement} */
+  option(section, page, terms) {
     const index = this.items.length;
     const kind = String(section.kind).replace(/[^a-z]/g, "") || "section";
-    const option = optionLink(`${this.options.id}-o${index}`, kind, section.url, this.root);
+    const option = optionLink(`${this.options.id}-o${index}`, kind, section.url, this.root, terms);
     const head = h("span", { class: "gs-section" }, [
       h("span", { class: "gs-section-title" }, [String(section.title || page.title || "")]),
     ]);

@@ -1,9 +1,10 @@
 // @ts-check
 /**
- * The theme takeover: the search UI of the `mkdocs`, `readthedocs` and Material themes opens our
- * dialog instead (or, when the theme's own search plugin is off, a search button is added where
- * the theme would have one). The theme's elements stay in the page, so its own scripts, which
- * expect them, keep working; they just never get a query to answer.
+ * The theme takeover: the search UI of the `mkdocs`, `readthedocs`, Material and Zensical themes,
+ * and Sphinx themes' search forms, opens our dialog instead (or, when the theme's own search plugin
+ * is off, a search button is added where the theme would have one). The theme's elements stay in
+ * the page, so its own scripts, which expect them, keep working; they just never get a query to
+ * answer.
  */
 import { h, searchIcon } from "./dom.js";
 
@@ -39,18 +40,51 @@ function triggerButton(label, className) {
 export function takeOverTheme(open, warm) {
   if (takeOverMaterial(open, warm)) return;
   if (takeOverMkdocs(open, warm)) return;
-  takeOverReadthedocs(open, warm);
+  if (takeOverReadthedocs(open, warm)) return;
+  takeOverSphinx(open, warm);
 }
 
 /**
- * Material for MkDocs: .md-search exists only with its search plugin.
+ * Zensical (Material's successor, same header; its search on or off): its `.md-search` holds only
+ * a button, and its dialog (in an open shadow root) opens on a click anywhere in `.md-search`, on
+ * the `__search` toggle, on `/` (by clicking that button) and on Ctrl/Cmd+K. Clicks are taken
+ * first, `/` by ui.js, and Ctrl/Cmd+K here, in the capture phase on window, before Zensical's own
+ * listener on window (which skips an event already handled) sees them.
+ * @param {Open} open @param {Warm} warm
+ */
+function takeOverZensical(open, warm) {
+  for (const search of document.querySelectorAll(".md-search")) {
+    if (!search.querySelector(".md-search__button")) continue;
+    redirectClicks(search, () => open());
+    warm(search);
+  }
+  window.addEventListener("keydown", (event) => {
+    if (event.key !== "k" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    open();
+  }, true);
+}
+
+/**
+ * Material for MkDocs and Zensical: .md-search exists only with their search plugin.
  * @param {Open} open @param {Warm} warm @returns {boolean} the page has Material's header
  */
 function takeOverMaterial(open, warm) {
   const mdHeader = document.querySelector(".md-header__inner");
   if (!mdHeader) return false;
   const toggle = document.getElementById("__search");
-  if (document.querySelector(".md-search") && toggle instanceof HTMLInputElement) {
+  if (document.querySelector('.md-search__button, meta[name="generator"][content^="zensical"]')) {
+    takeOverZensical(open, warm);
+  }
+  if (document.querySelector(".md-search__button") && toggle instanceof HTMLInputElement) {
+    // Zensical toggles its dialog on every change of the toggle: it is never changed (labels
+    // redirected), and nothing below (which resets the toggle) applies.
+    for (const label of document.querySelectorAll('label[for="__search"]')) {
+      redirectClicks(label, () => open());
+      warm(label);
+    }
+  } else if (document.querySelector(".md-search") && toggle instanceof HTMLInputElement) {
     for (const label of document.querySelectorAll('label[for="__search"]')) {
       redirectClicks(label, () => open());
       warm(label);
@@ -72,7 +106,9 @@ function takeOverMaterial(open, warm) {
       if (event.target instanceof Element && event.target.closest(".md-search")) stop();
     }, true);
   } else {
+    // Shaped like Material's own header field on a wide screen, its icon on a narrow one (ui.css).
     const button = triggerButton("Search", "md-header__button md-icon gs-trigger-material");
+    button.append(h("span", { class: "gs-trigger-label", "aria-hidden": "true" }, ["Search"]));
     button.addEventListener("click", () => open());
     warm(button);
     mdHeader.insertBefore(button, mdHeader.querySelector(".md-header__source"));
@@ -117,37 +153,74 @@ function takeOverMkdocs(open, warm) {
 }
 
 /**
+ * A theme's search form: typing in its field or sending it opens our dialog (with what was typed).
+ * @param {Element} form @param {Open} open @param {Warm} warm
+ */
+function adoptSearchForm(form, open, warm) {
+  warm(form);
+  const field = form.querySelector("input");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    open();
+  });
+  if (field) {
+    field.addEventListener("focus", () => {
+      const text = field.value || undefined;
+      field.value = "";
+      field.blur();
+      open(text);
+    });
+  }
+}
+
+/**
  * readthedocs: a search field in the side bar with the search plugin, else our button there.
- * @param {Open} open @param {Warm} warm
+ * @param {Open} open @param {Warm} warm @returns {boolean} the page has the theme's side bar
  */
 function takeOverReadthedocs(open, warm) {
   const rtdForm = document.getElementById("rtd-search-form");
   if (rtdForm) {
-    warm(rtdForm);
-    const field = rtdForm.querySelector("input");
-    rtdForm.addEventListener("submit", (event) => {
-      event.preventDefault();
-      open();
-    });
-    if (field) {
-      field.addEventListener("focus", () => {
-        const text = field.value || undefined;
-        field.value = "";
-        field.blur();
-        open(text);
-      });
-    }
-    return;
+    adoptSearchForm(rtdForm, open, warm);
+    return true;
   }
   const rtdSide = document.querySelector(".wy-side-nav-search");
-  if (rtdSide) {
-    const button = h("button", { type: "button", class: "gs-trigger gs-trigger-rtd", "aria-haspopup": "dialog",
-                                 "aria-keyshortcuts": "/ s" }, [searchIcon("gs-trigger-icon"), "Search docs"]);
-    button.addEventListener("click", () => open());
-    warm(button);
-    const after = rtdSide.querySelector(".version") || rtdSide.querySelector("a");
-    if (after) after.after(button);
-    else rtdSide.append(button);
+  if (!rtdSide) return false;
+  const button = h("button", { type: "button", class: "gs-trigger gs-trigger-rtd", "aria-haspopup": "dialog",
+                               "aria-keyshortcuts": "/ s" }, [searchIcon("gs-trigger-icon"), "Search docs"]);
+  button.addEventListener("click", () => open());
+  warm(button);
+  const after = rtdSide.querySelector(".version") || rtdSide.querySelector("a");
+  if (after) after.after(button);
+  else rtdSide.append(button);
+  return true;
+}
+
+/**
+ * Sphinx themes (`graphsearch build` on a Sphinx site): their search boxes are forms that send the
+ * query to search.html (basic and alabaster's #searchbox, furo, pydata...).
+ * @param {Open} open @param {Warm} warm
+ */
+function takeOverSphinx(open, warm) {
+  for (const form of document.querySelectorAll('form[action$="search.html"]')) adoptSearchForm(form, open, warm);
+}
+
+/**
+ * Close the theme's navigation drawer (a reader who picked a result from it, on a small screen,
+ * must see the page, not the menu over it): Material's, readthedocs' and the mkdocs theme's.
+ */
+export function closeNavigation() {
+  const drawer = document.getElementById("__drawer");
+  if (drawer instanceof HTMLInputElement && drawer.checked) {
+    drawer.checked = false;
+    drawer.dispatchEvent(new Event("change")); // Material follows the toggle's change event
+  }
+  for (const shifted of document.querySelectorAll(".wy-nav-side.shift, .wy-nav-content-wrap.shift")) {
+    shifted.classList.remove("shift");
+  }
+  // The mkdocs theme's collapsed navbar (and table of contents): their own togglers close them,
+  // so Bootstrap keeps its state.
+  for (const toggler of document.querySelectorAll('.navbar-toggler[aria-expanded="true"]')) {
+    if (toggler instanceof HTMLElement) toggler.click();
   }
 }
 

@@ -12,7 +12,8 @@
  *   panel.js   the results panel of a box (list, states, safe links and snippets)
  *   start.js   the start list of an empty, focused box (the site's most connected pages)
  *   chips.js   filter chips of a box (`kind:code`, from the manifest's facets)
- *   theme.js   the takeover of the mkdocs / readthedocs / Material search UI
+ *   theme.js   the takeover of the mkdocs / readthedocs / Material search UI, their drawers
+ *   highlight.js  Material's search.highlight: `?h=` on result links, the landed page marked
  *   dom.js     DOM helpers
  *
  * - Any theme: `<div id="graphsearch"></div>` (or any element with `data-graphsearch`) gets an
@@ -30,9 +31,10 @@ import { SearchBox, SearchDialog } from "./box.js";
 import "./chips.js";
 import { SearchClient } from "./client.js";
 import { matchScheme } from "./dom.js";
+import { highlightEnabled, markLanding } from "./highlight.js";
 import "./panel.js";
 import "./start.js";
-import { adoptResultsPage, redirectClicks, takeOverTheme } from "./theme.js";
+import { adoptResultsPage, closeNavigation, redirectClicks, takeOverTheme } from "./theme.js";
 
 const SHORTCUT_KEYS = new Set(["/", "s"]);
 
@@ -61,10 +63,13 @@ function mountInline(client, root, dialog) {
   }
   const query = new URLSearchParams(location.search).get("q");
   adoptResultsPage();
+  markLanding();
   for (const mount of document.querySelectorAll("#graphsearch, [data-graphsearch]")) {
     if (mount.querySelector(".gs-box")) continue;
     const box = new SearchBox(client, root, {
       inline: true,
+      highlight: highlightEnabled(),
+      onNavigate: closeNavigation,
       placeholder: mount.getAttribute("data-placeholder") || "Search the documentation",
     });
     matchScheme(box.element);
@@ -92,7 +97,7 @@ function start() {
   // Seconds a bundle fetch may stall before its one retry (default: engine/bundle/read.js FETCH_TIMEOUT_SECONDS).
   const timeout = Number(script?.getAttribute("data-graphsearch-timeout")) || undefined;
   const client = new SearchClient(bundleUrl, timeout);
-  const dialog = new SearchDialog(client, root);
+  const dialog = new SearchDialog(client, root, { highlight: highlightEnabled(), onNavigate: closeNavigation });
   // For theme authors: `window.graphsearchUI.open("query")` opens the dialog.
   // (Not `window.graphsearch`: that name is taken by <div id="graphsearch"> mounts.)
   scope.graphsearchUI = { open: (/** @type {string | undefined} */ text) => dialog.open(text) };

@@ -385,7 +385,7 @@ export function checkEncoder(data, manifest) {
 }
 
 /** The manifest's `encoder.shards` (encoder-shards.js): each encoder shard's first token, 0
- * first, then rising, and `encoder.vocab` {shards, size} (vocab-shards.js); the names of the
+ * first, then rising, and `encoder.vocab` {shards, size, key_chars?} (vocab-shards.js); the names of the
  * encoder shards, encoder-model.bin, then the vocab shards.
  * @param {Record<string, any>} manifest @returns {string[]} */
 function checkEncoderParts(manifest) {
@@ -396,6 +396,7 @@ function checkEncoderParts(manifest) {
   firsts.forEach((first, i) => whole(m, first, `encoder.shards[${i}]`, i ? firsts[i - 1] + 1 : 0, i ? MAX_WHOLE : 0));
   const vocab = object(m, own(encoder, "vocab"), "encoder.vocab");
   for (const key of ["shards", "size"]) whole(m, own(vocab, key), `encoder.vocab.${key}`, 1);
+  if (own(vocab, "key_chars") !== undefined) whole(m, vocab.key_chars, "encoder.vocab.key_chars", 1); // format 1: 2
   return [
     ...firsts.map((_, i) => `encoder.${i}.bin`),
     "encoder-model.bin",

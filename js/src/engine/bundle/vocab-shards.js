@@ -1,10 +1,11 @@
 // @ts-check
 /**
  * The WordPiece vocabulary in shards fetched by the query's words (spec and layout:
- * bundle/vocab_shards.py): an entry's key is `##` + its third code point for a continuation
- * piece, else its first two code points; its shard is hash(key) mod n. A word c0 c1 ... needs
- * the shards of key(c0), key(c0 c1) and `##` + ci (i >= 1): every entry greedy longest-match
- * could look up for it, so its pieces are exactly those of the whole vocabulary.
+ * bundle/vocab_shards.py): with k = the manifest's `encoder.vocab.key_chars`, an entry's key is
+ * `##` + its next k - 1 code points for a continuation piece, else its first k code points; its
+ * shard is hash(key) mod n. A word c0 c1 ... needs the shards of its first 1 .. k code points
+ * and, for every i >= 1, of `##` + its 1 .. k - 1 code points from ci (k = 1: `##`): every entry
+ * greedy longest-match could look up for it, so its pieces are exactly those of the whole vocabulary.
  */
 import { BundleError } from "./format.js";
 import { fail, object, own, strings, wholes } from "./schema.js";
@@ -15,11 +16,17 @@ const HASH_MODULUS = 1000003;
 /** @param {number} index */
 export const vocabShard = (index) => `vocab.${index}.json`;
 
-/** @param {string} entry */
-export function vocabKey(entry) {
+/** Key length of a bundle whose manifest has no `encoder.vocab.key_chars`. */
+const FORMAT_1_KEY_CHARS = 2;
+
+/** The manifest's key length. @param {any} manifest @returns {number} */
+export const keyCharsOf = (manifest) => manifest.encoder.vocab.key_chars ?? FORMAT_1_KEY_CHARS;
+
+/** @param {string} entry @param {number} keyChars */
+export function vocabKey(entry, keyChars) {
   const chars = Array.from(entry);
-  if (entry.startsWith("##") && chars.length > 2) return chars.slice(0, 3).join("");
-  return chars.slice(0, 2).join("");
+  if (entry.startsWith("##") && chars.length > 2) return chars.slice(0, 1 + keyChars).join("");
+  return chars.slice(0, keyChars).join("");
 }
 
 /** @param {string} key @param {number} n */
@@ -30,12 +37,15 @@ export function keyShard(key, n) {
 }
 
 /** The shards a (normalized, pre-tokenized) word's pieces are looked up in.
- * @param {string} word @param {number} n @returns {number[]} */
-export function wordShards(word, n) {
+ * @param {string} word @param {number} n @param {number} keyChars @returns {number[]} */
+export function wordShards(word, n, keyChars) {
   const chars = Array.from(word);
   if (chars.length > MAX_INPUT_CHARS_PER_WORD) return []; // [UNK], no lookup
-  const keys = [chars[0], chars.slice(0, 2).join(""), ...chars.slice(1).map((ch) => `##${ch}`)];
-  return keys.map((key) => keyShard(key, n));
+  const keys = chars.slice(0, keyChars).map((_, j) => chars.slice(0, j + 1).join(""));
+  for (let i = 1; i < chars.length; i++) {
+    for (let j = Math.min(1, keyChars - 1); j < keyChars; j++) keys.push(`##${chars.slice(i, i + j).join("")}`);
+  }
+  return [...new Set(keys.map((key) => keyShard(key, n)))];
 }
 
 /**
@@ -45,6 +55,7 @@ export function wordShards(word, n) {
 export function readVocabShard(data, manifest, index) {
   const name = vocabShard(index);
   const { size, shards } = manifest.encoder.vocab;
+  const keyChars = keyCharsOf(manifest);
   const shard = object(name, data, "the file");
   const tokens = strings(name, own(shard, "tokens"), "tokens");
   const gaps = wholes(name, own(shard, "gaps"), "gaps", tokens.length, 0, size - 1);
@@ -54,7 +65,7 @@ export function readVocabShard(data, manifest, index) {
   tokens.forEach((token, i) => {
     const current = i === 0 ? gaps[i] : last + gaps[i];
     if ((i && gaps[i] === 0) || current >= size) fail(name, `gaps[${i}]`, `must give rising ids below ${size}`);
-    if (keyShard(vocabKey(token), shards) !== index) fail(name, `tokens[${i}]`, "belongs to another shard");
+    if (keyShard(vocabKey(token, keyChars), shards) !== index) fail(name, `tokens[${i}]`, "belongs to another shard");
     pairs.push([token, current]);
     last = current;
   });

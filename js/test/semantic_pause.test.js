@@ -1,0 +1,64 @@
+// @ts-check
+// The semantic half waits for typing to pause (worker.js SEMANTIC_PAUSE_MS): a query whose encoder
+// rows, vocabulary or vector shards are not in gets its keyword answer at once, and the files the
+// semantic half lacks are fetched only for the text the reader stops at, never for the prefixes
+// typed on the way; the final answer is the fully loaded bundle's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { search } from "../src/engine/engine.js";
+import { createService, loadBundle } from "../src/engine/worker.js";
+
+const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
+/** @param {string} name */
+const fetchFile = (name) => readFile(new URL(name, BUNDLE));
+const TYPED = ["what hap", "what happens when a ren", "what happens when a render fa"];
+const FINAL = "what happens when a render fails";
+/** The semantic half's on-demand files (encoder rows, vocabulary shards). @param {string} name */
+const semantic = (name) => /^(encoder|vocab)\.\d+\./.test(name);
+
+/** Pages and sections with their scores (snippets come later, with their texts). @param {any[]} results */
+const ranked = (results) => results.map((r) => [r.page, r.score, r.sections.map((s) => [s.id, s.score])]);
+
+/**
+ * A service on the frozen bundle with every part loaded, then `queries` sent one after another
+ * on one channel; resolves with the files fetched after loading and every answer, once the last
+ * query's complete hybrid answer is in.
+ * @param {string[]} queries
+ */
+async function typed(queries) {
+  /** @type {string[]} */
+  const fetched = [];
+  /** @type {any[]} */
+  const answers = [];
+  let ready = () => {};
+  let finish = () => {};
+  const loaded = new Promise((resolve) => { ready = () => resolve(undefined); });
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => {
+    if (message.type === "status" && message.done) ready();
+    if (message.type !== "results") return;
+    answers.push(message);
+    if (message.id === queries.length && message.complete && message.mode === "hybrid") finish();
+  }, { semanticPause: 150, fetcher: () => (name) => { fetched.push(name); return fetchFile(name); } });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await loaded;
+  const atLoad = fetched.length;
+  queries.forEach((query, i) => service.handle({ type: "query", channel: "box", id: i + 1, query, limit: 10 }));
+  await finished;
+  return { fetched: fetched.slice(atLoad), answers };
+}
+
+test("typing fetches the semantic half's files of the final text only, keyword answers come at once", async () => {
+  const full = await loadBundle(fetchFile);
+  const session = await typed([...TYPED, FINAL]);
+  const alone = await typed([FINAL]);
+  assert.ok(session.fetched.some(semantic), "the final query fetched no encoder or vocab shard");
+  assert.deepEqual(session.fetched.filter(semantic).sort(), alone.fetched.filter(semantic).sort());
+  const first = session.answers.find((answer) => answer.id === TYPED.length + 1);
+  assert.equal(first.mode, "keyword"); // before its encoder rows were in
+  assert.equal(first.complete, false);
+  assert.deepEqual(ranked(first.results), ranked(search(full, FINAL, { mode: "keyword", limit: 10 }).results));
+  const last = session.answers[session.answers.length - 1];
+  assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+});
