@@ -1,7 +1,7 @@
 // The search service's final (complete) answers to a fixed list of queries on a bundle folder:
 // page and section ids with scores rounded to 1e-6, one JSON object by query. Run it with two
 // runtimes on two bundles of the same docs to check that a layout change left every answer as
-// it was (docs/format3-status.md).
+// it was (benchmarks/results/history/format3-work-log.md).
 // Usage: node benchmarks/service_answers.mjs BUNDLE_DIR [MODE] [RUNTIME_SRC] > answers.json
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";

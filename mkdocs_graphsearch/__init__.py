@@ -8,15 +8,8 @@ Public API (the MkDocs plugin is `mkdocs_graphsearch.plugin.GraphSearchPlugin`, 
     search(bundle, query, mode=...)     the reference engine (same answers as the browser)
 """
 
-import os
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
-
-# numpy's OpenBLAS runs a spinning thread per core: on a busy or small machine the encoder fit's
-# 384 x 384 products then take 3-20x longer (mkdocs-docs refit, load ~8 on 2 cores: 6.4 s ->
-# 2.6 s with one thread). One thread also keeps the bytes independent of the core count (two
-# threads gave another vectors file). Set before numpy loads; a value of the user's wins.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 if TYPE_CHECKING:
     from mkdocs_graphsearch.bundle.read import load_bundle

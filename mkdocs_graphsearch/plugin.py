@@ -19,9 +19,9 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils import is_error_template
 
-from mkdocs_graphsearch.index.embed_cache import usable_cache_dir
+from mkdocs_graphsearch.files.cache_store import usable_folder
 from mkdocs_graphsearch.index.token_cache import tokens_file
-from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig
+from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig, check_cache_dir
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
@@ -57,6 +57,11 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving, self.dirty = command == "serve", dirty
 
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # Before anything is read from or written to the cache folder.
+        check_cache_dir(self._cache_dir(config), Path(config.site_dir), Path(config.docs_dir))
+        return config
+
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled:
             return
@@ -74,7 +79,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             return nav
         # After every plugin's on_files: pages generated there (mkdocs-gen-files) are known.
         # Checked once a build: an unusable cache folder is one warning, then no cache.
-        self.cache_dir = cache_dir = usable_cache_dir(self._cache_dir(config), log.warning)
+        self.cache_dir = cache_dir = usable_folder(self._cache_dir(config), log.warning, log.info)
         self.doc_files = {f.src_uri: f for f in files.documentation_pages()}
         # Wiki links may point at these as markdown links may: MkDocs reports them (INFO).
         self.excluded = [f.src_uri for f in files.documentation_pages(inclusion=InclusionLevel.is_excluded)]

@@ -3,7 +3,8 @@
 # Usage: scripts/setup.sh [--test]
 #   --test  also the test needs: Python test extras, the dev group (lint, types) and the `mcp`
 #           extra (its tests talk to a real `graphsearch mcp`), typescript (type-checks the
-#           runtime's JSDoc) and, as root, Debian's chromium for the real-browser tests.
+#           runtime's JSDoc) and, as root, Debian's chromium for the real-browser tests and
+#           strace (tests/test_no_network.py watches a build's sockets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -31,5 +32,12 @@ if ! [ -x /usr/bin/chromium ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   else
     echo "the browser tests need Debian's chromium: sudo apt-get install -y chromium (they skip without it)" >&2
+  fi
+fi
+if ! command -v strace >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace >/dev/null
+  else
+    echo "the no-network test needs strace: sudo apt-get install -y strace (it skips without it)" >&2
   fi
 fi

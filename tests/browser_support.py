@@ -133,6 +133,20 @@ class Sites:
         keyword = bundle_part(out / "search", "keyword.json")  # a part every query needs
         keyword.write_bytes(keyword.read_bytes()[: keyword.stat().st_size // 2])
 
+    def _build_bad_postings(self, out: Path) -> None:
+        self._flip_first_byte(out, "postings.")  # the term shards every keyword answer needs
+
+    def _build_bad_display(self, out: Path) -> None:
+        self._flip_first_byte(out, "display.")  # the titles and urls of every page shown
+
+    def _flip_first_byte(self, out: Path, prefix: str) -> None:
+        """The semantic site with the first byte of each bundle file named `prefix`... changed."""
+        self.url("mkdocs")
+        shutil.copytree(self.root / "mkdocs", out)
+        for part in (out / "search").glob(f"{prefix}*"):
+            data = part.read_bytes()
+            part.write_bytes(bytes([data[0] ^ 1]) + data[1:])
+
     def _build_bad_vectors(self, out: Path) -> None:
         self.url("mkdocs")
         shutil.copytree(self.root / "mkdocs", out)

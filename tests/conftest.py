@@ -112,6 +112,10 @@ def rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
 
 #: The one headless chromium of a test session: [sync_playwright() manager, browser, users].
 _CHROMIUM: list = [None, None, 0]
+#: How long a browser expectation may wait (Playwright's default: 5 s). One passes as soon as it
+#: holds, so a generous limit costs a green run nothing, and a loaded machine (the suite beside
+#: other work on 2 cores) does not turn a slow answer into a failure.
+EXPECT_MS = 30_000
 
 
 @contextlib.contextmanager
@@ -119,8 +123,9 @@ def shared_chromium(executable: Path, args: list[str]) -> Iterator[object]:
     """Launch chromium once however many `browser` fixtures hold it at a time (a module may define
     its own, and Playwright's sync API cannot start a second instance on the same thread); closed
     with its last user."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_MS)
     if _CHROMIUM[2] == 0:
         manager = sync_playwright()
         playwright = manager.__enter__()
@@ -183,3 +188,15 @@ def page(browser, sites):
     yield page
     context.close()
     assert not errors, "page errors:\n" + "\n".join(errors)
+
+
+def keyword_only_example_site(tmp_path: Path) -> Path:
+    """A copy of the example site (without its cache or built site) whose plugin builds keyword
+    search only: for tests about a host or an MkDocs version, not the model. Its mkdocs.yml."""
+    project = tmp_path / "example-site"
+    shutil.copytree(EXAMPLE_SITE, project, ignore=shutil.ignore_patterns(".cache", "site"))
+    config = project / "mkdocs.yml"
+    plugin = "  - graphsearch:\n"
+    text = config.read_text(encoding="utf-8").replace(plugin, plugin + "      embeddings: false\n")
+    config.write_text(text, encoding="utf-8")
+    return config

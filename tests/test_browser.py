@@ -207,7 +207,7 @@ def test_loading_state_then_results(page, sites):
     # answered at once, now that the runtime is one file and starts quickly
     page.keyboard.insert_text("heartbeat")
     expect(page.locator(STATUS)).to_have_text("Loading the search index…")
-    for _ in range(100):  # the worker asks for manifest.json first, then the query's term shards
+    for _ in range(600):  # the worker asks for manifest.json first, then the query's term shards (30 s at most)
         if held:
             break
         page.wait_for_timeout(50)
@@ -220,8 +220,11 @@ def test_loading_state_then_results(page, sites):
 @pytest.mark.parametrize(
     ("site", "message"),
     [
-        ("corrupt", "keyword.json is"),  # "... is corrupted (CRC-32 differs from the manifest)"
+        ("corrupt", "keyword.json is corrupted (CRC-32 differs from the manifest): rebuild the site"),
         ("missing", "cannot read manifest.json: HTTP 404"),
+        # Parts fetched for the query: an error, never "No results" for words the site has.
+        ("bad-postings", ".bin is corrupted (CRC-32 differs from the manifest): rebuild the site"),
+        ("bad-display", ".json is corrupted (CRC-32 differs from the manifest): rebuild the site"),
     ],
 )
 def test_broken_bundle_shows_an_error_and_the_page_works(page, sites, site, message):
@@ -233,6 +236,7 @@ def test_broken_bundle_shows_an_error_and_the_page_works(page, sites, site, mess
     expect(status).to_contain_text("Search is unavailable: ")
     expect(status).to_contain_text(message)
     expect(page.locator(OPTIONS)).to_have_count(0)
+    expect(page.locator(DIALOG)).not_to_contain_text("No results")
     page.keyboard.press("Escape")
     expect(page.locator("h1").first).to_have_text("Jobs and tasks")
     page.locator(".navbar a", has_text="Next").click()

@@ -413,6 +413,25 @@ def test_checksum_out_of_place_or_malformed(checked: Path, tmp_path: Path, node:
     assert [python_outcome(f) for f in folders] == js_outcomes(node, folders) == [("error", e) for e in expected]
 
 
+def test_a_damaged_checksum_key_does_not_switch_the_check_off(checked: Path, tmp_path: Path, node: str) -> None:
+    """One byte of `"checksum"` damaged, and a setting changed too (rrf_k 60 -> 90): both
+    engines refuse the manifest instead of reading it unchecked; so does one without the key."""
+    data = (checked / MANIFEST).read_bytes()
+    assert data.startswith(b'{"checksum":"') and b'"rrf_k":60' in data
+    renamed = tmp_path / "renamed"
+    shutil.copytree(checked, renamed)
+    (renamed / MANIFEST).write_bytes(data.replace(b'"checksum"', b'"checksuM"', 1))
+    edited = tmp_path / "edited"
+    shutil.copytree(checked, edited)
+    (edited / MANIFEST).write_bytes(data.replace(b'"checksum"', b'"checksuM"', 1).replace(b'"rrf_k":60', b'"rrf_k":90'))
+    unsealed = tmp_path / "unsealed"  # the key taken out: what a writer without checksums would give
+    shutil.copytree(checked, unsealed)
+    (unsealed / MANIFEST).write_bytes(b"{" + data[len(b'{"checksum":"00000000",'):])
+    folders = [renamed, edited, unsealed]
+    expected = ("error", f"{MANIFEST} is corrupted (its checksum is not at its start)")
+    assert [python_outcome(f) for f in folders] == js_outcomes(node, folders) == [expected] * 3
+
+
 def test_integral_floats_read_as_whole_numbers_in_both(checked: Path, tmp_path: Path, node: str) -> None:
     """JSON.parse cannot tell 10.0 from 10: Python reads such a value as the int too."""
     folder = _malformed_copy(checked, tmp_path / "floats", MANIFEST, _edit("search/default_limit", 10.0))

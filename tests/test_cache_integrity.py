@@ -137,10 +137,10 @@ def test_a_read_only_cache_folder_by_failing_writes(
 
     cache = tmp_path / "cache"
     cache.mkdir()
-    import mkdocs_graphsearch.index.semantic as semantic
+    from mkdocs_graphsearch.files import cache_store
 
     monkeypatch.setattr(ec, "write_atomic", refuse)
-    monkeypatch.setattr(semantic, "write_atomic", refuse)
+    monkeypatch.setattr(cache_store, "write_atomic", refuse)
     monkeypatch.setattr(EmbeddingCache, "_append", refuse)
     files, warnings = _build(embedder, cache)
     assert files == clean

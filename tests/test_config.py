@@ -3,6 +3,7 @@ error, never a strange build (or files written outside the site)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,33 @@ def test_bundle_dir_shared_with_the_builtin_search_is_fine(tmp_path: Path) -> No
     build(config)
     assert (tmp_path / "site" / "search" / "search_index.json").is_file()
     assert (tmp_path / "site" / "search" / "manifest.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("inside", "message"),
+    [
+        ("site/.cache", "is inside site_dir"),  # emptied by every build, and published
+        ("site", "is inside site_dir"),
+        ("docs/.cache/graphsearch", "is inside docs_dir"),  # published with the pages
+    ],
+)
+def test_cache_dir_inside_the_site_or_the_docs_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, inside: str, message: str
+) -> None:
+    shutil.copytree(EXAMPLE_SITE / "docs", tmp_path / "docs")
+    config = load(tmp_path, cache_dir=str(tmp_path / inside))
+    config["docs_dir"] = str(tmp_path / "docs")
+    with pytest.raises(Abort):
+        build(config)
+    assert any("cache_dir" in r.getMessage() and message in r.getMessage() for r in caplog.records), [
+        r.getMessage() for r in caplog.records
+    ]
+    assert not (tmp_path / inside).exists() or inside == "site"
+    assert not (tmp_path / "site" / "search").exists()
+
+
+def test_cache_dir_beside_the_site_is_fine(tmp_path: Path) -> None:
+    """A name that starts like site_dir's is no folder inside it."""
+    build(load(tmp_path, cache_dir=str(tmp_path / "site-cache")))
+    assert (tmp_path / "site" / "search" / "manifest.json").is_file()
+    assert (tmp_path / "site-cache").is_dir()

@@ -15,7 +15,7 @@ from mkdocs_graphsearch.index.embed import (
     ModelSpec,
     ModelUnavailable,
 )
-from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key, embed_with_cache
+from mkdocs_graphsearch.index.embed_cache import HEADER_SIZE, EmbeddingCache, cache_key
 
 
 @pytest.fixture(scope="module")
@@ -245,33 +245,35 @@ def test_fingerprint_changes_with_settings(tmp_path: Path) -> None:
         ModelSpec(pooling="max")  # type: ignore[arg-type]
 
 
-# --- cache (a fake embedder: no model needed) ------------------------------------------------
+# --- cache (vectors made up: no model needed; semantic.py's build runs it as these tests do) ----
+
+FINGERPRINT = "f" * 64
 
 
-class FakeEmbedder:
-    fingerprint = "f" * 64
-    dim = 4
+def _vectors(texts: list[str]) -> dict[str, np.ndarray]:
+    """A made-up unit vector of 4 for each text, by its cache key."""
+    out = {}
+    for text in texts:
+        vec = np.array([len(text), text.count("a"), 1.0, 2.0], dtype=np.float32)
+        out[cache_key(FINGERPRINT, text)] = vec / np.linalg.norm(vec)
+    return out
 
-    def __init__(self) -> None:
-        self.calls: list[str] = []
 
-    def embed_passages(self, texts):
-        self.calls.extend(texts)
-        out = np.array([[len(t), t.count("a"), 1.0, 2.0] for t in texts], dtype=np.float32)
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
+def _flushed(folder: Path, vectors: dict[str, np.ndarray]) -> EmbeddingCache:
+    cache = EmbeddingCache(folder)
+    cache.put_many(vectors)
+    cache.flush()
+    return cache
 
 
 def test_cache_hit_and_miss(tmp_path: Path) -> None:
-    fake = FakeEmbedder()
-    texts = ["alpha", "beta", "alpha", "gamma"]
-    first = embed_with_cache(fake, texts, EmbeddingCache(tmp_path))
-    assert fake.calls == ["alpha", "beta", "gamma"]  # a repeated text is embedded once
-    assert first.shape == (4, 4) and np.array_equal(first[0], first[2])
-    fake.calls.clear()
-    again = embed_with_cache(fake, texts + ["delta"], EmbeddingCache(tmp_path))
-    assert fake.calls == ["delta"]
-    assert np.array_equal(again[:4], first)
-    assert embed_with_cache(fake, [], EmbeddingCache(tmp_path)).shape == (0, 4)
+    vectors = _vectors(["alpha", "beta", "gamma"])
+    _flushed(tmp_path, vectors)
+    asked = [*vectors, cache_key(FINGERPRINT, "delta")]
+    found = EmbeddingCache(tmp_path).get_many(asked)
+    assert list(found) == list(vectors)  # delta is missing: the build embeds it
+    assert all(np.array_equal(found[key], vectors[key]) for key in vectors)
+    assert EmbeddingCache(tmp_path).get_many([]) == {}
 
 
 def test_cache_key_depends_on_fingerprint_and_text() -> None:
@@ -290,36 +292,38 @@ def test_cache_is_deterministic(tmp_path: Path) -> None:
 
 
 def test_corrupted_entries_are_recomputed(tmp_path: Path) -> None:
-    fake = FakeEmbedder()
     texts = [f"text {i} " + "a" * i for i in range(6)]
-    expected = embed_with_cache(fake, texts, EmbeddingCache(tmp_path))
+    vectors = _vectors(texts)
+    _flushed(tmp_path, vectors)
     path = tmp_path / "vectors-f32-4.bin"
     data = bytearray(path.read_bytes())
     rec = 32 + 16 + 4
-    data[16 + rec + 40] ^= 0xFF  # flip a byte in the second record's vector
+    data[HEADER_SIZE + rec + 40] ^= 0xFF  # flip a byte in the second record's vector
     data += b"\x01\x02\x03"  # a torn record at the end
     path.write_bytes(bytes(data))
     cache = EmbeddingCache(tmp_path)
-    assert len(cache.get_many(cache_key(fake.fingerprint, t) for t in texts)) == 5
-    assert cache.corrupt_records == 2
-    fake.calls.clear()
-    again = embed_with_cache(fake, texts, cache)
-    assert len(fake.calls) == 1 and np.allclose(again, expected)
+    found = cache.get_many(vectors)
+    assert len(found) == 5 and cache.corrupt_records == 2
+    cache.put_many({key: vec for key, vec in vectors.items() if key not in found})  # recomputed
+    cache.flush()
     fresh = EmbeddingCache(tmp_path)  # the rewrite is readable, the torn tail gone
-    assert len(fresh.get_many(cache_key(fake.fingerprint, t) for t in texts)) == 6
+    again = fresh.get_many(vectors)
+    assert len(again) == 6 and all(np.array_equal(again[key], vectors[key]) for key in vectors)
     assert fresh.corrupt_records == 1  # the flipped record stays until compact()
     fresh.compact()
     assert EmbeddingCache(tmp_path).corrupt_records == 0
-    assert path.stat().st_size == 16 + 6 * rec
+    assert path.stat().st_size == HEADER_SIZE + 6 * rec
 
 
 def test_garbage_cache_file_never_crashes(tmp_path: Path) -> None:
     (tmp_path / "vectors-f32-4.bin").write_bytes(b"garbage" * 100)
     (tmp_path / "vectors-f32-9.bin").write_bytes(b"")
-    fake = FakeEmbedder()
-    out = embed_with_cache(fake, ["x", "y"], EmbeddingCache(tmp_path))
-    assert out.shape == (2, 4) and len(fake.calls) == 2
-    assert len(EmbeddingCache(tmp_path).get_many(cache_key(fake.fingerprint, t) for t in "xy")) == 2
+    vectors = _vectors(["x", "y"])
+    cache = EmbeddingCache(tmp_path)
+    assert cache.get_many(vectors) == {} and cache.corrupt_records == 1  # the garbage; the empty file is no record
+    cache.put_many(vectors)
+    cache.flush()  # the garbage file is started over
+    assert len(EmbeddingCache(tmp_path).get_many(vectors)) == 2
 
 
 def test_putting_known_vectors_again_writes_nothing(tmp_path: Path) -> None:
@@ -347,14 +351,17 @@ def test_compact_keeps_only_given_keys(tmp_path: Path) -> None:
         cache.put_many({cache_key("m", "d"): np.array([np.nan], np.float32)})
 
 
-def test_progress_is_throttled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mkdocs_graphsearch.index.embed_cache as ec
+def test_progress_is_throttled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build's progress (semantic.py): at most every PROGRESS_SECONDS, and once at the end."""
+    import mkdocs_graphsearch.index.semantic as semantic
 
     clock = iter(range(0, 10_000))  # one second per call to time.monotonic
-    monkeypatch.setattr(ec.time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(semantic.time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 3.0)
     calls: list[tuple[int, int, float]] = []
-    embed_with_cache(FakeEmbedder(), [str(i) for i in range(10)], EmbeddingCache(tmp_path),
-                     progress=lambda *a: calls.append(a), interval=3.0)
+    ticker = semantic._Ticker(10, lambda *a: calls.append(a))
+    for done in range(1, 11):
+        ticker.tick(done)
     assert calls[-1][:2] == (10, 10)
     assert 2 <= len(calls) <= 5 and all(b[0] > a[0] for a, b in pairwise(calls))
     assert all(rate > 0 for _, _, rate in calls)
@@ -370,7 +377,7 @@ def test_only_the_records_asked_for_are_checked(tmp_path: Path) -> None:
     data = bytearray(path.read_bytes())
     rec = 32 + 16 + 4
     order = sorted(bytes.fromhex(cache_key("m", t)) for t in "abc")
-    data[16 + rec * order.index(bytes.fromhex(cache_key("m", "c"))) + 40] ^= 0xFF
+    data[HEADER_SIZE + rec * order.index(bytes.fromhex(cache_key("m", "c"))) + 40] ^= 0xFF
     path.write_bytes(bytes(data))
     reader = EmbeddingCache(tmp_path)
     assert list(reader.get_many([cache_key("m", "a")]).values())[0][0] == 1.0
@@ -416,7 +423,7 @@ def test_the_model_stamp_saves_the_hash_while_the_file_is_unchanged(tmp_path: Pa
     stamps = tmp_path / "cache"
     stamps.mkdir()
     assert ModelSpec(stamp_dir=stamps).model_sha256 == DEFAULT_MODEL_SHA256
-    assert len(list(stamps.glob("model-stamp-*.json"))) == 1
+    assert len(list(stamps.glob("model-stamp-*.cache"))) == 1
     assert hashed.count(model.stat().st_size) == 1
     spec = ModelSpec(stamp_dir=stamps)
     assert spec.model_sha256 == DEFAULT_MODEL_SHA256 and spec.fingerprint == fingerprint
@@ -431,7 +438,8 @@ def test_the_model_stamp_is_trusted_only_for_the_same_path_size_and_times(tmp_pa
     decides), and ignored as soon as the size, the mtime or the file's path differ."""
     import os
 
-    from mkdocs_graphsearch.index.model_stamp import stamp_file
+    from mkdocs_graphsearch.files import cache_store
+    from mkdocs_graphsearch.index.model_stamp import STAMP_VERSION, stamp_file
 
     model = tmp_path / "model.onnx"
     model.write_bytes(b"a model")
@@ -439,7 +447,8 @@ def test_the_model_stamp_is_trusted_only_for_the_same_path_size_and_times(tmp_pa
     stamps.mkdir()
     real = ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256
     stamp = stamp_file(stamps, model.resolve())
-    forged = stamp.read_bytes().replace(real.encode(), b"f" * 64)
+    payload = cache_store.unframe(stamp.read_bytes(), "model-stamp", STAMP_VERSION)
+    forged = cache_store.frame("model-stamp", STAMP_VERSION, payload.replace(real.encode(), b"f" * 64))
     stamp.write_bytes(forged)
     assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == "f" * 64
     st = model.stat()
@@ -452,6 +461,8 @@ def test_the_model_stamp_is_trusted_only_for_the_same_path_size_and_times(tmp_pa
     other.write_bytes(b"a model!")
     assert stamp_file(stamps, other.resolve()) != stamp
     stamp.write_bytes(b"not json")  # a damaged stamp is no stamp
+    assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == ModelSpec(onnx_path=other).model_sha256
+    stamp.write_bytes(forged[:-1])  # nor is a cut one
     assert ModelSpec(onnx_path=model, stamp_dir=stamps).model_sha256 == ModelSpec(onnx_path=other).model_sha256
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.site_output.assets import runtime_version
 from mkdocs_graphsearch.site_output.inject import error_page_tags, inject, runtime_tags
 
@@ -98,4 +99,4 @@ def test_copy_runtime_keeps_the_shipped_files_in_the_cache_folder(tmp_path, monk
     assets.copy_runtime(tmp_path / "c", "assets/graphsearch", cache)
     worker = f"{RUNTIME}/engine/worker.js"
     assert (tmp_path / "c" / worker).read_bytes() == (tmp_path / "a" / worker).read_bytes()
-    assets.payload_of(kept.read_bytes(), assets._MAGIC, "runtime cache")
+    cache_store.unframe(kept.read_bytes(), assets._KIND, assets._VERSION)

@@ -5,18 +5,14 @@ on every build; forms the bundler does not know are refused, never bundled wrong
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from mkdocs_graphsearch.files.package_data import js_dir
 from mkdocs_graphsearch.site_output.assets import ENTRIES, shipped_files
 from mkdocs_graphsearch.site_output.js_bundle import BundleError, bundle_entry
-
-ROOT = Path(__file__).resolve().parent.parent
-NODE = shutil.which("node")
+from runtime_checks import NODE, assert_answers_as_the_source, assert_modules_parse
 
 
 @pytest.fixture(scope="module")
@@ -42,26 +38,13 @@ def test_one_file_per_entry_and_the_css():
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_shipped_files_parse(shipped_runtime):
-    for module in sorted(shipped_runtime.rglob("*.js")):
-        run = subprocess.run([NODE, "--check", str(module)], capture_output=True, text=True, check=False)
-        assert run.returncode == 0, f"{module.name}: {run.stderr}"
+    assert_modules_parse(shipped_runtime)
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 def test_shipped_worker_answers_as_the_source(shipped_runtime, mode):
-    bundle = ROOT / "tests" / "vectors" / "engine" / "bundle"
-    answers = ROOT / "benchmarks" / "service_answers.mjs"
-
-    def run(src: Path) -> str:
-        done = subprocess.run(
-            [NODE, str(answers), str(bundle), mode, str(src)], capture_output=True, text=True, check=True, cwd=ROOT
-        )
-        return done.stdout
-
-    source = run(js_dir() / "src")
-    assert '"install":[[' in source  # answers, not empty lists
-    assert run(shipped_runtime) == source
+    assert_answers_as_the_source(shipped_runtime, mode)
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:

@@ -9,7 +9,6 @@ which selects no markers, and needs the package index."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLE_SITE
+from conftest import keyword_only_example_site
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.engine.search import search
 
@@ -42,13 +41,7 @@ def test_the_oldest_mkdocs_allowed_builds_the_example_site(tmp_path: Path) -> No
     (own / "zz_graphsearch_floor.pth").write_text(
         "".join(f"import site; site.addsitedir({path!r})\n" for path in ours), encoding="utf-8"
     )
-    project = tmp_path / "example-site"
-    shutil.copytree(EXAMPLE_SITE, project, ignore=shutil.ignore_patterns(".cache", "site"))
-    config = project / "mkdocs.yml"
-    config.write_text(
-        config.read_text(encoding="utf-8").replace("  - graphsearch:\n", "  - graphsearch:\n      embeddings: false\n"),
-        encoding="utf-8",
-    )
+    config = keyword_only_example_site(tmp_path)
     version = subprocess.run([str(python), "-m", "mkdocs", "--version"], capture_output=True, text=True, check=True)
     assert f"version {FLOOR} " in version.stdout, version.stdout
     site = tmp_path / "site"

@@ -8,26 +8,36 @@ from pathlib import Path
 import orjson
 import pytest
 
-from mkdocs_graphsearch.mkdocs_plugin.page_state import load_pages
+from mkdocs_graphsearch.files import cache_store
+from mkdocs_graphsearch.mkdocs_plugin.page_state import STATE_VERSION, load_pages
 
 
 def test_a_missing_state_is_silent(tmp_path: Path) -> None:
     warnings: list[str] = []
-    assert load_pages(tmp_path / "pages.json", 3, warnings.append) == {}
+    assert load_pages(tmp_path / "pages.cache", 3, warnings.append) == {}
     assert warnings == []
 
 
 def test_a_state_from_another_version_is_silent(tmp_path: Path) -> None:
-    state = tmp_path / "pages.json"
-    state.write_bytes(orjson.dumps({"version": -1, "generator": "0", "chunk_depth": 3, "pages": {}}))
+    state = tmp_path / "pages.cache"
+    payload = orjson.dumps({"generator": "0", "chunk_depth": 3, "pages": {}})
+    state.write_bytes(cache_store.frame("pages", STATE_VERSION - 1, payload))
     warnings: list[str] = []
     assert load_pages(state, 3, warnings.append) == {}
     assert warnings == []
 
 
-@pytest.mark.parametrize("damage", [b"{not json", b"[1, 2]", b"\x00\xff" * 8])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"{not json",
+        b"\x00\xff" * 8,
+        cache_store.frame("pages", STATE_VERSION, b"[1, 2]"),  # checksum passes, shape does not
+        cache_store.frame("pages", STATE_VERSION, b"{}")[:-1],  # cut
+    ],
+)
 def test_a_damaged_state_is_one_warning_naming_it(tmp_path: Path, damage: bytes) -> None:
-    state = tmp_path / "pages.json"
+    state = tmp_path / "pages.cache"
     state.write_bytes(damage)
     warnings: list[str] = []
     assert load_pages(state, 3, warnings.append) == {}
@@ -43,7 +53,7 @@ def test_saved_pages_load_as_they_were_less_their_reports(tmp_path: Path) -> Non
     source = b"---\ntags: [a]\n---\n# Title\n\nSee [gone](missing.md) and [x](b.md#y).\n\n## Part\n\n```py\ncode\n```\n"
     page = parse_page(source, "a.md", {"a.md", "b.md"})
     assert page.broken_links and page.chunks[0].links  # reports to drop, links to keep
-    state = tmp_path / "pages.json"
+    state = tmp_path / "pages.cache"
     save_pages(state, 3, {"a.md": SavedPage("a/", "digest", page, "key")})
     loaded = load_pages(state, 3, print)
     assert loaded == {"a.md": SavedPage("a/", "digest", replace(page, broken_links=[], warnings=[]), "key")}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mkdocs_graphsearch.parse import extract_symbols
+from mkdocs_graphsearch.parse.symbols import extract_definitions
 
 PY = '''
 import os
@@ -144,10 +147,25 @@ def test_huge_and_deeply_nested_code_does_not_raise() -> None:
     assert extract_symbols("python", big) == ["f"]
 
 
+def test_the_deepest_code_the_parser_accepts_does_not_raise() -> None:
+    """No handler catches what the tree walks raise: their depth is bounded by the parser's."""
+    ifs = "".join("    " * depth + "if x:\n" for depth in range(98)) + "    " * 98 + "class Deep:\n"
+    ifs += "    " * 99 + "def m(self): pass\n"
+    assert extract_symbols("python", ifs) == ["Deep"]
+    assert extract_definitions("python", ifs) == ["Deep", "m"]
+    classes = "".join("    " * depth + f"class C{depth}:\n" for depth in range(99)) + "    " * 99 + "pass\n"
+    assert len(extract_definitions("python", classes)) == 99
+    target = "(" * 199 + "a," + ")" * 199 + " = b\n"
+    assert extract_symbols("python", target) == ["a"]
+    for code in (ifs, classes, target):
+        ast.parse(code)  # read by the tree walks, not by the regex fallback
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["python", "js", "ts", "go", "rust", "bash", None, "weird"]), st.text(max_size=300))
 def test_never_raises_and_is_deterministic(language: str | None, code: str) -> None:
-    first = extract_symbols(language, code)
-    assert first == extract_symbols(language, code)
-    assert len(first) == len(set(first))
-    assert all(isinstance(name, str) and name for name in first)
+    for extract in (extract_symbols, extract_definitions):
+        first = extract(language, code)
+        assert first == extract(language, code)
+        assert len(first) == len(set(first))
+        assert all(isinstance(name, str) and name for name in first)

@@ -6,25 +6,18 @@ in its own process (`python -m properdocs`), never in the test's."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import EXAMPLE_SITE
+from conftest import keyword_only_example_site
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.engine.search import search
 
 
 def test_properdocs_builds_the_example_site_with_search(tmp_path: Path) -> None:
-    project = tmp_path / "example-site"
-    shutil.copytree(EXAMPLE_SITE, project, ignore=shutil.ignore_patterns(".cache", "site"))
-    config = project / "mkdocs.yml"
     # Keyword search only: this is about the host, not the model (test_plugin.py covers both).
-    config.write_text(
-        config.read_text(encoding="utf-8").replace("  - graphsearch:\n", "  - graphsearch:\n      embeddings: false\n"),
-        encoding="utf-8",
-    )
+    config = keyword_only_example_site(tmp_path)
     site = tmp_path / "site"
     done = subprocess.run(
         [sys.executable, "-m", "properdocs", "build", "-f", str(config), "-d", str(site)],

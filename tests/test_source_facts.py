@@ -18,7 +18,7 @@ PAGES = {
 
 
 def _site(tmp_path: Path, warnings: list[str], pages: dict[str, bytes] = PAGES) -> SitePages:
-    state = tmp_path / "cache" / "pages-0123.json"
+    state = tmp_path / "cache" / "pages-0123.cache"
     return SitePages(
         order=list(pages), urls={name: name.replace(".md", "/") for name in pages}, chunk_depth=3,
         state_path=state, warn=warnings.append, facts_path=facts_file(state),
@@ -73,7 +73,7 @@ def test_damaged_facts_cache_is_one_warning_and_a_parse(
 ) -> None:
     warnings: list[str] = []
     first = _read_all(_site(tmp_path, warnings))
-    path = facts_file(tmp_path / "cache" / "pages-0123.json")
+    path = facts_file(tmp_path / "cache" / "pages-0123.cache")
     data = bytearray(path.read_bytes())
     if damage == "flip":
         data[-5] ^= 0x01

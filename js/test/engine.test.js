@@ -9,12 +9,13 @@ import { readFileSync } from "node:fs";
 import { BundleError, FORMAT_VERSION, MIN_FORMAT_VERSION, crc32, fileName } from "../src/engine/bundle/format.js";
 import { loadBundle } from "../src/engine/worker.js";
 import { search } from "../src/engine/engine.js";
+import { sealedManifest } from "./sealed-manifest.js";
 
 const ENGINE = new URL("../../tests/vectors/engine/", import.meta.url);
 const cases = JSON.parse(readFileSync(new URL("cases.json", ENGINE), "utf8"));
 /** @param {string} name */
 const fetchFile = (name) => readFile(new URL(`bundle/${name}`, ENGINE));
-/** The frozen manifest, as an object without its checksum (an edited copy is read unchecked). */
+/** The frozen manifest, as an object without its checksum (an edited copy is sealed again, or refused). */
 const editableManifest = async () => {
   const manifest = JSON.parse(new TextDecoder().decode(await fetchFile("manifest.json")));
   delete manifest.checksum;
@@ -57,6 +58,20 @@ test("older formats are refused, naming their version", async () => {
   await assert.rejects(loadBundle(format2), refused(2));
 });
 
+test("a manifest of this format without its checksum is refused, whatever its keys say", async () => {
+  const text = new TextDecoder().decode(await fetchFile("manifest.json"));
+  const corrupted = (/** @type {any} */ error) => error instanceof BundleError &&
+    error.message === "manifest.json is corrupted (its checksum is not at its start)";
+  const damaged = text.replace('"checksum"', '"checksuM"').replace('"rrf_k":60', '"rrf_k":90');
+  const unsealed = JSON.stringify(await editableManifest());
+  for (const manifest of [damaged, unsealed]) {
+    const files = async (/** @type {string} */ name) => (name === "manifest.json" ? new TextEncoder().encode(manifest) : fetchFile(name));
+    await assert.rejects(loadBundle(files), corrupted);
+  }
+  const sealed = async (/** @type {string} */ name) => (name === "manifest.json" ? sealedManifest(await editableManifest()) : fetchFile(name));
+  assert.equal((await loadBundle(sealed)).settings.rrf_k, 60); // the same object sealed again loads
+});
+
 for (const { query, mode, expected } of cases) {
   test(`pinned answer ${mode}: ${JSON.stringify(query)}`, () => {
     assertClose(expected, search(bundle, query, { mode, explain: true }));
@@ -75,7 +90,7 @@ test("a newer bundle format is refused with a clear message", async () => {
   const manifest = await editableManifest();
   manifest.format = FORMAT_VERSION + 1;
   const newer = async (/** @type {string} */ name) =>
-    name === "manifest.json" ? new TextEncoder().encode(JSON.stringify(manifest)) : fetchFile(name);
+    name === "manifest.json" ? sealedManifest(manifest) : fetchFile(name);
   await assert.rejects(loadBundle(newer), (error) => error instanceof BundleError && /newer/.test(error.message));
 });
 

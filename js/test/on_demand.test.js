@@ -1,8 +1,10 @@
 // @ts-check
 // Display columns and graph edges come in fragments (bundle/display.py, bundle/graph_shards.py):
 // the search service fetches the display fragments of the pages it shows and the graph shards of
-// the chunks it expands from, only those, and answers exactly as the whole bundle does; one that
-// fails is a warning and the answer still goes out (worker.js wantDisplays, wantGraphs).
+// the chunks it expands from, only those, and answers exactly as the whole bundle does. A graph
+// shard that fails is a warning and the answer still goes out; a display fragment or a term shard
+// that fails ends search with an error, never an answer without it (worker.js wantDisplays,
+// wantShards, wantGraphs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -16,10 +18,12 @@ const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const fetchFile = (name) => readFile(new URL(name, BUNDLE));
 
 /**
- * The service's final answer to one query, the files it fetched and its last status.
+ * The service's final answer to one query (or its error status), the files it fetched and its
+ * last status; `fails` names the files that cannot be fetched, `damage` changes a file's bytes.
  * @param {string} query @param {string} mode @param {(name: string) => boolean} [fails]
+ * @param {(name: string, bytes: Uint8Array) => Uint8Array} [damage]
  */
-async function ask(query, mode, fails = () => false) {
+async function ask(query, mode, fails = () => false, damage = (_, bytes) => bytes) {
   /** @type {string[]} */
   const fetched = [];
   /** @type {any} */
@@ -30,6 +34,7 @@ async function ask(query, mode, fails = () => false) {
   const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
   const service = createService((message) => {
     if (message.type === "status") status = message;
+    if (message.type === "status" && message.state === "error") finish();
     if (message.type !== "results") return;
     last = message;
     if (message.complete) finish();
@@ -37,7 +42,7 @@ async function ask(query, mode, fails = () => false) {
     fetcher: () => async (name) => {
       fetched.push(name);
       if (fails(name)) throw new Error(`no ${name}`);
-      return fetchFile(name);
+      return damage(name, new Uint8Array(await fetchFile(name)));
     },
   });
   service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
@@ -61,15 +66,23 @@ test("an answer fetches the display fragments of the pages it shows, and answers
   assert.ok(new Set(wanted).size < full.textStarts.length, "the query shows every fragment's pages");
 });
 
-test("a display fragment that fails: a warning, its pages left out, the others shown", async () => {
-  const full = await loadBundle(fetchFile);
-  const broken = fileName(full.manifest, "display.0.json");
-  const { last, status } = await ask("retry policy", "keyword", (name) => name === broken);
-  assert.ok(status.warnings.some((/** @type {string} */ w) => w.startsWith("display: ")), status.warnings.join());
-  const inFirst = (/** @type {any} */ r) => fragmentOf(full, full.chunks.page.indexOf(full.pages.path.indexOf(r.page))) === 0;
-  assert.ok(!last.results.some(inFirst));
-  const expected = search(full, "retry policy", { mode: "keyword" }).results.filter((/** @type {any} */ r) => !inFirst(r));
-  assert.deepEqual(last.results, expected);
+test("a damaged display fragment or term shard: search is unavailable, never an answer without it", async () => {
+  const flipped = (/** @type {Uint8Array} */ bytes) => Uint8Array.of(bytes[0] ^ 1, ...bytes.subarray(1));
+  for (const kind of ["display", "postings"]) {
+    const { last, status } = await ask("retry policy", "keyword", () => false,
+                                       (name, bytes) => (name.startsWith(`${kind}.`) ? flipped(bytes) : bytes));
+    assert.equal(last, null, `${kind}: an answer went out`);
+    assert.equal(status.state, "error");
+    assert.ok(status.done);
+    assert.match(status.message, new RegExp(`^${kind}\\.\\d+\\.(json|bin) is corrupted \\(CRC-32 differs from the manifest\\): rebuild the site$`));
+  }
+});
+
+test("a display fragment that cannot be fetched: search is unavailable, naming it (no advice to rebuild)", async () => {
+  const { last, status } = await ask("retry policy", "keyword", (name) => name.startsWith("display."));
+  assert.equal(last, null);
+  assert.equal(status.state, "error");
+  assert.match(status.message, /^cannot read display\.\d+\.json: no display\.\d+\.[0-9a-f]{8}\.json$/);
 });
 
 test("a hybrid answer fetches the graph shards of its seeds only and expands as the whole bundle", async () => {

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createService, loadBundle, topPages } from "../src/engine/worker.js";
+import { sealedManifest } from "./sealed-manifest.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const TOP = [
@@ -17,12 +18,11 @@ const TOP = [
 async function withTop() {
   const manifest = JSON.parse(new TextDecoder().decode(await readFile(new URL("manifest.json", BUNDLE))));
   const related = new TextEncoder().encode('{"related":[],"scores":[]}');
-  delete manifest.checksum; // edited: read unchecked
   manifest.top = TOP;
   manifest.files["related.json"] = 0; // never fetched by the runtime
   /** @param {string} name */
   return async (name) => {
-    if (name === "manifest.json") return new TextEncoder().encode(JSON.stringify(manifest));
+    if (name === "manifest.json") return sealedManifest(manifest); // edited: sealed again
     if (name === "related.json") throw new Error("the runtime must not fetch related.json");
     return readFile(new URL(name, BUNDLE));
   };

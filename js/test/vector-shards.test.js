@@ -14,6 +14,7 @@ import { codeRows, probedCells, probedClusters } from "../src/engine/bundle/vect
 import { queryVector } from "../src/engine/encoder.js";
 import { queryLevels } from "../src/engine/vector.js";
 import { search } from "../src/engine/engine.js";
+import { sealedManifest } from "./sealed-manifest.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const CLUSTERS = 3;
@@ -28,7 +29,6 @@ function listPart(manifest, part, bytes) {
 /** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe` (and `probeChunks`): name -> bytes. */
 async function clusteredFiles(probe = 1, probeChunks = 0) {
   const manifest = JSON.parse(await readFile(new URL("manifest.json", BUNDLE), "utf8"));
-  delete manifest.checksum; // optional: this manifest is rewritten
   /** @type {Map<string, Uint8Array>} */
   const files = new Map();
   for (const part of listedParts(manifest)) {
@@ -57,7 +57,7 @@ async function clusteredFiles(probe = 1, probeChunks = 0) {
   manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
   /** @type {Map<string, Uint8Array>} by file name (bundle/format.js fileName) */
   const served = new Map([...files].map(([part, bytes]) => [fileName(manifest, part), bytes]));
-  served.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+  served.set("manifest.json", sealedManifest(manifest));
   return served;
 }
 
@@ -205,7 +205,7 @@ async function twoLevelFiles(cellChunks) {
     files.set(fileName(manifest, part), bytes);
   }
   Object.assign(manifest.vectors.clusters, { cells: [2, 1], cell_chunks: cellChunks });
-  files.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+  files.set("manifest.json", sealedManifest(manifest));
   return files;
 }
 

@@ -13,8 +13,8 @@ encoder cache keeps); `split_encoder` lays it out as
 
 and the manifest's `encoder.shards` lists each shard's first token number (shard 0: 0): token t
 is in the last shard whose first is <= t, and a shard holds only tokens below the next one's
-first. A shard closes at ENCODER_SHARD_ROWS rows (about 2.2 KiB raw at pca_dim 128; int8 rows
-barely compress): a query of a few pieces fetches a few shards, not 3,000 rows.
+first. A shard closes at ENCODER_SHARD_ROWS rows (a few KiB raw; int8 rows barely compress): a
+query of a few pieces fetches a few shards, not every row.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import orjson
 from mkdocs_graphsearch.bundle.encoder_file import EncoderArrays
 from mkdocs_graphsearch.bundle.format import ENCODER, ENCODER_MODEL, BundleError, encoder_shard
 
-#: Rows per encoder shard (docs/format3-status.md: 32 on mkdocs-docs; on k8s-docs, 8,243 rows,
-#: 16 fetch 2.8-14.4 KiB for the benchmark queries instead of 4.5-27.3 and add 2.0 KiB to the
-#: manifest; 8 add 5.9).
+#: Rows per encoder shard (benchmarks/results/history/format3-work-log.md): on a large site, fewer
+#: bytes for a query than twice as many rows, for a small manifest cost; half as many cost the
+#: manifest more than they save.
 ENCODER_SHARD_ROWS = 16
 
 

@@ -57,7 +57,7 @@ extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
 follows from it): a single part under its logical name, the numbered parts of a kind as one list
 by number under the kind's key (`{"keyword.json": <crc>, "text.#.json": [<crc of text.0.json>,
-...], ...}`: file_key, compact_files), about 4 bytes gzipped a file. So a host may cache the parts
+...], ...}`: file_key, compact_files), a few bytes gzipped a file. So a host may cache the parts
 forever while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds
 (short of two builds' versions of a part sharing a CRC-32: 1 in 2^32).
 Formats 1 and 2 (one text.json; format 1 without `name`) are refused with a message naming their
@@ -67,9 +67,11 @@ The manifest checks itself: it starts with `{"checksum":"` and eight lowercase h
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. The field is optional
-(format 1 and older format-2 manifests lack it: read unchecked), and every later format keeps
-this definition, so any reader tells a damaged manifest from a newer one.
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 manifest without
+it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
+manifests lacked it: they are refused for their version), so no damaged byte can switch the check
+off; every later format keeps this definition, so any reader tells a damaged manifest from a
+newer one.
 
 Every file is written deterministically (sorted keys, no floats beyond fixed rounding), so the
 same docs give byte-identical bundles, file names included. A reader checks `format`, the
@@ -107,14 +109,16 @@ RELATED = "related.json"
 IMPACT_SCALE = 256
 #: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a
 #: bigger page is one fragment of its own); display fragments and graph shards cover the same
-#: chunks. Four times the size that sent the fewest bytes (docs/format3-status.md): each fragment
-#: is a request, and a search's budget is counted in requests too (issue 23, docs/performance.md).
+#: chunks. Four times the size that sent the fewest bytes (benchmarks/results/history/
+#: format3-work-log.md): each fragment is a request, and a search's budget is counted in requests
+#: too (issue 23, docs/performance.md).
 TEXT_FRAGMENT_BYTES = 32 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
 #: shards, not every posting of the site. Four times the size that sent the fewest bytes
-#: (docs/format3-status.md): a typed word costs fewer requests (issue 23, docs/performance.md).
+#: (benchmarks/results/history/format3-work-log.md): a typed word costs fewer requests (issue 23,
+#: docs/performance.md).
 TERM_SHARD_BYTES = 32 * 1024
 
 
@@ -296,8 +300,8 @@ def seal_manifest(data: bytes) -> bytes:
 
 
 def verify_manifest(data: bytes) -> bool:
-    """True when the manifest's checksum holds, False when it has none at its start (read
-    unchecked: the caller refuses a `checksum` found elsewhere); BundleError when it differs."""
+    """True when the manifest's checksum holds, False when it has none at its start (the caller
+    refuses it once the format is known: too old, or corrupted); BundleError when it differs."""
     if not data.startswith(CHECKSUM_PREFIX):
         return False
     digits = data[len(CHECKSUM_PREFIX) : _CHECKSUM_END]

@@ -6,8 +6,8 @@ text fragment i covers (the manifest's `text_starts`: page-aligned, so a section
 page's other sections are in its own shard) in CSR form: {"offsets": n + 1 rising numbers from 0
 to its edge count, "targets": chunk numbers over the whole bundle, "types": indexes into
 edge_types}. js/src/engine/expand.js asks for the shards of the chunks it expands from (the seeds, then
-each depth's frontier) and worker.js fetches only those (k8s-docs: graph.json was 85 KiB gzip,
-one shard is about 1.3 KiB). The readers here and in node merge them into one CSR graph.
+each depth's frontier) and worker.js fetches only those (a shard is a small share of the whole
+graph). The readers here and in node merge them into one CSR graph.
 """
 
 from __future__ import annotations

@@ -146,8 +146,10 @@ def parse_json(name: str, data: bytes) -> Any:
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
-    """manifest.json: its checksum (when it has one: before anything is read from it, so damage
-    is never mistaken for a newer format), its format, then its shape."""
+    """manifest.json: its checksum (before anything is read from it, so damage is never mistaken
+    for a newer format), its format, then its shape. Without a checksum at its start, a manifest
+    of a supported format is corrupted, whatever its keys say: a damaged `"checksum"` key must
+    not switch the check off."""
     data = _read_part(folder / MANIFEST, MAX_MANIFEST, MANIFEST)
     checked = verify_manifest(data)
     manifest = parse_json(MANIFEST, data)
@@ -166,7 +168,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             f"{MANIFEST} is bundle format {version}, no longer supported (this reader reads format "
             f"{MIN_FORMAT_VERSION}): rebuild the site"
         )
-    if not checked and "checksum" in manifest:
+    if not checked:
         raise BundleError(f"{MANIFEST} is corrupted (its checksum is not at its start)")
     return check_manifest(manifest)
 

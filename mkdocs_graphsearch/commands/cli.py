@@ -24,7 +24,8 @@ from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN
 from mkdocs_graphsearch.common.inputs import InputError, checked_text, read_queries
 from mkdocs_graphsearch.common.terminal import clean, emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.files.bounded import MAX_PAGE, RefusedInput, read_bounded
-from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR, usable_cache_dir
+from mkdocs_graphsearch.files.cache_store import usable_folder
+from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
 from mkdocs_graphsearch.parse.folder import markdown_files, parse_folder
 from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH, parse_page
 from mkdocs_graphsearch.text.tokenize import tokenize
@@ -40,6 +41,10 @@ def _print_json(data: object) -> None:
 
 def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
+
+
+def _info(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def cmd_chunks(args: argparse.Namespace) -> int:
@@ -88,7 +93,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             _warn(str(warning))
     semantic = None
     if not args.no_embeddings:
-        semantic = _semantic_options(usable_cache_dir(Path(args.cache_dir) if args.cache_dir else None, _warn))
+        semantic = _semantic_options(usable_folder(Path(args.cache_dir) if args.cache_dir else None, _warn, _info))
         if semantic is not None:  # index/kmeans.py clustered_layout
             semantic.vector_clusters, semantic.vector_probe = args.vector_clusters, args.vector_probe
             semantic.vector_bits, semantic.vector_cells = args.vector_bits, args.vector_cells
@@ -123,7 +128,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     semantic = None
     if not args.no_embeddings:
-        semantic = _semantic_options(usable_cache_dir(Path(args.cache_dir) if args.cache_dir else None, warn))
+        semantic = _semantic_options(usable_folder(Path(args.cache_dir) if args.cache_dir else None, warn, _info))
     site_url = args.site_url if args.site_url is not None else (sources.site_url if sources else "")
     try:
         options = BuildOptions(

@@ -29,9 +29,8 @@ a typo-corrected match is no weaker evidence than the vector side's guess (CHANG
 the measurements). A question whose words are spread over many sections (`where does the
 generated html end up`) leans on meaning, the less the more of its words the best keyword
 match holds exactly and the further it leads the next. The scores say how far
-ahead a chunk is, where ranks only say that it is (measured on the dev set, nDCG@10 hybrid:
-RRF 0.786; fixed share 0.7 with the same normalization 0.836; the share by coverage 0.849;
-with the gap 0.855: CHANGELOG.md).
+ahead a chunk is, where ranks only say that it is (on the dev set's hybrid queries this beat
+RRF, and a fixed share, and the share by coverage without the gap: CHANGELOG.md).
 
 Exact cover: when the query is a lookup, nothing but identifiers (tokens the tokenizer keeps
 whole beside their parts: `TimeoutStopSec`, `visibility_timeout`, `mkdocs.yml`, `--no-cache`) or
@@ -46,12 +45,11 @@ cover is the query's outcome, not its shape: an identifier no section holds cove
 the query falls back to plain fusion, unless it is being typed (keyword.py `typed_tokens`): then
 the terms it is a prefix of (keyword.py `prefix_terms`, the same the keyword side matched) stand
 for it, and a chunk holding any of them holds it, so a half-typed `extra_java`, `gh-dep` or
-`idempot` is a lookup of what it completes to (measured on the dev set: hybrid nDCG@10 of its
-prefix queries 0.541 -> 0.796, overall 0.756 -> 0.781). Questions in words are never
-covered, even when they name an identifier (measured on the judged sets: covering "how can CI
-fail when the lockfile is out of date with pyproject.toml" by `pyproject.toml` buried the answer
-under every section that mentions the file; covering lookups only gave dev 0.731 / held-out
-0.678 hybrid nDCG@10 against 0.720 / 0.630 for covering every identifier).
+`idempot` is a lookup of what it completes to (on the dev set this lifted its prefix queries
+most of all). Questions in words are never covered, even when they name an identifier (on the
+judged sets, covering "how can CI fail when the lockfile is out of date with pyproject.toml" by
+`pyproject.toml` buried the answer under every section that mentions the file; covering lookups
+only ranked better on both the dev and the held-out set than covering every identifier).
 
 Definitions: within a lookup, a covering chunk that *defines* an identifier token of the query
 or one of its completions (the chunk's definition names, index/documents.py, hold it, or a

@@ -1,2 +1,3 @@
-"""Files: atomic writes, checksummed framing, and where the package's own data (the JS runtime)
-lives. Beneath every other part of the package; imports nothing from it."""
+"""Files: atomic writes, the cache store (one framing, lock and pruning for every cache file),
+and where the package's own data (the JS runtime) lives. Beneath every other part of the
+package; imports nothing from it."""

@@ -17,8 +17,8 @@ Stems (text/stem.py) are not indexed as terms of their own: the index lists, per
 terms that occur as prose words in some chunk's title, heading path, anchor text or body (never
 symbols or code), and a query word also matches the other terms of its stem's group at the manifest's
 `stem_weight` (below an exact match's 1.0, so the exact form still scores higher). This costs
-no postings (the map adds ~24% to keyword.json on the MkDocs docs); a separate stemmed BM25F
-field was not measured against it.
+no postings (the map adds a modest share to keyword.json); a separate stemmed BM25F field was
+not compared with it.
 """
 
 from __future__ import annotations
@@ -34,16 +34,15 @@ from mkdocs_graphsearch.index.release_log import keyword_boost
 from mkdocs_graphsearch.index.token_cache import ChunkTokens, TokenCache
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
-from mkdocs_graphsearch.text.tokenize import tokenize, tokenize_words
+from mkdocs_graphsearch.text.tokenize import iter_words, tokenize
 
 # Field weights: the chunk's own heading first, identifiers next, then ancestors' headings and
 # tags, body text, and code last (code repeats names that the prose explains better). `file` is
 # a page root's source path as whole names (file_terms), so typing a file name or a folder
 # (`deploy-to-production`, `user-guide/`) finds its page: as sure a name as a symbol. `anchor`
 # is the text of the links pointing at the chunk (index/anchor_text.py), at half a body word:
-# measured on the dev set (mkdocs-docs, keyword / hybrid nDCG@10, b = 0.3): none 0.744 / 0.756;
-# 0.5 0.754 / 0.756; 1.0 0.741 / 0.756; 2.0 0.742 / 0.745 (at b = 0.75, unnormalised: none
-# 0.655 / 0.737, 1.0 0.666 / 0.743; length-normalised like body: 0.658 / 0.737 at 1.0 to 3.0).
+# the weight that ranked best on the dev set's keyword and hybrid queries (none, a whole body
+# word and more ranked lower; unnormalised beat length-normalised).
 FIELD_WEIGHTS: dict[str, float] = {
     "title": 5.0,
     "symbols": 3.0,
@@ -65,11 +64,8 @@ UNNORMALISED_FIELDS = ("file", "anchor")
 class Bm25Settings:
     """k1 = 1.2 as usual; b = 0.3, not the usual 0.75: chunks are sections, already one topic
     each, so a short one (a changelog's "Fixed" with one bullet) is no surer a match than the
-    long section about the word. Measured on the dev set (mkdocs-docs, keyword / hybrid
-    nDCG@10, k1 1.2): b 0.0 0.740 / 0.754; 0.1 0.741 / 0.758; 0.2 0.745 / 0.745; 0.25
-    0.751 / 0.754; 0.3 0.741 / 0.756; 0.35 0.729 / 0.759; 0.4 0.724 / 0.759; 0.5 0.686 / 0.748;
-    0.6 0.670 / 0.744; 0.75 0.666 / 0.743; 0.9 0.612 / 0.741 (k1 0.7, 0.9, 1.5 at b 0.3: 0.738 /
-    0.755, 0.741 / 0.757, 0.734 / 0.748; k1 2.0 at 0.5 and 0.75: 0.679 / 0.741, 0.609 / 0.738)."""
+    long section about the word. Chosen on the dev set's keyword and hybrid queries: keyword
+    ranking falls steadily as b rises past 0.3, and no other k1 ranked clearly better."""
 
     k1: float = 1.2
     b: float = 0.3
@@ -130,17 +126,24 @@ def chunk_fields(chunk: Chunk, page_tags: list[str], anchor_text: str = "") -> d
 
 
 def chunk_tokens(fields: dict[str, str]) -> ChunkTokens:
-    """A chunk's term counts per field (FIELD_WEIGHTS order) and its prose words (sorted)."""
+    """A chunk's term counts per field (FIELD_WEIGHTS order) and its prose words (sorted).
+    Tokens are counted as they come (no list of them): a section of millions of words takes
+    the memory of its distinct terms."""
     counts: list[dict[str, int]] = []
     prose: set[str] = set()
     for name in FIELD_WEIGHTS:
-        if name == "file":
-            tokens = file_terms(fields[name]) if fields[name] else []
-        else:  # names and code keep their stop words (`where`, `from`: text/tokenize.py rule 6)
-            tokens = tokenize_words(fields[name], code=name in CODE_FIELDS)
-        counts.append(dict(Counter(token for token, _ in tokens)))
+        # Names and code keep their stop words (`where`, `from`: text/tokenize.py rule 6).
+        code = name in CODE_FIELDS
+        tokens = file_terms(fields[name]) if name == "file" and fields[name] else iter_words(fields[name], code)
+        field: dict[str, int] = {}
+        words: set[str] = set()
+        for token, word in tokens:
+            field[token] = field.get(token, 0) + 1
+            if word:
+                words.add(token)
+        counts.append(field)
         if name in PROSE_FIELDS:
-            prose.update(token for token, word in tokens if word and is_prose_word(token))
+            prose.update(token for token in words if is_prose_word(token))
     return counts, sorted(prose)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
+from mkdocs_graphsearch.index.blas import one_blas_thread
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.documents import keyword_document
@@ -43,6 +44,20 @@ def build_files(
     `site_name` (mkdocs.yml's) goes into the manifest, and its home page defines it
     (index/documents.py), so that a query of the site's name finds that page first.
     """
+    with one_blas_thread():  # same bytes on any core count (index/blas.py)
+        return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache, site_name)
+
+
+def _build_files(
+    pages: Iterable[Page],
+    settings: SearchSettings | None,
+    url_for: Callable[[str], str],
+    semantic: SemanticOptions | None,
+    warn: Callable[[str], None],
+    related_count: int,
+    token_cache: Path | None,
+    site_name: str,
+) -> dict[str, bytes]:
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
     tokens = TokenCache(token_cache, warn) if token_cache is not None else None

@@ -6,8 +6,8 @@ tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
 `mkdocs_graphsearch/text/vocab.txt`. A passage is truncated to `max_tokens` word pieces including
 `[CLS]`/`[SEP]`, mean-pooled over its tokens and L2-normalised. The model runs once per passage:
 the token states the query encoder is fitted on are those of that same input (its first
-`max_tokens - 2` pieces), not of more windows over the rest of a long section (26 % of k8s-docs'
-word pieces, a third of the model's time there).
+`max_tokens - 2` pieces), not of more windows over the rest of a long section (on a large site
+a sizeable share of the model's time, for no relevance the judged sets saw).
 
 Passages run in batches (`embed_many`): the model inputs of up to `GROUP_WINDOWS` windows are
 sorted by length and cut into batches of at most `batch_tokens` padded tokens, the padding masked
@@ -30,10 +30,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
@@ -197,6 +199,30 @@ def _cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: What onnxruntime's non-Windows builds read, once, when their extension loads: with "1" no
+#: telemetry uploader starts (the PyPI wheels otherwise look up mobile.events.data.microsoft.com
+#: from a thread of their own, some seconds into a build; `disable_telemetry_events()`, called
+#: after the import, does not stop it).
+TELEMETRY_SWITCH = "ORT_DISABLE_TELEMETRY"
+
+
+def onnxruntime_without_telemetry() -> ModuleType:
+    """onnxruntime, loaded with its telemetry off. The switch is in the environment for the
+    import only, then as it was: the MkDocs process is the user's. (Loaded earlier by someone
+    else, onnxruntime keeps what it read then: set the variable yourself in that case.)"""
+    if "onnxruntime" not in sys.modules:
+        before = os.environ.get(TELEMETRY_SWITCH)
+        os.environ[TELEMETRY_SWITCH] = "1"
+        try:
+            import onnxruntime  # noqa: F401 - loaded here, with the switch set
+        finally:
+            if before is None:
+                del os.environ[TELEMETRY_SWITCH]
+            else:
+                os.environ[TELEMETRY_SWITCH] = before
+    return sys.modules["onnxruntime"]
+
+
 @dataclass(frozen=True)
 class Embedded:
     """One passage: its unit vector (float32, dim) and, when asked for, the word pieces of its
@@ -221,7 +247,7 @@ class Embedder:
     ) -> None:
         """Load the vocabulary and the model; `threads`: onnxruntime intra-op threads (default:
         the usable cores); `batch_tokens`: padded tokens per model call (1: every input alone);
-        `lazy`: start onnxruntime (~0.6 s) only when the model first runs or `dim` is asked for,
+        `lazy`: start onnxruntime (not free) only when the model first runs or `dim` is asked for,
         so a build whose passages are all cached never starts it (the model file is still read
         and checked: its sha256 is in the fingerprint)."""
         self.spec = spec if spec is not None else ModelSpec()
@@ -255,7 +281,7 @@ class Embedder:
     def _load(self) -> None:
         """Start the model and check it fits this embedder; `ModelUnavailable` if not."""
         try:
-            import onnxruntime as ort
+            ort = onnxruntime_without_telemetry()
         except ImportError as e:  # pragma: no cover - a dependency
             raise ModelUnavailable(f"onnxruntime is not installed: {e}") from e
 
@@ -265,8 +291,7 @@ class Embedder:
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
-        # Spinning worker threads halve throughput as soon as another process wants a core
-        # (measured on 2 cores: 26-45 vs 48-77 chunks/s).
+        # Spinning worker threads halve throughput as soon as another process wants a core.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(
@@ -331,9 +356,7 @@ class Embedder:
 
     @staticmethod
     def _quiet_run_options() -> onnxruntime.RunOptions:
-        import onnxruntime as ort
-
-        options = ort.RunOptions()
+        options = onnxruntime_without_telemetry().RunOptions()
         options.log_severity_level = 4  # the refused probe is expected: no error line on stderr
         return options
 
@@ -416,7 +439,7 @@ class Embedder:
         windows = 0
         for start in range(0, len(texts), GROUP_WINDOWS):
             block = texts[start : start + GROUP_WINDOWS]
-            for i, pieces in enumerate(self.wordpiece.pieces_batch(block), start):
+            for i, pieces in enumerate(self.wordpiece.head_pieces(block, self.spec.max_tokens - 2), start):
                 group.append((i, pieces))
                 windows += 2 if wants[i] and self.spec.passage_prefix else 1
                 if windows >= GROUP_WINDOWS:

@@ -3,13 +3,14 @@
 Key: sha256(model fingerprint + "\\n" + passage text), hex (`cache_key`). Value: a float32 vector.
 
 Format: in the cache directory, one append-only file per vector dimension,
-`vectors-f32-<dim>.bin`: a 16-byte header (`GSEMBC1\\n`, uint32 dim, uint32 0), then fixed-size
-records of 32 key bytes, dim little-endian float32 and a CRC-32 (uint32) of those two. Fixed sizes
-keep records aligned whatever happens to one of them: a record whose checksum fails, a torn last
-record or a file with a bad header is ignored (and so recomputed by the caller), never fatal;
-`damaged` names the files it was found in, for a warning. A later record for the same key wins.
-`compact()` rewrites the files with only the live records, sorted by key, atomically
-(`atomic.write_atomic`). Appends hold an exclusive lock where the platform has `fcntl`.
+`vectors-f32-<dim>.bin`: a header (files/cache_store.py's identity of kind `vectors-f32`, then
+uint32 dim, uint32 0), then fixed-size records of 32 key bytes, dim little-endian float32 and a
+CRC-32 (uint32) of those two. Fixed sizes keep records aligned whatever happens to one of them: a
+record whose checksum fails, a torn last record or a file with a bad header is ignored (and so
+recomputed by the caller), never fatal; `damaged` names the files it was found in, for a
+warning. A file of another version is skipped silently. A later record for the same key wins.
+`compact()` rewrites the files with only the live records, sorted by key, atomically. Appends
+hold cache_store's exclusive lock.
 """
 
 from __future__ import annotations
@@ -17,36 +18,27 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
-from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
+from mkdocs_graphsearch.files import cache_store
+from mkdocs_graphsearch.files.atomic import write_atomic
 
-__all__ = [
-    "DEFAULT_CACHE_DIR",
-    "EmbeddingCache",
-    "ProgressCallback",
-    "cache_key",
-    "embed_with_cache",
-    "usable_cache_dir",
-]
+__all__ = ["DEFAULT_CACHE_DIR", "HEADER_SIZE", "EmbeddingCache", "cache_key"]
 
 #: The cache folder when none is given: the plugin's `cache_dir` (relative to mkdocs.yml) and
 #: `graphsearch index --cache-dir` (relative to the working folder). The query encoder's fit and
 #: the plugin's page state (page_state.py) are kept there too.
 DEFAULT_CACHE_DIR = ".cache/graphsearch"
 
-_MAGIC = b"GSEMBC1\n"
-_HEADER = struct.Struct("<8sII")
+_KIND, _VERSION = "vectors-f32", 2  # 2: cache_store's identity (1: its own magic)
+_DIM = struct.Struct("<II")  # dim, 0
+#: Bytes before a file's first record.
+HEADER_SIZE = cache_store.IDENTITY_SIZE + _DIM.size
 _KEY = 32
-
-#: progress(done, total, rate): passages embedded so far, passages to embed, passages per second.
-ProgressCallback = Callable[[int, int, float], None]
 
 
 def cache_key(fingerprint: str, text: str) -> str:
@@ -54,31 +46,8 @@ def cache_key(fingerprint: str, text: str) -> str:
     return hashlib.sha256(f"{fingerprint}\n{text}".encode()).hexdigest()
 
 
-def usable_cache_dir(path: Path | None, warn: Callable[[str], None]) -> Path | None:
-    """`path`, created if need be; None after one warning naming it when it can't be a cache
-    folder (a file in its place, no permission, a read-only disk): the build goes on without."""
-    if path is None:
-        return None
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        usable = os.access(path, os.W_OK | os.X_OK)
-    except OSError as error:
-        warn(f"cannot use the cache folder {path} ({error}); building without a cache")
-        return None
-    if not usable:
-        warn(f"cannot use the cache folder {path} (not writable); building without a cache")
-        return None
-    remove_stale_temporaries(path)  # of a build killed mid-write
-    return path
-
-
-def _lock(fh) -> None:
-    try:
-        import fcntl
-
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-    except (ImportError, OSError):  # pragma: no cover - no fcntl, or a filesystem without locks
-        pass
+def _header(dim: int) -> bytes:
+    return cache_store.identity(_KIND, _VERSION) + _DIM.pack(dim, 0)
 
 
 class EmbeddingCache:
@@ -86,8 +55,8 @@ class EmbeddingCache:
 
     Reading a file only indexes its records by key; a record's checksum and vector are checked
     when its key is first asked for (a build asks for its own passages, not for every passage of
-    every site sharing the folder: k8s-docs' cache holds 14,000 records, a small site asks for
-    600). Every record of an asked-for key is checked, so a damaged one is counted even when a
+    every site sharing the folder: a shared cache may hold many times the records a small site
+    asks for). Every record of an asked-for key is checked, so a damaged one is counted even when a
     later record for the key is good."""
 
     def __init__(self, directory: str | Path) -> None:
@@ -125,16 +94,23 @@ class EmbeddingCache:
         except OSError:
             self._corrupt(path)
             return
-        if len(data) < _HEADER.size:
+        if len(data) < HEADER_SIZE:
             if data:
                 self._corrupt(path)
             return
-        magic, dim, _ = _HEADER.unpack_from(data)
-        if magic != _MAGIC or dim <= 0 or path.name != f"vectors-f32-{dim}.bin":
+        try:
+            cache_store.check_identity(data, _KIND, _VERSION)
+        except cache_store.OldFormat:
+            return  # its vectors are recomputed, and the next append starts the file over
+        except ValueError:
+            self._corrupt(path)
+            return
+        dim, _ = _DIM.unpack_from(data, cache_store.IDENTITY_SIZE)
+        if dim <= 0 or path.name != f"vectors-f32-{dim}.bin":
             self._corrupt(path)
             return
         size = _KEY + 4 * dim + 4
-        body = memoryview(data)[_HEADER.size :]
+        body = memoryview(data)[HEADER_SIZE:]
         count, torn = divmod(len(body), size)
         if torn:
             self._corrupt(path)
@@ -228,19 +204,19 @@ class EmbeddingCache:
             buf += rec + struct.pack("<I", zlib.crc32(rec))
         path = self._path(dim)
         with open(path, "a+b") as fh:
-            _lock(fh)
+            cache_store.lock(fh)
             fh.seek(0, os.SEEK_END)
             end = fh.tell()
             fh.seek(0)
-            head = fh.read(_HEADER.size)
-            if end < _HEADER.size or head != _HEADER.pack(_MAGIC, dim, 0):
-                fh.truncate(0)  # empty or unreadable: start over (its records were ignored anyway)
+            head = fh.read(HEADER_SIZE)
+            if end < HEADER_SIZE or head != _header(dim):
+                fh.truncate(0)  # empty, unreadable or another version: start over (its records were ignored)
                 end = 0
-            elif (end - _HEADER.size) % size:
-                end -= (end - _HEADER.size) % size  # drop a torn last record
+            elif (end - HEADER_SIZE) % size:
+                end -= (end - HEADER_SIZE) % size  # drop a torn last record
                 fh.truncate(end)
             fh.seek(end)
-            fh.write((b"" if end else _HEADER.pack(_MAGIC, dim, 0)) + bytes(buf))
+            fh.write((b"" if end else _header(dim)) + bytes(buf))
             fh.flush()
 
     def compact(self, keep: Iterable[str] | None = None) -> None:
@@ -259,7 +235,7 @@ class EmbeddingCache:
             if path.name not in {self._path(d).name for d in by_dim}:
                 path.unlink(missing_ok=True)
         for dim, keys in by_dim.items():
-            parts = [_HEADER.pack(_MAGIC, dim, 0)]
+            parts = [_header(dim)]
             for raw in keys:
                 rec = raw + store[raw].astype("<f4").tobytes()
                 parts.append(rec + struct.pack("<I", zlib.crc32(rec)))
@@ -272,52 +248,3 @@ class EmbeddingCache:
 
     def __exit__(self, *exc: object) -> None:
         self.flush()
-
-
-class _Embeds(Protocol):
-    fingerprint: str
-    dim: int
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-def embed_with_cache(
-    embedder: _Embeds,
-    texts: Sequence[str],
-    cache: EmbeddingCache,
-    progress: ProgressCallback | None = None,
-    *,
-    interval: float = 2.0,
-    flush_every: float = 30.0,
-) -> np.ndarray:
-    """Vectors (len(texts), dim) float32 for `texts`, embedding only what the cache lacks.
-
-    Repeated texts are embedded once. `progress(done, total, rate)` is called at most every
-    `interval` seconds while embedding and once at the end (never when nothing was missing);
-    what has been embedded is flushed every `flush_every` seconds, so an interrupted build
-    keeps it.
-    """
-    fingerprint = embedder.fingerprint
-    keys = [cache_key(fingerprint, t) for t in texts]
-    found = {k: v for k, v in cache.get_many(dict.fromkeys(keys)).items() if v.size == embedder.dim}
-    todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in found}
-    total, done = len(todo), 0
-    start = last_report = last_flush = time.monotonic()
-    for key, text in todo.items():
-        vec = np.asarray(embedder.embed_passages([text])[0], dtype=np.float32)
-        cache.put_many({key: vec})
-        found[key] = vec
-        done += 1
-        now = time.monotonic()
-        if progress is not None and now - last_report >= interval and done < total:
-            progress(done, total, done / max(now - start, 1e-9))
-            last_report = now
-        if now - last_flush >= flush_every:
-            cache.flush()
-            last_flush = now
-    cache.flush()
-    if progress is not None and total:
-        progress(done, total, done / max(time.monotonic() - start, 1e-9))
-    if not keys:
-        return np.zeros((0, embedder.dim), dtype=np.float32)
-    return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)

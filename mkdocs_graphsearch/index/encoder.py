@@ -143,8 +143,8 @@ def fit_encoder(stats: TokenStats, pca_dim: int = 128) -> EncoderTable | None:
     centred = table - table.mean(axis=0, keepdims=True)
     pca_dim = min(pca_dim, *centred.shape)
     # The principal axes: eigenvectors of the (dim x dim) Gram matrix, largest eigenvalue first.
-    # The same axes as an SVD of the table (mkdocs-docs: within 1e-13, the same int8 bytes) in
-    # 0.1 s instead of 1-9 s on 2 cores, and an edit's refit is mostly this.
+    # The same axes as an SVD of the table (the same int8 bytes) in a fraction of its time, and
+    # an edit's refit is mostly this.
     _, eigenvectors = np.linalg.eigh(centred.T @ centred)
     components = eigenvectors[:, ::-1][:, :pca_dim].T
     # A fixed sign per component (largest entry positive), so the same docs give the same bytes.

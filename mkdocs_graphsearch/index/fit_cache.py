@@ -10,26 +10,25 @@ state a clean build of the same passages reaches, bit for bit, so the encoder is
 A base may be taken scaled by a whole factor s (`choose_base` picks the entry and the factor): every
 integer of a state is a sum over its passages of (statistics x multiplicity), so s times a state's
 counts, sums and multiplicities is the state of the same multiset with each multiplicity times s,
-exactly. A site that repeats another one s times (benchmarks/make_big_site.py: k8s-docs x8) starts
+exactly. A site that repeats another one s times (benchmarks/make_big_site.py) starts
 from the other's entry and runs the model only over the passages that do not repeat s times. The
 products are int64 and wrap as TokenStats' additions do (modulo 2^64: a clean build reaches the same
 integers whenever its final sums fit, the one condition there already was); a factor that would take
 a multiplicity past uint32, the entry's field, is never chosen.
 
 Why not the statistics of every passage: they would be one row of `dim` numbers per distinct word
-piece per passage (k8s-docs: 692,896 rows of 384, 532 MB at float16, 2.1 GB as int64), where a
-state is one row per distinct piece of the whole site (8,775 rows, 27 MB as int64) plus the texts
-(6.4 MB). They are stored as they are: zlib halved them (mkdocs-docs: 9.5 MB -> 5.2 MB) but took
-0.4 s of an edit's rebuild on mkdocs-docs (compress and decompress; 1.2 s on k8s-docs), where
-reading or writing 10 MB takes 0.01 s. Taking a passage out costs one model pass over its old text.
+piece per passage, where a state is one row per distinct piece of the whole site plus the texts:
+orders of magnitude smaller on a large site. They are stored as they are: zlib halved them but
+compressing and decompressing cost an edit's rebuild far more time than reading or writing the
+bytes does. Taking a passage out costs one model pass over its old text.
 
-Entry layout (little-endian): magic `GSFITS2\\n`, sha256 of everything after it, the header
+Entry layout (little-endian), framed by files/cache_store.py (kind `fitstats`): the header
 (fingerprint as 32 raw bytes, complete flag, 3 zero bytes, dim, passage count), the passages'
 keys (32 bytes each, ascending), their multiplicities (uint32) and text lengths in UTF-8 bytes
 (uint32), then the texts one after another, the token count (uint32), token ids,
 counts, and sums (int64, token rows of dim). A partial state (written while a build runs, so a
 killed build keeps what it computed) has the complete flag 0. An entry of another version
-(`GSFITS1`: zlib-compressed) is skipped without a warning: the build recomputes what it needs.
+(cache_store.OldFormat) is skipped without a warning: the build recomputes what it needs.
 """
 
 from __future__ import annotations
@@ -43,10 +42,11 @@ from pathlib import Path
 
 import numpy as np
 
+from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.index.encoder import TokenStats
 
-_MAGIC = b"GSFITS2\n"
-_FAMILY = b"GSFITS"  # any version of the entry format
+#: 3: framed by cache_store.py (2: its own frame, 1: zlib-compressed).
+_KIND, _VERSION = "fitstats", 3
 _HEADER = struct.Struct("<32sB3xII")
 _KEY = 32
 
@@ -126,7 +126,7 @@ class FitState:
             np.array([len(text) for text in encoded], dtype="<u4").tobytes(),
             body,
         ])
-        return _MAGIC + hashlib.sha256(rest).digest() + rest
+        return cache_store.frame(_KIND, _VERSION, rest)
 
     def name(self, fingerprint: str) -> str:
         """The entry's file name: a digest of the fingerprint and the passage multiset."""
@@ -136,25 +136,15 @@ class FitState:
         return f"fitstats-{digest.hexdigest()}.cache"
 
 
-class OtherVersion(ValueError):
-    """An entry another version of this module wrote: not damaged, just not usable."""
-
-
 def unpack_entry(data: bytes, checked: bool = True) -> FitEntry:
-    """A cache entry's passages and statistics; ValueError saying what is wrong (OtherVersion:
-    an entry of another format version). `checked=False` skips the checksum: for the head of an
-    entry (`read_head`), to choose among entries before reading the chosen one whole."""
-    start = len(_MAGIC) + 32
-    if len(data) < start + _HEADER.size:
+    """A cache entry's passages and statistics; ValueError saying what is wrong
+    (cache_store.OldFormat: an entry of another version). `checked=False` skips the checksum: for
+    the head of an entry (`read_head`), to choose among entries before reading the chosen one whole."""
+    data = cache_store.unframe(data, _KIND, _VERSION, checked)
+    if len(data) < _HEADER.size:
         raise ValueError(f"{len(data)} bytes, shorter than its header")
-    if data[: len(_MAGIC)] != _MAGIC:
-        if data.startswith(_FAMILY) and data[len(_MAGIC) - 1 : len(_MAGIC)] == b"\n":
-            raise OtherVersion("a fit statistics entry of another version")
-        raise ValueError("not a fit statistics cache file")
-    if checked and hashlib.sha256(data[start:]).digest() != data[len(_MAGIC) : start]:
-        raise ValueError("checksum mismatch (truncated or changed)")
-    fingerprint, complete, dim, n = _HEADER.unpack_from(data, start)
-    offset = start + _HEADER.size
+    fingerprint, complete, dim, n = _HEADER.unpack_from(data)
+    offset = _HEADER.size
     if len(data) < offset + n * (_KEY + 8):
         raise ValueError(f"{len(data)} bytes, shorter than its list of {n} passages")
     keys = [data[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
@@ -173,12 +163,12 @@ def unpack_entry(data: bytes, checked: bool = True) -> FitEntry:
 
 def read_head(path: Path) -> FitEntry:
     """An entry's passages without its statistics (body empty) and unchecked: choosing a base
-    reads every entry of the folder (another site's 34 MB k8s-docs entry, say) only this far.
-    OSError when it cannot be read, ValueError (OtherVersion) as unpack_entry."""
-    start = len(_MAGIC) + 32
+    reads every entry of the folder (another site's large entry, say) only this far.
+    OSError when it cannot be read, ValueError (OldFormat) as unpack_entry."""
+    start = cache_store.FRAME_SIZE
     with path.open("rb") as stream:
         head = stream.read(start + _HEADER.size)
-        if len(head) == start + _HEADER.size and head.startswith(_MAGIC):
+        if len(head) == start + _HEADER.size and head.startswith(cache_store.identity(_KIND, _VERSION)):
             head += stream.read(_HEADER.unpack_from(head, start)[3] * (_KEY + 8))
     entry = unpack_entry(head, checked=False)
     entry.body = b""

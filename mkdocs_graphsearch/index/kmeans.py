@@ -21,38 +21,38 @@ from mkdocs_graphsearch.bundle.vector_shards import clustered_files
 #: Lloyd iterations (fixed: the same vectors always give the same clusters).
 ITERATIONS = 20
 #: Below this many bytes of int8 rows + scales, every vector is one file (no clusters: exact
-#: search over int8 rows, as before the clustered layout); mkdocs-docs (616 chunks x 128-d,
-#: 81 KB) stays whole.
+#: search over int8 rows, as before the clustered layout); a site of a few hundred chunks stays
+#: whole.
 SINGLE_FILE_BYTES = 128 * 1024
 #: Clusters per square root of the chunk count, the share of the chunks a query reads, and the
-#: code widths of the clustered layout (cluster_rule; measured on k8s-docs in
-#: docs/format3-status.md). Passages at 4 bits (was 6): on k8s-docs the first hybrid answer's
-#: clusters 100 -> 56 KiB gzip at recall@10 0.95 against exact search over the same codes
-#: (6 bits: 0.9475) and hybrid nDCG@10 0.4974 -> 0.5031; the top 10 agrees less with an int8
-#: exact search (0.78 vs 0.91), which the judged queries do not see.
+#: code widths of the clustered layout (cluster_rule; benchmarks/results/history/
+#: format3-work-log.md). Passages at 4 bits (was 6): the first hybrid answer's clusters shrink by
+#: almost half at the same recall against exact search over the same codes and no loss on the
+#: judged queries; the top 10 agrees less with an int8 exact search, which they do not see.
 CLUSTERS_PER_ROOT = 8
 PROBE_SHARE = 0.08
 BITS = 4
 CENTROID_BITS = 4
-#: Beyond this many chunks the clusters get two levels (cell_rule): their centroids (4-bit, 68 B
-#: each at dim 128, all loaded) would be ~170 KB at 100,000 chunks. (A share of reads falling
-#: with n was measured there and lost recall: docs/format3-status.md.)
+#: Beyond this many chunks the clusters get two levels (cell_rule): their centroids (4-bit, all
+#: loaded) would grow too large for the always-loaded part. (A share of reads falling with n lost
+#: recall there: benchmarks/results/history/format3-work-log.md.)
 TWO_LEVEL_CHUNKS = 16384
 #: Two levels: cells per square root of the clusters, and the chunks the cells a query takes
-#: cover (CELL_READS times the chunks it reads): measured on k8s-docs' own clusters
-#: (docs/format3-status.md: cells are coarse; fewer cover too few of the right clusters).
+#: cover (CELL_READS times the chunks it reads), chosen on a large site's own clusters
+#: (benchmarks/results/history/format3-work-log.md: cells are coarse; fewer cover too few of the
+#: right clusters).
 CELLS_PER_ROOT = 2
 CELL_READS = 8
 
 
 def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
     """How many clusters for a site: one (exact search) while all vectors fit in SINGLE_FILE_BYTES
-    (unless `force`), else round(8 sqrt(n)). Measured with benchmarks/vector_recall.py
-    (docs/format3-status.md): the static encoder's query vectors sit far from every centroid, so
-    small clusters (8 sqrt n: ~14 chunks each) probed until a share of the chunks is read beat big
-    ones (k8s-docs: 894 clusters reading 8 % of the chunks, recall@10 0.95-0.96 against exact
-    search over the same codes, where 447 needed 20 %); 4-bit centroids (68 B each at
-    dim 128) keep the always-loaded part small enough to afford them."""
+    (unless `force`), else round(CLUSTERS_PER_ROOT sqrt(n)). Chosen with
+    benchmarks/vector_recall.py (benchmarks/results/history/format3-work-log.md): the static
+    encoder's query vectors sit far from every centroid, so small clusters probed until a share
+    of the chunks is read beat big ones (half as many clusters needed a far larger share for the
+    same recall against exact search over the same codes); 4-bit centroids keep the
+    always-loaded part small enough to afford them."""
     if n_chunks * (dim + 4) <= SINGLE_FILE_BYTES and not force or n_chunks < 2:
         return 1
     return min(n_chunks, max(2, round(CLUSTERS_PER_ROOT * math.sqrt(n_chunks))))
@@ -60,16 +60,14 @@ def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
 
 def cell_rule(n_chunks: int, clusters: int) -> int:
     """How many cells group the clusters: none (one level: every centroid in centroids.bin)
-    up to TWO_LEVEL_CHUNKS chunks, else round(2 sqrt(clusters)) (~100 cells of ~25 clusters at
-    100,000 distinct chunks)."""
+    up to TWO_LEVEL_CHUNKS chunks, else round(CELLS_PER_ROOT sqrt(clusters))."""
     return 1 if n_chunks <= TWO_LEVEL_CHUNKS else max(2, round(CELLS_PER_ROOT * math.sqrt(clusters)))
 
 
 def min_reads(dim: int) -> int:
     """The fewest chunks a query reads by default: as many int8 vectors as a site under
-    SINGLE_FILE_BYTES loads whole. A site just above it (uv-docs: 1,332 chunks) would otherwise
-    read 8 % (107 chunks) and lose what exact search finds (hybrid nDCG@10 0.654 vs 0.677
-    reading them all); from ~12,400 chunks (k8s-docs) the share is more."""
+    SINGLE_FILE_BYTES loads whole. A site just above it would otherwise read only PROBE_SHARE of
+    its few chunks and lose what exact search finds; on a large site the share is more."""
     return SINGLE_FILE_BYTES // (dim + 4)
 
 

@@ -1,12 +1,13 @@
-"""The model file's sha256 without reading 23 MB on every build: a stamp in the cache folder.
+"""The model file's sha256 without reading the model on every build: a stamp in the cache folder.
 
 Why: the fingerprint of every cached vector holds the model file's sha256, and the default model
 is refused unless its sha256 is the pinned one; hashing the file cost every build (even one with
-nothing to embed) a read and a hash of 23 MB. A stamp file remembers the hash with what `stat`
+nothing to embed) a read and a hash of the whole model. A stamp file remembers the hash with what `stat`
 said of the file when it was hashed: its resolved path, size, mtime_ns, ctime_ns and inode. While
 all of them are unchanged the stamp's hash is used; anything else (the file replaced, written,
 touched, or its times set back: that moves ctime) hashes the file again, and the caller checks
-that hash as before. A stamp that is missing, unreadable or of another shape is the same as none.
+that hash as before. A stamp that is missing, unreadable, damaged or of another shape is the
+same as none (files/cache_store.py frames it; its payload is JSON).
 """
 
 from __future__ import annotations
@@ -19,16 +20,17 @@ from pathlib import Path
 
 import orjson
 
-from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files import cache_store
 
-#: In the stamp: a stamp of another shape is ignored (the file is hashed).
-STAMP_VERSION = 1
+#: A stamp of another version is ignored (the file is hashed). 2: framed by cache_store.py.
+STAMP_VERSION = 2
+_KIND = "model-stamp"
 
 
 def stamp_file(stamp_dir: Path, path: Path) -> Path:
     """One stamp per model file (several models may share a cache folder)."""
     key = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return stamp_dir / f"model-stamp-{key}.json"
+    return stamp_dir / f"model-stamp-{key}.cache"
 
 
 def _identity(path: Path) -> dict[str, object] | None:
@@ -50,13 +52,13 @@ def stamped_sha256(path: Path, stamp_dir: Path | None, digest: Callable[[], str]
     before = _identity(path)
     stamp = stamp_file(stamp_dir, path)
     try:
-        saved = orjson.loads(stamp.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        payload = cache_store.read(stamp, _KIND, STAMP_VERSION)
+        saved = None if payload is None else orjson.loads(payload)
+    except (OSError, ValueError):  # orjson.JSONDecodeError is a ValueError
         saved = None
     if (
         before is not None
         and isinstance(saved, dict)
-        and saved.get("version") == STAMP_VERSION
         and {key: saved.get(key) for key in before} == before
         and isinstance(saved.get("sha256"), str)
     ):
@@ -64,5 +66,5 @@ def stamped_sha256(path: Path, stamp_dir: Path | None, digest: Callable[[], str]
     value = digest()
     if before is not None and _identity(path) == before:
         with contextlib.suppress(OSError):  # the stamp only saves time: the next build hashes again
-            write_atomic(stamp, orjson.dumps({"version": STAMP_VERSION, **before, "sha256": value}))
+            cache_store.write(stamp, _KIND, STAMP_VERSION, orjson.dumps({**before, "sha256": value}))
     return value

@@ -5,9 +5,9 @@ metrics endpoint"), so plain BM25 ranks it above the page that explains the feat
 single-word queries (`SIGTERM`, `Prometheus`, `PostgreSQL` on the example site; MkDocs' own
 release notes on its docs). Its keyword impacts are scaled by RELEASE_LOG_WEIGHT (index/bm25.py,
 on top of the page's front matter `search: boost`, which can undo it): a version query or a
-feature only the log mentions still finds it. Measured on the dev set (mkdocs-docs, keyword /
-hybrid nDCG@10): weight 1.0 0.754 / 0.781; 0.7 0.796 / 0.776; 0.5 0.810 / 0.786; 0.3 0.797 /
-0.785. Neither held-out set has such a page.
+feature only the log mentions still finds it. The weight is the one that ranked best on the dev
+set's keyword and hybrid queries (both unscaled and scaled further down ranked lower). Neither
+held-out set has such a page.
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ embeds only changed passages.
 
 The cache is never trusted nor needed: new passage vectors and the fit statistics so far are
 written every FLUSH_SECONDS while embedding (an interrupted build keeps them, and the next one
-runs the model only over the rest); encoder and statistics entries are files written atomically
-with a sha256 of their payload, and a damaged one is a warning naming it, then recomputed; a
-cache folder that cannot be written is one warning naming it, and the build goes on without it.
+runs the model only over the rest); every cache file is framed, written and pruned by
+files/cache_store.py, and a damaged one is a warning naming it, then recomputed; a cache folder
+that cannot be written is one warning naming it, and the build goes on without it.
 """
 
 from __future__ import annotations
@@ -30,21 +30,14 @@ import numpy as np
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
 from mkdocs_graphsearch.bundle.format import VECTORS
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
-from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
-from mkdocs_graphsearch.index.fit_cache import (
-    FitEntry,
-    FitState,
-    OtherVersion,
-    choose_base,
-    read_head,
-    unpack_entry,
-)
+from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, read_head, unpack_entry
 from mkdocs_graphsearch.index.kmeans import clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 from mkdocs_graphsearch.text.wordpiece import WordPiece
@@ -60,6 +53,8 @@ KEEP_ENCODERS = 4
 #: In the key of a cached encoder and of cached fit statistics: a fit that computes anything
 #: differently must not reuse one (3: token states of each passage's model input only).
 FIT_VERSION = "encoder-fit-3"
+#: The names of the fitted encoders' and fit statistics' entries in the cache folder.
+_ENCODERS, _FIT_STATS = "encoder-*.cache", "fitstats-*.cache"
 #: Written into the manifest's semantic entries, the one place both engines read them from
 #: (a format-1 manifest lacks them: each engine keeps the values it had built in, the same).
 #: The static encoder reads at most MAX_QUERY_PIECES WordPiece pieces of a query; the query
@@ -194,28 +189,29 @@ def semantic_files(
     return files, manifest
 
 
-_ENCODER_MAGIC = b"GSENCC1\n"
-#: magic, sha256 of the payload (encoder.json then encoder.bin), length of encoder.json
-_ENCODER_HEADER = struct.Struct("<8s32sI")
+#: An encoder cache entry: framed by cache_store.py; payload: the length of encoder.json (uint32),
+#: encoder.json, encoder.bin. 2: cache_store's frame (1: its own).
+_ENCODER_KIND, _ENCODER_VERSION = "encoder", 2
+_META_LEN = struct.Struct("<I")
 
 
 def pack_encoder(files: tuple[bytes, bytes]) -> bytes:
-    """One encoder cache entry: header, then encoder.json and encoder.bin."""
+    """One encoder cache entry: encoder.json and encoder.bin, framed."""
     meta, binary = files
-    return _ENCODER_HEADER.pack(_ENCODER_MAGIC, hashlib.sha256(meta + binary).digest(), len(meta)) + meta + binary
+    return cache_store.frame(_ENCODER_KIND, _ENCODER_VERSION, _META_LEN.pack(len(meta)) + meta + binary)
 
 
 def unpack_encoder(data: bytes) -> tuple[bytes, bytes]:
-    """(encoder.json, encoder.bin) of an entry; ValueError saying what is wrong with it."""
-    if len(data) < _ENCODER_HEADER.size:
-        raise ValueError(f"{len(data)} bytes, shorter than its header")
-    magic, digest, meta_len = _ENCODER_HEADER.unpack_from(data)
-    if magic != _ENCODER_MAGIC:
-        raise ValueError("not an encoder cache file")
-    payload = data[_ENCODER_HEADER.size :]
-    if meta_len > len(payload) or hashlib.sha256(payload).digest() != digest:
-        raise ValueError("checksum mismatch (truncated or changed)")
-    return payload[:meta_len], payload[meta_len:]
+    """(encoder.json, encoder.bin) of an entry; ValueError saying what is wrong with it
+    (cache_store.OldFormat: an entry of another version)."""
+    payload = cache_store.unframe(data, _ENCODER_KIND, _ENCODER_VERSION)
+    if len(payload) < _META_LEN.size:
+        raise ValueError(f"{len(payload)} bytes, shorter than its header")
+    (meta_len,) = _META_LEN.unpack_from(payload)
+    if meta_len > len(payload) - _META_LEN.size:
+        raise ValueError("encoder.json longer than the entry")
+    rest = payload[_META_LEN.size :]
+    return rest[:meta_len], rest[meta_len:]
 
 
 class _CacheStore:
@@ -232,16 +228,6 @@ class _CacheStore:
         assert self.dir is not None
         return self.dir / f"encoder-{corpus_key}.cache"
 
-    def _fitted(self, pattern: str = "encoder-*.cache") -> list[Path]:
-        """Encoder (or `pattern`) entries, newest first (name breaks ties: the same order on every run)."""
-        assert self.dir is not None
-        entries = []
-        for path in self.dir.glob(pattern):
-            try:
-                entries.append((-path.stat().st_mtime_ns, path.name, path))
-            except OSError:
-                continue
-        return [path for _, _, path in sorted(entries)]
 
     def encoder(self, corpus_key: str, reuse_any: bool) -> tuple[bytes, bytes] | None:
         """The cached fit of this corpus (with `reuse_any`, else the newest fit); None: refit."""
@@ -249,13 +235,15 @@ class _CacheStore:
             return None
         path = self._encoder_path(corpus_key)
         if reuse_any and not path.exists():
-            path = next(iter(self._fitted()), path)
+            path = next(iter(cache_store.newest(self.dir, _ENCODERS)), path)
         try:
             data = path.read_bytes()
         except OSError:
             return None
         try:
             return unpack_encoder(data)
+        except cache_store.OldFormat:  # an older plugin's entry: refitted, nothing to warn about
+            return None
         except ValueError as error:
             self.warn(f"the query encoder cache {path} is damaged ({error}); refitting it")
             return None
@@ -302,7 +290,7 @@ class _CacheStore:
         the chosen one read whole and checked (if damaged: warned about, removed, and the next
         best chosen)."""
         entries = []
-        for path in self._fitted("fitstats-*.cache") if self.dir is not None else []:
+        for path in cache_store.newest(self.dir, _FIT_STATS) if self.dir is not None else []:
             head = self._read_fit_entry(path, read_head)
             if head is not None and head.fingerprint == fingerprint and head.dim == dim:
                 entries.append((path, head))
@@ -330,7 +318,7 @@ class _CacheStore:
             return read(path)
         except OSError:  # removed meanwhile by another build: not damaged
             return None
-        except OtherVersion:  # an older plugin's entry: recomputed, nothing to warn about
+        except cache_store.OldFormat:  # an older plugin's entry: recomputed, nothing to warn about
             return None
         except ValueError as error:
             self._damaged_fit(path, error)
@@ -354,13 +342,11 @@ class _CacheStore:
     def _save_fit_entry(self, name: str, data: bytes) -> None:
         def save() -> None:
             assert self.dir is not None
-            self.dir.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.dir / name, data)
+            cache_store.write_framed(self.dir / name, data)
             if self.partial is not None and self.partial.name != name:
                 self.partial.unlink(missing_ok=True)
             self.partial = self.dir / name
-            for stale in self._fitted("fitstats-*.cache")[KEEP_ENCODERS:]:
-                stale.unlink(missing_ok=True)
+            cache_store.prune(self.dir, _FIT_STATS, KEEP_ENCODERS)
 
         self._write(save)
 
@@ -371,11 +357,8 @@ class _CacheStore:
 
         def save() -> None:
             assert self.dir is not None
-            self.dir.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, pack_encoder(files))
-            legacy = [*self.dir.glob("encoder-*.json"), *self.dir.glob("encoder-*.bin")]  # unchecked format
-            for stale in self._fitted()[KEEP_ENCODERS:] + legacy:
-                stale.unlink(missing_ok=True)
+            cache_store.write_framed(path, pack_encoder(files))
+            cache_store.prune(self.dir, _ENCODERS, KEEP_ENCODERS)
 
         self._write(save)
 
@@ -392,9 +375,7 @@ class _CacheStore:
 
     def _save_vocab_shards(self, path: Path, shards: vocab_cache.Shards) -> None:
         vocab_cache.save(path, shards)
-        for stale in self._fitted(vocab_cache.PATTERN)[vocab_cache.KEEP :]:
-            if stale != path:
-                stale.unlink(missing_ok=True)
+        cache_store.prune(path.parent, vocab_cache.PATTERN, vocab_cache.KEEP, spare=path)
 
     def _write(self, action: Callable[[], None]) -> None:
         try:

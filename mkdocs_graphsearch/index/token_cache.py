@@ -1,19 +1,17 @@
 """Each chunk's keyword tokens as the last build counted them, so an unchanged chunk is not
 tokenized and stemmed again (index/bm25.py `build_keyword_index`).
 
-Why: tokenizing and stemming every chunk's fields is most of the keyword index's build
-(mkdocs-docs: 0.35 of 0.47 s on 2 busy cores), paid again on every build although an edit
-changes a few chunks. What a chunk gives depends only on its field texts and on the code that
-splits them (text/, index/bm25.py): an entry is keyed by a sha256 of the texts, a stem by its
-word, and a file written by other code (the sha256 of that code, in the file) is not used.
+Why: tokenizing and stemming every chunk's fields is most of the keyword index's build, paid
+again on every build although an edit changes a few chunks. What a chunk gives depends only on
+its field texts and on the code that splits them (text/, index/bm25.py): an entry is keyed by a
+sha256 of the texts, a stem by its word, and a file written by other code (the sha256 of that
+code, in the file) is not used.
 
-File: `keyword-tokens-<site key>.cache` beside the page state (page_state.state_file): a magic
-line, the sha256 of the payload (hex), a newline, the payload (JSON: {"code": its digest,
-"chunks": {key: [term counts of each field in FIELD_WEIGHTS order, the prose words]}, "stems":
-{word: stem}}). Only what
-a build used is saved, so the file follows the site. A file that fails its checksum or its shape
-is damaged: one warning naming it, every chunk tokenized again, and the next save replaces it.
-Written atomically (atomic.py).
+File: `keyword-tokens-<site key>.cache` beside the page state (page_state.state_file), framed by
+files/cache_store.py; payload JSON: {"code": its digest, "chunks": {key: [term counts of each
+field in FIELD_WEIGHTS order, the prose words]}, "stems": {word: stem}}. Only what a build used is
+saved, so the file follows the site. A file that fails its checksum or its shape is damaged: one
+warning naming it, every chunk tokenized again, and the next save replaces it.
 """
 
 from __future__ import annotations
@@ -26,19 +24,18 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch import text
-from mkdocs_graphsearch.files.atomic import write_atomic
-from mkdocs_graphsearch.files.checksummed import framed, payload_of
+from mkdocs_graphsearch.files import cache_store
 
 __all__ = ["ChunkTokens", "TokenCache", "tokens_file"]
 
-_MAGIC = b"GSKWTK1\n"
+_KIND, _VERSION = "keyword-tokens", 1
 #: A chunk's term counts per field (in FIELD_WEIGHTS order) and its prose words.
 ChunkTokens = tuple[list[dict[str, int]], list[str]]
 
 
 def tokens_file(state_path: Path) -> Path:
     """Beside the page state, with its site key."""
-    return state_path.with_name(state_path.name.replace("pages-", "keyword-tokens-").replace(".json", ".cache"))
+    return state_path.with_name(state_path.name.replace("pages-", "keyword-tokens-"))
 
 
 @cache
@@ -61,11 +58,11 @@ class TokenCache:
         self._used: dict[str, ChunkTokens] = {}
         self._used_stems: dict[str, str] = {}
         try:
-            data = path.read_bytes()
+            payload = cache_store.read(path, _KIND, _VERSION)
+            if payload is not None:
+                self._chunks, self._stems = _unpack(payload)
         except OSError:
             return
-        try:
-            self._chunks, self._stems = _unpack(data)
         except (ValueError, KeyError, TypeError) as error:
             warn(f"the keyword tokens cache {path} is damaged ({error}); tokenizing every chunk again")
 
@@ -94,14 +91,13 @@ class TokenCache:
             {"code": _code_digest(), "chunks": self._used, "stems": self._used_stems}, option=orjson.OPT_SORT_KEYS
         )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, framed(_MAGIC, payload))
+            cache_store.write(self.path, _KIND, _VERSION, payload)
         except OSError as error:
             self.warn(f"cannot save the keyword tokens cache {self.path} ({error}); the next build tokenizes again")
 
 
-def _unpack(data: bytes) -> tuple[dict[str, ChunkTokens], dict[str, str]]:
-    entries = orjson.loads(payload_of(data, _MAGIC, "keyword tokens cache"))
+def _unpack(payload: bytes) -> tuple[dict[str, ChunkTokens], dict[str, str]]:
+    entries = orjson.loads(payload)
     if entries["code"] != _code_digest():  # written by other code: nothing in it applies
         return {}, {}
     chunks: dict[str, ChunkTokens] = {}

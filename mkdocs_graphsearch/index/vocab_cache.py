@@ -2,11 +2,10 @@
 with the same vocabulary reads them instead of listing and splitting ~30,000 entries again.
 
 Why: the shards depend only on the vocabulary and on the code that lists and splits it, yet
-`WordPiece.vocab_text` and `split_vocab` took 0.06-0.10 CPU s of every mkdocs-docs build (warm
-or after an edit; ~0.9 CPU s for a plain `mkdocs build` of the same site). Reading them back takes
-~2 ms.
+`WordPiece.vocab_text` and `split_vocab` were a noticeable share of every warm build's or
+edit's CPU time; reading them back costs next to nothing.
 
-File: `vocab-shards-<key>.cache` in the cache folder, `checksummed.framed`: JSON {"vocab": the
+File: `vocab-shards-<key>.cache` in the cache folder, framed by files/cache_store.py: JSON {"vocab": the
 manifest's `encoder.vocab`, "parts": {name: the part's text}}. The key is a sha256 over the
 vocabulary file's sha256 (text/wordpiece.py), the shard count, the tokenizers version and the
 source of the modules that make the shards, so other code or another vocabulary never reads
@@ -26,14 +25,13 @@ import tokenizers
 
 from mkdocs_graphsearch.bundle import format as bundle_format
 from mkdocs_graphsearch.bundle import vocab_shards
-from mkdocs_graphsearch.files.atomic import write_atomic
-from mkdocs_graphsearch.files.checksummed import framed, payload_of
+from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.text import wordpiece as wordpiece_module
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
 __all__ = ["KEEP", "PATTERN", "Shards", "cache_file", "load", "save"]
 
-_MAGIC = b"GSVOCAB1\n"
+_KIND, _VERSION = "vocab-shards", 1
 #: Vocabulary shard files kept in one cache folder (newest first), and their names.
 KEEP = 4
 PATTERN = "vocab-shards-*.cache"
@@ -59,11 +57,10 @@ def cache_file(cache_dir: Path, wordpiece: WordPiece) -> Path:
 def load(path: Path, warn: Callable[[str], None]) -> Shards | None:
     """The shards kept in `path`; None when there are none (or damaged ones: one warning)."""
     try:
-        data = path.read_bytes()
+        payload = cache_store.read(path, _KIND, _VERSION)
+        return None if payload is None else _unpack(payload)
     except OSError:
         return None
-    try:
-        return _unpack(data)
     except (ValueError, KeyError, TypeError) as error:
         warn(f"the vocabulary shards cache {path} is damaged ({error}); making them again")
         return None
@@ -74,12 +71,11 @@ def save(path: Path, shards: Shards) -> None:
     file system raises it (the caller warns)."""
     parts, vocab = shards
     payload = orjson.dumps({"vocab": vocab, "parts": {name: data.decode("utf-8") for name, data in parts.items()}})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, framed(_MAGIC, payload))
+    cache_store.write(path, _KIND, _VERSION, payload)
 
 
-def _unpack(data: bytes) -> Shards:
-    entries = orjson.loads(payload_of(data, _MAGIC, "vocabulary shards cache"))
+def _unpack(payload: bytes) -> Shards:
+    entries = orjson.loads(payload)
     vocab, parts = entries["vocab"], entries["parts"]
     if not (
         isinstance(vocab, dict)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
 
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.index.embed import POOLINGS, ModelSpec
@@ -50,6 +53,22 @@ class SiteFolder(c.Type[str]):
             return bundle_folder(super().run_validation(value))
         except ValueError as error:
             raise base.ValidationError(str(error)) from None
+
+
+def check_cache_dir(cache_dir: Path | None, site_dir: Path, docs_dir: Path) -> None:
+    """PluginError when the cache folder is inside site_dir (MkDocs empties that folder before
+    every build, so every build would be cold, and publishes it) or docs_dir (published with the
+    pages): the cache holds page texts and the model's absolute path, never for the web."""
+    if cache_dir is None:
+        return
+    cache = cache_dir.resolve()
+    for option, folder in (("site_dir", site_dir), ("docs_dir", docs_dir)):
+        if cache.is_relative_to(folder.resolve()):
+            raise PluginError(
+                f"graphsearch: cache_dir {cache} is inside {option} {folder.resolve()}: it would be "
+                f"{'emptied by every build and ' if option == 'site_dir' else ''}published with the site; "
+                "choose a folder outside both (the default is .cache/graphsearch beside mkdocs.yml)"
+            )
 
 
 class ModelConfig(base.Config):

@@ -5,7 +5,10 @@ the bundle must hold every page. Each build saves its pages here; the next one t
 MkDocs did not render from this file, provided the page's source is unchanged (its SHA-256).
 A page MkDocs did render is taken from here too when its rendered HTML and everything else its
 parse depends on are unchanged (`rendered_key`, site_pages.py): parsing every page's HTML again
-was a third of an edit's rebuild beyond MkDocs' own work on mkdocs-docs.
+was most of an edit's rebuild beyond MkDocs' own work.
+
+File: `pages-<site key>.cache`, framed by files/cache_store.py; payload JSON (the plugin version,
+the chunk depth and the pages).
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ from typing import Any
 import orjson
 
 from mkdocs_graphsearch import __version__
-from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.parse.model import Chunk, Link, Page
 
 #: Bumped when the saved shape changes; a file of another version is ignored (full re-parse).
 #: 2: chunks carry `definitions`, mkdocstrings sections are kind `api`. 3: links carry `text`.
-#: 4: pages carry `rendered_key`.
-STATE_VERSION = 4
+#: 4: pages carry `rendered_key`. 5: framed by cache_store.py, the version in the frame.
+STATE_VERSION = 5
+_KIND = "pages"
 
 
 @dataclass
@@ -46,12 +50,12 @@ def source_digest(source: bytes) -> str:
 def state_file(cache_dir: Path, site_dir: Path) -> Path:
     """One state file per built site: two sites sharing a cache never mix their pages."""
     key = hashlib.sha256(str(site_dir.resolve()).encode("utf-8")).hexdigest()[:16]
-    return cache_dir / f"pages-{key}.json"
+    return cache_dir / f"pages-{key}.cache"
 
 
 def _page_json(page: Page) -> Page:
     """What is kept of a page: all but its broken links and warnings (reported by the build that
-    rendered it). orjson writes the dataclasses itself, ~5x faster than `asdict` first."""
+    rendered it). orjson writes the dataclasses itself, much faster than `asdict` first."""
     return replace(page, broken_links=[], warnings=[])
 
 
@@ -63,7 +67,6 @@ def _page_from_json(data: dict[str, Any]) -> Page:
 def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> None:
     """Write atomically (temp file + rename): a killed build never leaves half a state."""
     data = {
-        "version": STATE_VERSION,
         "generator": __version__,
         "chunk_depth": chunk_depth,
         "pages": {
@@ -76,8 +79,7 @@ def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> Non
             for name, saved in sorted(pages.items())
         },
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
+    cache_store.write(path, _KIND, STATE_VERSION, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
 
 
 def load_pages(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> dict[str, SavedPage]:
@@ -85,19 +87,18 @@ def load_pages(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> dic
     plugin version or chunk depth): callers then parse afresh. A damaged file is one warning
     naming it (the pages are parsed afresh too: nothing is lost)."""
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return {}
+        raw = cache_store.read(path, _KIND, STATE_VERSION)
     except OSError as error:
         warn(f"cannot read the page state {path} ({error}); parsing every page again")
         return {}
+    except ValueError as error:
+        warn(f"the page state {path} is damaged ({error}); parsing every page again")
+        return {}
+    if raw is None:
+        return {}
     try:
         data = orjson.loads(raw)
-        if (
-            data.get("version") != STATE_VERSION
-            or data.get("generator") != __version__
-            or data.get("chunk_depth") != chunk_depth
-        ):
+        if data.get("generator") != __version__ or data.get("chunk_depth") != chunk_depth:
             return {}
         return {
             name: SavedPage(entry["url"], entry["source_sha256"], _page_from_json(entry["page"]), entry["rendered_key"])

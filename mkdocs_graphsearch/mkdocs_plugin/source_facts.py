@@ -7,10 +7,9 @@ set of page paths (link checks), the chunk depth and the parser's code, so they 
 under a key over all of these (`facts_key`) and reused while the key matches; a warning of an
 unchanged page is still reported on every build (`mkdocs build --strict` fails the same way).
 
-File: one per built site beside the page state, `source-facts-<site key>.cache`: a magic line,
-the sha256 of the payload (hex), a newline, then the payload (JSON: path -> key and facts). A
-file that fails its checksum or its shape is damaged: one warning naming it, every page parsed
-again, and the next save replaces it. Written atomically (atomic.py).
+File: one per built site beside the page state, `source-facts-<site key>.cache`, framed by
+files/cache_store.py; payload JSON: path -> key and facts. A file that fails its checksum or its
+shape is damaged: one warning naming it, every page parsed again, and the next save replaces it.
 """
 
 from __future__ import annotations
@@ -24,12 +23,11 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch import parse, text
-from mkdocs_graphsearch.files.atomic import write_atomic
-from mkdocs_graphsearch.files.checksummed import framed, payload_of
+from mkdocs_graphsearch.files import cache_store
 
 __all__ = ["SourceFacts", "code_digest", "facts_file", "facts_key", "load_facts", "pages_digest", "save_facts"]
 
-_MAGIC = b"GSSRCF1\n"
+_KIND, _VERSION = "source-facts", 1
 
 
 @dataclass(frozen=True)
@@ -45,7 +43,7 @@ class SourceFacts:
 
 def facts_file(state_path: Path) -> Path:
     """Beside the page state (page_state.state_file), with its site key."""
-    return state_path.with_name(state_path.name.replace("pages-", "source-facts-").replace(".json", ".cache"))
+    return state_path.with_name(state_path.name.replace("pages-", "source-facts-"))
 
 
 @cache
@@ -72,18 +70,17 @@ def facts_key(source_sha256: str, path: str, pages_sha256: str, chunk_depth: int
 def load_facts(path: Path, warn: Callable[[str], None]) -> dict[str, SourceFacts]:
     """Facts by page path; {} when there is no file, and after one warning when it is damaged."""
     try:
-        data = path.read_bytes()
+        payload = cache_store.read(path, _KIND, _VERSION)
+        return {} if payload is None else _unpack(payload)
     except OSError:
         return {}
-    try:
-        return _unpack(data)
     except (ValueError, KeyError, TypeError) as error:
         warn(f"the page facts cache {path} is damaged ({error}); parsing every page again")
         return {}
 
 
-def _unpack(data: bytes) -> dict[str, SourceFacts]:
-    entries = orjson.loads(payload_of(data, _MAGIC, "page facts cache"))
+def _unpack(payload: bytes) -> dict[str, SourceFacts]:
+    entries = orjson.loads(payload)
     out = {}
     for name, entry in entries.items():
         key, tags, boost, exclude, warnings = (entry[k] for k in ("key", "tags", "boost", "exclude", "warnings"))
@@ -102,5 +99,4 @@ def save_facts(path: Path, facts: dict[str, SourceFacts]) -> None:
         name: {"key": f.key, "tags": f.tags, "boost": f.boost, "exclude": f.exclude, "warnings": f.warnings}
         for name, f in sorted(facts.items())
     }
-    payload = orjson.dumps(entries, option=orjson.OPT_SORT_KEYS)
-    write_atomic(path, framed(_MAGIC, payload))
+    cache_store.write(path, _KIND, _VERSION, orjson.dumps(entries, option=orjson.OPT_SORT_KEYS))

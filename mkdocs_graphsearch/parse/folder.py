@@ -26,7 +26,7 @@ def parse_folder(docs_dir: Path, *, chunk_depth: int = DEFAULT_CHUNK_DEPTH) -> l
     paths = markdown_files(docs_dir)
     known = set(paths)
     # The cyclic GC is pure overhead here (a big page allocates millions of short-lived tokens,
-    # no cycles) and costs ~40% of the time on large pages. Paused only in this batch entry point
+    # no cycles) and costs a large share of the time on large pages. Paused only in this batch entry point
     # (the CLI's), never inside MkDocs' process, where it is not ours to change.
     gc_was_enabled = gc.isenabled()
     gc.disable()

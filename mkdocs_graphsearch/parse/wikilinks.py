@@ -29,8 +29,8 @@ _LINK_TEXT_ESCAPES = str.maketrans({"[": r"\[", "]": r"\]", "\\": "\\\\"})
 
 def _code_lines(lines: list[str]) -> set[int]:
     """0-based indexes of lines inside fenced or indented code blocks."""
-    # Block rules only: code blocks do not depend on inline markup, whose parse took 40-60 % of
-    # this on mkdocs-docs' release notes (on every build: the page has `[[`).
+    # Block rules only: code blocks do not depend on inline markup, whose parse was most of the
+    # time here on a long release log (on every build: such a page has `[[`).
     state = StateCore("\n".join(flatten_blocks(lines)), MARKDOWN_PARSER, {})
     normalize(state)
     block(state)

@@ -13,8 +13,7 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
-from mkdocs_graphsearch.files.atomic import write_atomic
-from mkdocs_graphsearch.files.checksummed import framed, payload_of
+from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.files.package_data import js_dir
 from mkdocs_graphsearch.site_output import js_bundle, strip_js
 
@@ -118,7 +117,8 @@ def shipped_files() -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
-_MAGIC = b"GSRUNTIME1\n"
+#: The shipped files kept in the cache folder, framed by files/cache_store.py (2: its frame).
+_KIND, _VERSION = "runtime", 2
 
 
 def _cached_shipped_files(cache_dir: Path | None) -> dict[str, str]:
@@ -128,15 +128,16 @@ def _cached_shipped_files(cache_dir: Path | None) -> dict[str, str]:
         return shipped_files()
     path = cache_dir / f"runtime-{runtime_version()}.cache"
     try:
-        files: dict[str, str] = json.loads(payload_of(path.read_bytes(), _MAGIC, "runtime cache"))
-        return files
+        payload = cache_store.read(path, _KIND, _VERSION)
+        if payload is not None:
+            files: dict[str, str] = json.loads(payload)
+            return files
     except (OSError, ValueError):
         pass
     files = shipped_files()
     try:
-        for old in cache_dir.glob("runtime-*.cache"):  # other versions' copies
-            old.unlink()
-        write_atomic(path, framed(_MAGIC, json.dumps(files, sort_keys=True).encode("utf-8")))
+        cache_store.prune(cache_dir, "runtime-*.cache", 0)  # other versions' copies
+        cache_store.write(path, _KIND, _VERSION, json.dumps(files, sort_keys=True).encode("utf-8"))
     except OSError:
         pass  # a cache that cannot be written costs only the time to make the files again
     return files

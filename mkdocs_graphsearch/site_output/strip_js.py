@@ -1,6 +1,6 @@
 """The runtime as shipped: its ES modules and CSS without comments and indentation.
 
-About 40 % of the runtime's gzip bytes are comments (the specifications live beside the code),
+Most of the runtime's gzip bytes are comments (the specifications live beside the code),
 and every reader's first query downloads the modules it needs (issue 10: bytes before the first
 result). The site gets a copy with them removed; js/src keeps them. No minifier (no new build
 dependency): a small lexer that knows just enough of JavaScript to find comments, which is to
@@ -14,7 +14,8 @@ reorders anything, so a stripped module runs the same code:
 - strings, template literal text and regular expressions are copied byte for byte.
 
 `/` starts a regular expression where an expression may start: at the start, after a
-punctuator other than `)` and `]` and `}`, or after a keyword such as `return`; else it divides.
+punctuator other than `)`, `]`, `}`, `++` and `--`, or after a keyword such as `return`; else it
+divides.
 (`}` then `/` would be a regular expression at the start of a statement: the runtime has none,
 and tests/test_strip_js.py checks that every stripped module parses and answers alike.)
 """
@@ -161,6 +162,9 @@ def strip_js(source: str) -> str:
             braces.pop()
             out.append("}")
             i, last = template(i + 1), "value"
+        elif c in "+-" and source.startswith(c * 2, i):
+            out.append(c * 2)  # `a++ / b` divides: no regular expression can follow `++` or `--`
+            i, last = i + 2, "value"
         else:
             if braces and c == "{":
                 braces[-1] += 1

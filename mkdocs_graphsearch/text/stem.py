@@ -23,7 +23,7 @@ _PROSE = re.compile("[a-z]+")
 def _stemmer() -> Any:
     """The reference implementation (pure Python, generated from Snowball's own english.sbl; the
     JavaScript port is checked against it word by word). Imported on first use: the package
-    imports every language's stemmer (~0.025 s), and a build whose words are all in the keyword
+    imports every language's stemmer, and a build whose words are all in the keyword
     tokens cache (index/token_cache.py) stems none."""
     import snowballstemmer
 

@@ -45,12 +45,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 from functools import lru_cache
 
 from mkdocs_graphsearch.text import unicode_table as _table
 from mkdocs_graphsearch.text.unicode_table import lower, normalize
 
-__all__ = ["lower", "normalize", "query_spans", "title_key", "token_spans", "tokenize", "tokenize_words"]
+__all__ = [
+    "iter_token_spans", "iter_words", "lower", "normalize", "query_spans", "title_key", "token_spans", "tokenize",
+    "tokenize_words",
+]
 
 MAX_TOKEN_LENGTH = 64
 WORD, COMPOUND, PART, CJK = "word", "compound", "part", "cjk"
@@ -178,12 +182,18 @@ def _cjk_tokens(run: str, offset: int) -> list[Span]:
 def tokenize(text: str, code: bool = False) -> list[str]:
     """Split text into search tokens (see the module docstring for the exact rules); `code`:
     the text is code (rule 6)."""
-    return [token for token, _ in tokenize_words(text, code)]
+    return [token for token, _ in iter_words(text, code)]
 
 
 def tokenize_words(text: str, code: bool = False) -> list[tuple[str, bool]]:
     """The tokens of `tokenize`, each with whether it is a word (rule 7)."""
-    return [(token, kind == WORD) for token, _, _, kind in token_spans(text, code)]
+    return list(iter_words(text, code))
+
+
+def iter_words(text: str, code: bool = False) -> Iterator[tuple[str, bool]]:
+    """`tokenize_words` one token at a time: a long section is counted without a list of its
+    tokens (index/bm25.py), so memory grows with its distinct terms, not with its length."""
+    return ((token, kind == WORD) for token, _, _, kind in iter_token_spans(text, code))
 
 
 def query_spans(query: str) -> list[Span]:
@@ -199,8 +209,12 @@ def title_key(text: str) -> str:
 
 def token_spans(text: str, code: bool = False) -> list[Span]:
     """The tokens of `tokenize`, each with where it is and what it is (rule 8)."""
+    return list(iter_token_spans(text, code))
+
+
+def iter_token_spans(text: str, code: bool = False) -> Iterator[Span]:
+    """`token_spans` one token at a time."""
     normal = normalize(text)
-    tokens: list[Span] = []
     ticks = [i for i, ch in enumerate(normal) if ch == "`"] if "`" in normal else []
     # One class digit per code point, then runs by regular expression (rule 2): a CJK run, or a
     # compound (a letter or number, then letters, numbers and marks, connector runs joining only
@@ -208,15 +222,14 @@ def token_spans(text: str, code: bool = False) -> list[Span]:
     for run in _RUNS.finditer(normal.translate(_CLASS_DIGITS)):
         i, j = run.span()
         if run.lastindex == 1:
-            tokens.extend(_cjk_tokens(normal[i:j], i))
+            yield from _cjk_tokens(normal[i:j], i)
             continue
         for token, start, end, kind in _compound(normal[i:j]):
             if kind != COMPOUND and token in STOP_WORDS:
                 if not (code or _in_code_span(i, ticks) or (kind == WORD and _name_punctuation(normal, i, j))):
                     continue
                 kind = COMPOUND if kind == WORD else kind
-            tokens.append((token, start + i, end + i, kind))
-    return tokens
+            yield token, start + i, end + i, kind
 
 
 def _name_punctuation(normal: str, i: int, j: int) -> bool:

@@ -12,11 +12,15 @@ are plain text, never the special tokens.
 
 Truncation: `encode(text, max_tokens)` returns at most `max_tokens` ids *including* `[CLS]` and
 `[SEP]`, i.e. the first `max_tokens - 2` word pieces, exactly as `tokenizers`' own truncation does.
+Only as much of a long text is tokenized as those pieces need (`head_pieces`): a head cut at a
+space or line break holds whole words, so its pieces are the first pieces of the whole text, and
+a section of millions of words costs the memory of its first few thousand characters.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -43,6 +47,11 @@ CLS, SEP, UNK = "[CLS]", "[SEP]", "[UNK]"
 #: Longest input in word pieces, [CLS] and [SEP] included: all-MiniLM-L6-v2's max_seq_length
 #: (the embedder's default, index/embed.py ModelSpec).
 DEFAULT_MAX_TOKENS = 256
+#: A text's head is first tried at this many characters per wanted piece (doubled while it
+#: gives too few pieces): no more than prose needs, and far from what a huge section holds.
+HEAD_CHARS_PER_PIECE = 16
+#: Where a head may end: whitespace both the normaliser and the pre-tokenizer split at.
+_WORD_END = re.compile(r"[ \t\n\r]")
 
 
 def build_tokenizer(path: str | Path | None = None) -> Tokenizer:
@@ -109,6 +118,19 @@ class WordPiece:
         """`pieces` for many texts at once (the Rust side may use several threads)."""
         return [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
 
+    def head_pieces(self, texts: Sequence[str], count: int) -> list[list[int]]:
+        """The first `count` word pieces of each text (all of a shorter one), tokenizing only a
+        head of each long text (cut before whitespace: whole words) that gives them."""
+        size = max(count, 1) * HEAD_CHARS_PER_PIECE
+        heads = [_head(text, size) for text in texts]
+        pieces = self.pieces_batch(heads)
+        for i, text in enumerate(texts):
+            while len(pieces[i]) < count and len(heads[i]) < len(text):
+                heads[i] = _head(text, 2 * len(heads[i]))
+                pieces[i] = self.pieces(heads[i])
+            del pieces[i][count:]
+        return pieces
+
     def wrap(self, pieces: Sequence[int], max_tokens: int | None = None) -> list[int]:
         """`[CLS] + pieces + [SEP]`, keeping the first `max_tokens - 2` pieces when given."""
         if max_tokens is not None:
@@ -122,7 +144,9 @@ class WordPiece:
 
         `max_tokens=None` keeps every piece.
         """
-        return self.wrap(self.pieces(text), max_tokens)
+        if max_tokens is None:
+            return self.wrap(self.pieces(text))
+        return self.wrap(self.head_pieces([text], max(0, max_tokens - 2))[0], max_tokens)
 
     def vocab_text(self) -> bytes:
         """The vocabulary as vocab.txt bytes (one token a line, line number = id): what the
@@ -139,6 +163,12 @@ class WordPiece:
     def tokens(self, ids: Sequence[int]) -> list[str]:
         """The vocabulary strings of `ids` (for debugging and explanations)."""
         return [self.tokenizer.id_to_token(i) or UNK for i in ids]
+
+
+def _head(text: str, size: int) -> str:
+    """`text` up to the first word end at or after `size` characters (all of it when shorter)."""
+    end = _WORD_END.search(text, size) if len(text) > size else None
+    return text[: end.start()] if end else text
 
 
 @lru_cache(maxsize=4)

@@ -2,7 +2,7 @@
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
 import { BREADCRUMB_SEPARATOR, snippet, sourceText } from "./snippet.js";
 import { languageAliases, languageOf } from "./filters.js";
-import { DISPLAY_FAILED, DISPLAY_LOADED, fragmentOf } from "./bundle/read.js";
+import { DISPLAY_LOADED, fragmentOf } from "./bundle/read.js";
 
 /** @typedef {import("./bundle/read.js").Bundle} Bundle */
 
@@ -255,9 +255,6 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     const list = 2 * page + (onlyRelated ? 1 : 0);
     ranking.length = sizes[list];
     for (let j = 0; j < ranking.length; j++) ranking[j] = lists[list * top + j];
-    // A page whose display fragment failed to load is left out (worker.js warns); the Python
-    // engine has them all, so answers are the same.
-    if (bundle.displayLoaded[fragmentOf(bundle, ranking[0])] === DISPLAY_FAILED) continue;
     scored.push({ onlyRelated, score: pageScore(ranking, scores, settings), page });
   }
   const chosen = Number.isInteger(limit) && limit >= 0 && limit < scored.length ? firstK(scored, limit, pageOrder) : scored.sort(pageOrder).slice(0, limit);

@@ -25,11 +25,12 @@
  * can update the list in place (a new part of the bundle = one more entry in PARTS). Term
  * shards are no part: a query whose terms are in shards not loaded yet is not answered until
  * they are (fetched then, only those, with the term dictionary for a token that may be a typo;
- * one that fails is a warning, and the answer goes out without it). Display columns (titles,
- * anchors, urls: display fragments) and graph edges (graph shards) are no parts either: an answer
- * waits for the display fragments of the pages it shows and the graph shards of the chunks it
- * expands from, fetched then, only those (one that fails is a warning: its pages are left out, or
- * its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
+ * one that fails ends search with an error, as the keyword part does: an answer without it could
+ * say "No results" for words the site has). Display columns (titles, anchors, urls: display
+ * fragments) and graph edges (graph shards) are no parts either: an answer waits for the display
+ * fragments of the pages it shows and the graph shards of the chunks it expands from, fetched
+ * then, only those (a display fragment that fails ends search likewise; a graph shard that fails
+ * is a warning: its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed). The semantic
  * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
@@ -38,7 +39,6 @@
  */
 import { BundleError } from "./bundle/format.js";
 import {
-  DISPLAY_FAILED,
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
   httpFetcher,
@@ -212,6 +212,18 @@ function describe(error) {
   return `the search index could not be loaded (${message})`;
 }
 
+/**
+ * Why search stops: a part every keyword answer needs failed (the keyword part, a term shard,
+ * the dictionary, a display fragment). Answering without it would say "No results" for words
+ * the site has. A damaged file (not one that could not be fetched) is the build's to fix.
+ * @param {unknown} error
+ */
+function unavailable(error) {
+  const message = describe(error);
+  const damaged = error instanceof BundleError && !message.startsWith("cannot read ");
+  return damaged && !message.includes("rebuild the site") ? `${message}: rebuild the site` : message;
+}
+
 
 /**
  * A module import that has not settled after `seconds` is an error: a server that stalls a
@@ -349,6 +361,13 @@ export function createService(post, options = {}) {
     });
   }
 
+  /** Search stops with this error (no more answers: the UI shows it instead of any). @param {unknown} error */
+  function fail(error) {
+    state = "error";
+    errorMessage = unavailable(error);
+    postStatus();
+  }
+
   /**
    * The keyword answer of a query whose semantic half is not ready (once per query; its pages'
    * display fragments first, its snippets' texts fetched after), marked incomplete.
@@ -387,12 +406,13 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Load each of these parts once (`states` remembers loading, loaded or failed), warning under
-   * `label` when one fails, then answer again. True while any of them is still loading.
+   * Load each of these parts once (`states` remembers loading, loaded or failed), then answer
+   * again. One that fails is a warning under `label`, or with `required` (every keyword answer
+   * needs it) the end of search. True while any of them is still loading.
    * @param {Map<number, string>} states @param {Iterable<number>} indexes
-   * @param {(index: number) => Promise<unknown>} load @param {string} label
+   * @param {(index: number) => Promise<unknown>} load @param {string} label @param {boolean} [required]
    */
-  function fetchEach(states, indexes, load, label) {
+  function fetchEach(states, indexes, load, label, required = false) {
     let loading = false;
     for (const index of indexes) {
       if (!states.has(index)) {
@@ -401,6 +421,7 @@ export function createService(post, options = {}) {
           () => states.set(index, "loaded"),
           (error) => {
             states.set(index, "failed");
+            if (required) return fail(error);
             warnings.push(`${label}: ${describe(error)}`);
             postStatus();
           },
@@ -412,14 +433,15 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Fetch these term shards (DICTIONARY: the term dictionary), each once, then answer again.
+   * Fetch these term shards (DICTIONARY: the term dictionary), each once, then answer again;
+   * one that fails ends search (an answer without its terms would miss their pages).
    * @param {Bundle} bundle @param {Set<number>} wanted
    */
   function wantShards(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
     const load = (/** @type {number} */ index) =>
       index < 0 ? loadDictionary(bundle, fetchFile) : loadShard(bundle, fetchFile, index);
-    return fetchEach(shards, wanted, load, "terms");
+    return fetchEach(shards, wanted, load, "terms", true);
   }
 
   /**
@@ -462,16 +484,12 @@ export function createService(post, options = {}) {
 
   /**
    * Fetch these display fragments (titles, anchors, urls of the pages shown), each once, then
-   * answer again; one that fails is a warning and its pages are left out (results.js).
+   * answer again; one that fails ends search (its pages could not be shown).
    * @param {Bundle} bundle @param {Set<number>} indexes
    */
   function wantDisplays(bundle, indexes) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
-    const load = (/** @type {number} */ index) => loadDisplay(bundle, fetchFile, index).catch((error) => {
-      bundle.displayLoaded[index] = DISPLAY_FAILED;
-      throw error;
-    });
-    return fetchEach(displays, indexes, load, "display");
+    return fetchEach(displays, indexes, (index) => loadDisplay(bundle, fetchFile, index), "display", true);
   }
 
   /**
@@ -525,24 +543,20 @@ export function createService(post, options = {}) {
       if (top.length && state !== "error") postStatus();
     }, () => {}); // a manifest that cannot load is the first part's error to report
     for (const part of parts) {
+      if (state === "error") return; // a required file failed meanwhile (fail): search has ended
       let changed;
       try {
         changed = await part.load(context);
         tried++;
       } catch (error) {
         tried++;
-        if (part.required) {
-          state = "error";
-          errorMessage = describe(error);
-          postStatus();
-          return;
-        }
+        if (part.required) return fail(error);
         warnings.push(`${part.name}: ${describe(error)}`);
         postStatus();
         continue;
       }
       loaded.push(part.name);
-      if (state !== "ready" && parts.every((p) => !p.required || loaded.includes(p.name))) {
+      if (state === "loading" && parts.every((p) => !p.required || loaded.includes(p.name))) {
         try {
           engineModule = await engine;
         } catch (error) {

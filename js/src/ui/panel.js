@@ -139,8 +139,11 @@ export class ResultsPanel {
     const warning = warnings.length ? `Some results may be missing: ${warnings.join("; ")}` : "";
     if (this.warning.textContent !== warning) this.warning.textContent = warning;
     this.warning.hidden = !warning || state === "error";
-    if (state === "error") this.say("error", message, "Search is unavailable: ");
-    else if (!query) this.say("hint", this.options.inline ? "" : "Type to search the documentation.");
+    if (state === "error") {
+      // Search has ended (worker.js): an earlier query's results must not stand beside the error.
+      if (this.shownId) this.clear();
+      this.say("error", message, "Search is unavailable: ");
+    } else if (!query) this.say("hint", this.options.inline ? "" : "Type to search the documentation.");
     // Nothing shown yet: the index is loading, or (ready) the first answer waits for the parts
     // its query needs (term shards, display fragments, graph shards: worker.js).
     else if (this.shownId === 0) this.say("loading", "Loading the search index…");

@@ -82,8 +82,9 @@ export function decodeVarints(bytes) {
 const CHECKSUM_PREFIX = new TextEncoder().encode('{"checksum":"');
 const CHECKSUM_DIGITS = 8;
 
-/** True when the manifest's checksum holds, false when it has none at its start; a
- * BundleError when it differs (spec: bundle/format.py verify_manifest).
+/** True when the manifest's checksum holds, false when it has none at its start (the caller
+ * refuses it once the format is known); a BundleError when it differs (spec: bundle/format.py
+ * verify_manifest).
  * @param {Uint8Array} bytes */
 export function verifyManifest(bytes) {
   const start = CHECKSUM_PREFIX.length, end = start + CHECKSUM_DIGITS;

@@ -13,7 +13,7 @@
  * (loadShard); formats 1 and 2 are refused.
  *
  * Checks, in the order the Python engine makes them (bundle/read.py, bundle/schema.py), with
- * the same messages: the manifest's format, its own checksum (when it has one), the shape of
+ * the same messages: the manifest's format, its own checksum (required), the shape of
  * every value either engine reads; each part's CRC-32, then its shape. Any fault is a
  * BundleError naming the file, never a TypeError at load or query time.
  */
@@ -76,7 +76,7 @@ import {
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
  *   termStart / postChunk / postImpact the postings of the shards loaded; the display columns
  *   (chunks' id, anchor, title, level, parent; pages' url, title) hold those of the display
- *   fragments loaded (`displayLoaded`: DISPLAY_LOADED, DISPLAY_FAILED or 0))
+ *   fragments loaded (`displayLoaded`: DISPLAY_LOADED or 0))
  */
 
 /** Strict UTF-8, as Python's orjson reads: a damaged byte is an error, never a U+FFFD. */
@@ -139,7 +139,8 @@ export async function loadManifest(fetchFile) {
   } catch (error) {
     throw new BundleError(`cannot read manifest.json: ${/** @type {Error} */ (error).message}`);
   }
-  // The checksum first (when there is one): damage is never mistaken for a newer format.
+  // The checksum first: damage is never mistaken for a newer format. A manifest without one is
+  // refused below once its format is known: too old, or (a damaged key) corrupted.
   const checked = verifyManifest(bytes);
   const manifest = parseJson("manifest.json", bytes);
   const version = isObject(manifest) ? manifest.format : undefined;
@@ -166,7 +167,7 @@ export async function loadManifest(fetchFile) {
         "rebuild the site",
     );
   }
-  if (!checked && Object.hasOwn(manifest, "checksum")) {
+  if (!checked) {
     throw new BundleError("manifest.json is corrupted (its checksum is not at its start)");
   }
   return checkManifest(manifest);
@@ -417,7 +418,6 @@ export async function loadDisplay(bundle, fetchFile, index) {
 
 /** `displayLoaded` states: a fragment not loaded is 0. */
 export const DISPLAY_LOADED = 1;
-export const DISPLAY_FAILED = 2;
 
 /** Seconds a bundle fetch may go without receiving anything (its response, or the next bytes of
  * its body) before it is given up and tried once more; a page may set another with the runtime
