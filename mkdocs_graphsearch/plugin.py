@@ -164,7 +164,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
             state = self.pages.state_path
             index = SiteIndex(pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None,
-                              cache_dir=self.cache_dir)
+                              cache_dir=self.cache_dir, site_name=config.site_name or "")
             site_dir, related_count = Path(config.site_dir), self.config.related_count
             files = index.write(
                 site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept

@@ -1,6 +1,7 @@
 """Regenerate the per-function vectors of the mirrored engine parts from the Python reference:
 
-    tests/vectors/fuzzy.json    engine/fuzzy.py osa_within           (js/src/engine/fuzzy.js osaWithin)
+    tests/vectors/fuzzy.json    engine/fuzzy.py osa_within, typo_distance, strong_typo
+                                (js/src/engine/fuzzy.js osaWithin, typoDistance, strongTypo)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/engine/bundle/format.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
                                 path_roots, word_matches, coverage, fuse (js/src/engine/fuse.js); engine/keyword.py
@@ -39,7 +40,7 @@ from mkdocs_graphsearch.engine.fuse import (
     path_roots,
     word_matches,
 )
-from mkdocs_graphsearch.engine.fuzzy import osa_within
+from mkdocs_graphsearch.engine.fuzzy import osa_within, strong_typo, typo_distance
 from mkdocs_graphsearch.engine.keyword import query_tokens, typed_tokens
 from mkdocs_graphsearch.engine.results import group_by_page, page_score, rank_chunks
 from mkdocs_graphsearch.engine.snippet import highlight
@@ -49,6 +50,22 @@ VECTORS = Path(__file__).resolve().parents[1] / "tests" / "vectors"
 STOP_WORDS = ["a", "do", "how", "i", "is", "the", "to"]
 
 # --- inputs ---------------------------------------------------------------------------------
+
+#: Typo rules (engine/fuzzy.py) at the default lengths, and a format-1 manifest (no strong length).
+TYPO_SETTINGS = {"fuzzy_long_length": 8, "fuzzy_strong_length": 8}
+TYPO = [
+    ("bread", "read"), ("pasta", "paste"), ("scores", "stores"), ("timout", "timeout"),
+    ("tiemout", "timeout"), ("imeout", "timeout"), ("relatinship", "relationship"),
+    ("visiblity", "visibility"), ("visiblity_timout", "visibility_timeout"), ("inheritted", "inherited"),
+    ("xnherited", "inherited"), ("namspaces", "namespaces"), ("kernal", "kernel"), ("é🚀abc", "🚀éabc"),
+    ("🚀bcde", "abcde"), ("abcdefgh", "bacdefhg"), ("abcdefgh", "xbcdefgy"), ("abcdefgh", "xbcdyfgz"),
+]
+STRONG = [
+    ("relatinship", 1, TYPO_SETTINGS), ("timout", 1, TYPO_SETTINGS), ("visiblity", 1, TYPO_SETTINGS),
+    ("visiblity_timout", 2, TYPO_SETTINGS), ("inheritted", 2, TYPO_SETTINGS), ("abcdefgh", 1, TYPO_SETTINGS),
+    ("🚀🚀🚀🚀🚀🚀🚀🚀", 1, TYPO_SETTINGS), ("🚀🚀🚀🚀🚀🚀🚀", 1, TYPO_SETTINGS), ("pasta", 1, {}),
+    ("pasta", 0, TYPO_SETTINGS),
+]
 
 OSA = [
     ("", "", 0), ("", "abc", 3), ("", "abc", 2), ("abc", "", 3), ("abc", "abc", 0),
@@ -383,6 +400,10 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
     """The reference's output for one case of a kind (the key of its list in the file)."""
     if kind == "osa":
         return osa_within(case["a"], case["b"], case["budget"])
+    if kind == "typo":
+        return typo_distance(case["token"], case["term"], case["settings"])
+    if kind == "strong":
+        return strong_typo(case["token"], case["distance"], case["settings"])
     if kind == "encode":
         return encode_varints(case["values"]).hex()
     if kind == "decode":
@@ -500,7 +521,11 @@ def allowed_case(query: str, full: bool) -> dict[str, Any]:
 def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
     """Every vector file's inputs, by file name and kind (answers not yet filled in)."""
     return {
-        "fuzzy.json": {"osa": osa_cases()},
+        "fuzzy.json": {
+            "osa": osa_cases(),
+            "typo": [{"token": token, "term": term, "settings": TYPO_SETTINGS} for token, term in TYPO],
+            "strong": [{"token": token, "distance": d, "settings": settings} for token, d, settings in STRONG],
+        },
         "varints.json": {
             "encode": [{"values": values} for values in VARINT_VALUES]
             + [{"values": values, "error": True} for values in VARINT_ENCODE_ERRORS],

@@ -72,11 +72,26 @@ CASES = [
     "\U00031350\U00031351 \U0002ebf0",
     "A\u0295Bc \ua7cbx x\U0001e030y",
     "e\U0001e030\u0301 \ufb01\U0001e030\ufb01",
+    # Stop words written as names (rule 6): identifier punctuation, backticks, compounds' parts;
+    # plain ones and sentence ends are still dropped.
+    "or_ where .where() and_ col",
+    "use `where` or `or_` here, `as",
+    "from_dict out-of-the-box _from --as where(x) x(where) `from_dict`",
+    "The end. Where? (where applicable) and/or",
+    # Katakana runs whole, other CJK pieces as bigrams (rule 5).
+    "ワーカーを起動する スケジュール キュー デッドレターキュー",
+    "ジョブの結果はいつまで保存される ｷｭｰ",
+]
+#: Texts tokenized as code (rule 6: no stop word is dropped).
+CODE_CASES = [
+    "from harbor import Berth as B",
+    "SELECT * FROM jobs WHERE id = 1 AND state IS NOT NULL OR retries > 3",
 ]
 
 
 def main() -> None:
-    vectors = [{"input": text, "tokens": tokenize(text)} for text in CASES]
+    vectors: list[dict[str, object]] = [{"input": text, "tokens": tokenize(text)} for text in CASES]
+    vectors += [{"input": text, "code": True, "tokens": tokenize(text, code=True)} for text in CODE_CASES]
     path = Path(__file__).resolve().parents[1] / "tests" / "vectors" / "tokenizer.json"
     path.write_bytes(orjson.dumps(vectors, option=orjson.OPT_INDENT_2) + b"\n")
     print(f"wrote {len(vectors)} cases to {path}")

@@ -59,9 +59,11 @@ def build_bundle_dir(
     clusters: int | str | None = None,
     probe: int | None = None,
     cells: int | None = None,
+    site_name: str = "",
 ) -> Path:
     """Parse a docs folder and write its bundle (with the default model when embeddings;
-    `clusters`, `probe`, `cells`: the clustered vector layout, index/kmeans.py clustered_layout)."""
+    `clusters`, `probe`, `cells`: the clustered vector layout, index/kmeans.py clustered_layout;
+    `site_name`: mkdocs.yml's)."""
     from mkdocs_graphsearch.bundle.write import write_bundle
     from mkdocs_graphsearch.index.builder import build_files
     from mkdocs_graphsearch.parse.folder import parse_folder
@@ -79,7 +81,7 @@ def build_bundle_dir(
     def fail(message: str) -> None:
         raise AssertionError(message)
 
-    write_bundle(out, build_files(parse_folder(docs), semantic=semantic, warn=fail))
+    write_bundle(out, build_files(parse_folder(docs), semantic=semantic, warn=fail, site_name=site_name))
     return out
 
 

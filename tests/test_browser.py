@@ -367,3 +367,28 @@ def test_no_request_leaves_the_site(page, sites, theme):
     wait_complete(page)  # every part requested, snippet texts included
     assert any(re.search(r"/search/text\.\d+\.[0-9a-f]+\.json$", url) for url in page.requests)
     assert_same_origin(page, sites)
+
+
+@pytest.mark.parametrize("query", ["banana bread recipe", "how to cook pasta", "football scores"])
+def test_off_topic_queries_find_nothing(page, sites, query):
+    """No answer through a near spelling of an ordinary word (issue 22: bread -> read)."""
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    page.keyboard.type(query)
+    wait_complete(page)
+    expect(page.locator(STATUS)).to_have_class("gs-status gs-state-empty")
+
+
+def test_the_site_name_finds_the_home_page_and_katakana_marks_whole_words(page, sites):
+    """`tidewater` (mkdocs.yml's site_name) puts the home page first; a Japanese query marks
+    whole words, never `ーカ` inside `ローカル` (issue 22)."""
+    page.goto(sites.url("mkdocs", "user-guide/jobs/"))
+    open_search(page)
+    search_for(page, "tidewater")
+    wait_complete(page)
+    expect(page.locator(f"{DIALOG} .gs-page-title").first).to_have_text("Tidewater")
+    page.locator(INPUT).fill("ワーカーを起動する")
+    wait_complete(page)
+    expect(page.locator(f"{DIALOG} .gs-page-title").first).to_have_text("クイックスタート（日本語）")
+    marks = page.locator(f"{DIALOG} .gs-snippet mark").all_text_contents()
+    assert "ワーカー" in marks and not any(mark in ("ーカ", "ワー", "カー") for mark in marks), marks

@@ -217,6 +217,8 @@ MALFORMED = {
     "terms not a list": ("terms.json", _edit("terms", 5), "terms.json: terms must be a list"),
     "a term a number": ("terms.json", _edit("terms/0", 5), "terms.json: terms[0] must be a string"),
     "dictionary not the shards'": ("terms.json", _edit("postings/0", 0), "terms.json does not match the term shards"),
+    "known words not a list": ("terms.json", _edit("words", 5), "terms.json: words must be a list"),
+    "a known word a number": ("terms.json", _edit("words", ["pasta", 5]), "terms.json: words[1] must be a string"),
     "term shards not from \"\"": (M, _edit("term_shards/first/0", "a"), f'{M}: term_shards.first must start with ""'),
     "term shards a string": (M, _edit("term_shards/first", "a"), f"{M}: term_shards.first must be a list"),
     "term shards short": (M, _edit("term_shards/start", []), f"{M}: term_shards.start has 0 items, not 1"),

@@ -26,6 +26,10 @@ EXAMPLE_QUERIES = [
     'tags:"dead letter queue" requeue', "kind:code", "lang:ts RetryPolicy", "charge_invoice", "GenerateReport",
     "deploy-to-production", "user-guide/", "user-guide/jobs", "how-to/dep", "retries.md", "http://x in:",
     "tags:nothing kind:code", "in:reference enqueue", "Kind:Prose what happens when a job fails",
+    # Stop words as names, typo gating, site name and titles, katakana words (issue 22).
+    "where", "or_ where .where() and_ col", "`from` import", "banana bread recipe", "how to cook pasta",
+    "football scores", "idempotancy", "graceful shutdwon", "tidewater", "Retries", "Deploy to production",
+    "キュー", "ワーカーを起動する", "スケジュー",
 ]
 
 

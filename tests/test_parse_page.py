@@ -185,3 +185,26 @@ def test_last_resort_fallback_keeps_the_text(monkeypatch: pytest.MonkeyPatch) ->
     page = parse_page(b"# T\n\nbody\n", "p.md", set())
     assert page.chunks[0].text == "# T\n\nbody\n"
     assert "internal parser error" in page.warnings[0].message
+
+
+def test_a_code_span_of_stop_words_stays_a_name() -> None:
+    """`where` in backticks is an API name, not prose (issue 22): both front-ends keep its
+    backticks in body text, so the tokenizer indexes it; headings stay plain (they are shown)."""
+    from mkdocs_graphsearch.index.passages import passage_text
+    from mkdocs_graphsearch.parse.rendered import parse_rendered_page
+    from mkdocs_graphsearch.text.tokenize import tokenize
+
+    source = "# Filters\n\nUse `where` to filter, `select()` to pick. Where does it go?\n\n## `as`\n\nx\n"
+    html = (
+        '<h1 id="filters">Filters</h1><p>Use <code>where</code> to filter, <code>select()</code> to pick. '
+        'Where does it go?</p><h2 id="as"><code>as</code></h2><p>x</p>'
+    )
+    for page in (
+        parse_page(source, "f.md", ["f.md"]),
+        parse_rendered_page(html, "f.md", title="Filters", page_url="f/", pages_by_url={"f/": "f.md"}),
+    ):
+        root, section = page.chunks
+        assert root.text == "Use `where` to filter, select() to pick. Where does it go?"
+        assert tokenize(root.text).count("where") == 1 and section.title == "as"
+        # The embedding model reads the text as shown, as before the backticks were kept.
+        assert passage_text(root) == "Filters\nUse where to filter, select() to pick. Where does it go?"

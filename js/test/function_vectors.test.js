@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { osaWithin } from "../src/engine/fuzzy.js";
+import { osaWithin, strongTypo, typoDistance } from "../src/engine/fuzzy.js";
 import { BundleError, decodeVarints } from "../src/engine/bundle/format.js";
 import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots, wordMatches } from "../src/engine/fuse.js";
 import { typedTokens } from "../src/engine/keyword.js";
@@ -22,6 +22,16 @@ const fuzzy = load("fuzzy.json");
 for (const c of fuzzy.osa) {
   test(`osa ${JSON.stringify(c.a)} ${JSON.stringify(c.b)} within ${c.budget}`, () => {
     assert.equal(osaWithin(codePoints(c.a), codePoints(c.b), c.budget), c.expected);
+  });
+}
+for (const c of fuzzy.typo) {
+  test(`typo ${JSON.stringify(c.token)} of ${JSON.stringify(c.term)}`, () => {
+    assert.equal(typoDistance(codePoints(c.token), codePoints(c.term), c.settings), c.expected);
+  });
+}
+for (const c of fuzzy.strong) {
+  test(`strong typo ${JSON.stringify(c.token)} at ${c.distance}`, () => {
+    assert.equal(strongTypo(codePoints(c.token), c.distance, c.settings), c.expected);
   });
 }
 

@@ -39,15 +39,15 @@ test("a token's stem group is looked up only once its stem's shard is in, and no
   assert.deepEqual([...wanted], [1, 0], "the token's shard and its stem's, together; not shard 2");
   bundle.load(1);
   wanted.clear();
-  assert.deepEqual(expand(bundle, "configure", false, true, wanted), [{ term: 2, weight: 1 }]);
+  assert.deepEqual(expand(bundle, "configure", false, true, wanted), [{ term: 2, weight: 1, distance: 0 }]);
   assert.deepEqual([...wanted], [0], "still the stem's shard, not the typo dictionary");
   assert.ok(!wanted.has(DICTIONARY));
   bundle.load(0);
   wanted.clear();
   assert.deepEqual(expand(bundle, "configure", false, true, wanted), [
-    { term: 2, weight: 1 },
-    { term: 1, weight: 0.7 },
-    { term: 3, weight: 0.7 },
+    { term: 2, weight: 1, distance: 0 },
+    { term: 1, weight: 0.7, distance: 0 },
+    { term: 3, weight: 0.7, distance: 0 },
   ]);
   assert.deepEqual([...wanted], [], "the group's terms are in loaded shards");
 });

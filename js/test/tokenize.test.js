@@ -12,8 +12,8 @@ test("tokenizer vectors are not empty", () => {
   assert.ok(vectors.length >= 50);
 });
 
-for (const { input, tokens } of vectors) {
-  test(`tokenize ${JSON.stringify(input).slice(0, 60)}`, () => {
-    assert.deepEqual(tokenize(input), tokens);
+for (const { input, code, tokens } of vectors) {
+  test(`tokenize ${JSON.stringify(input).slice(0, 60)}${code ? " as code" : ""}`, () => {
+    assert.deepEqual(tokenize(input, code ?? false), tokens);
   });
 }

@@ -1,7 +1,8 @@
 """Bundle format v3: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
-                    each filter facet has, for UI chips: index/facets.py), and each part's
+                    each filter facet has, for UI chips: index/facets.py), site_name (optional:
+                    mkdocs.yml's; its home page defines it, index/documents.py), and each part's
                     CRC-32 (which names its file: see below)                     -- fetched first
     keyword.json    stems (stem -> its prose terms' indexes, optional: index/bm25.py), pages
                     and chunks (columnar, what ranking and filters read: pages.path, chunks.kind,
@@ -11,7 +12,8 @@
                     newline byte, then varints: its T per-term posting counts, then its P
                     chunk-index deltas (restarting at each term), then its P quantized impacts
                                                   -- the shards of the query's terms, when typed
-    terms.json      {"terms": every term, "postings": each one's posting count}: the term
+    terms.json      {"terms": every term, "postings": each one's posting count, "words": the
+                    known words never typo-matched (optional; index/known_words.py)}: the term
                     dictionary typo (fuzzy) matching scans -- only for a token with no exact,
                     prefix or stem match
     graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers

@@ -86,6 +86,7 @@ class Bundle:
     clusters: Clusters | None = None  # a clustered bundle's (vector_shards.py); vectors hold every row
     encoder: Any = None  # the query encoder, loaded on first use by engine/encoder.py
     encoder_arrays: Any = None  # its table, read and checked at load (bundle/encoder_shards.py)
+    known_words: frozenset[str] = frozenset()  # words never typo-matched (terms.json `words`)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -201,8 +202,8 @@ def load_bundle(path: Path) -> Bundle:
     term_start = np.concatenate(([0], np.cumsum(counts_per_term))).astype(np.int64)
     post_chunk, post_impact = np.concatenate(chunk_parts), np.concatenate(impact_parts)
     files[TERMS] = read_file(folder, manifest, TERMS)
-    dictionary = check_dictionary(parse_json(TERMS, files[TERMS]), manifest)
-    if dictionary != (terms, counts_per_term.tolist()):
+    *dictionary, known_words = check_dictionary(parse_json(TERMS, files[TERMS]), manifest)
+    if dictionary != [terms, counts_per_term.tolist()]:
         raise BundleError(f"{TERMS} does not match the term shards (corrupted)")
     texts: list[str] = []  # every fragment: the JS runtime fetches only those of the results shown
     for index, name, data in read_each(folder, manifest, files, text_fragment, len(manifest["text_starts"])):
@@ -230,6 +231,7 @@ def load_bundle(path: Path) -> Bundle:
         texts=texts,
         graph=graph,
         files=files,
+        known_words=frozenset(known_words),
     )
     if "vectors" in manifest:
         if "clusters" in manifest["vectors"]:

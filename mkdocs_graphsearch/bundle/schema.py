@@ -356,13 +356,15 @@ def check_graph_shard(data: Any, manifest: dict[str, Any], n_types: int, index: 
     return shard
 
 
-def check_dictionary(data: Any, manifest: dict[str, Any]) -> tuple[list[str], list[int]]:
-    """terms.json: every term and its posting count."""
+def check_dictionary(data: Any, manifest: dict[str, Any]) -> tuple[list[str], list[int], list[str]]:
+    """terms.json: every term and its posting count, and the known words that are no typos
+    (optional: bundles before them lack them)."""
     n_terms = manifest["counts"]["terms"]
     dictionary = _object(TERMS, data, "the file")
     terms = _strings(TERMS, dictionary.get("terms"), "terms", n_terms)
     counts = _wholes(TERMS, dictionary.get("postings"), "postings", n_terms, 0, manifest["counts"]["postings"])
-    return terms, counts
+    words = _strings(TERMS, dictionary["words"], "words") if "words" in dictionary else []
+    return terms, counts, words
 
 
 def text_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:

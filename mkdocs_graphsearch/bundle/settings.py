@@ -50,6 +50,10 @@ class SearchSettings:
     fuzzy_long_length: int = 8
     #: Weight of a typo match at edit distance 1 and 2 (always below an exact match).
     fuzzy_weights: tuple[float, float] = (0.6, 0.4)
+    #: A typo match is strong with at least this many code points of the query token per edit
+    #: (`timout` one edit, `visiblity_timout` two); a query with no match but typos keeps only
+    #: strong ones (engine/fuzzy.py): a short word two edits from a term is a guess, not an answer.
+    fuzzy_strong_length: int = 5
     #: Page score from its direct sections (best first): page_max_weight * best +
     #: page_top_weight * mean of the top page_top_n (engine/results.py).
     page_max_weight: float = 0.8

@@ -111,10 +111,13 @@ def keyword_part(
         postings_shard(i): postings_bytes(terms[start:end], postings[start:end], stems[i], defines[i])
         for i, (start, end) in enumerate(zip(shards["start"], ends, strict=True))
     }
-    rest = {key: value for key, value in keyword.items() if key not in ("terms", "stems")}
+    rest = {key: value for key, value in keyword.items() if key not in ("terms", "stems", "words")}
     rest["chunks"] = {key: value for key, value in keyword["chunks"].items() if key != "defines"}
     parts[KEYWORD] = dumps(rest)
-    parts[TERMS] = dumps({"terms": terms, "postings": [len(term_postings) for term_postings in postings]})
+    dictionary: dict[str, object] = {"terms": terms, "postings": [len(term_postings) for term_postings in postings]}
+    if "words" in keyword:
+        dictionary["words"] = keyword["words"]
+    parts[TERMS] = dumps(dictionary)
     return parts, shards
 
 

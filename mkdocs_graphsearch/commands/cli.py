@@ -97,7 +97,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         if semantic is not None:  # index/kmeans.py clustered_layout
             semantic.vector_clusters, semantic.vector_probe = args.vector_clusters, args.vector_probe
             semantic.vector_bits, semantic.vector_cells = args.vector_bits, args.vector_cells
-    files = build_files(pages, semantic=semantic, warn=_warn)
+    files = build_files(pages, semantic=semantic, warn=_warn, site_name=args.site_name)
     write_bundle(Path(args.out), files)
     total = sum(len(data) for data in files.values())
     print(
@@ -424,6 +424,10 @@ def build_parser() -> argparse.ArgumentParser:
     index = sub.add_parser("index", help="build a search bundle from a folder of markdown")
     index.add_argument("docs_dir", help="the folder of markdown pages (as MkDocs' docs_dir)")
     index.add_argument("--out", required=True, help="the bundle folder to write (required)")
+    index.add_argument(
+        "--site-name", default="",
+        help="the site's name (mkdocs.yml's site_name): a query of it finds the home page (default: none)",
+    )
     _chunk_depth_option(index)
     _embedding_options(index)
     index.add_argument(

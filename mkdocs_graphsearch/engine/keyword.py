@@ -1,8 +1,10 @@
 """Keyword scoring over the bundle's precomputed BM25F impacts (mirrored by js/src/engine/keyword.js).
 
 Specification:
-- Query tokens: the shared tokenizer's tokens, duplicates removed (first occurrence kept). A
-  token is a query *word* when it occurs as a word (text/tokenize.py rule 7) in the query.
+- Query tokens: the shared tokenizer's query tokens (text/tokenize.py `query_spans`: a query of
+  stop words alone is read as code, so `where` finds an API named `where`), duplicates removed
+  (first occurrence kept). A token is a query *word* when it occurs as a word (text/tokenize.py
+  rule 7) in the query.
 - Stop words: when some query token is not a word in `query_stop_words`, the words in that
   list are stop tokens: their scores count `stop_word_weight` times, and only in chunks some
   other token matched, so they never make a match alone (`my cat is sick` is about a cat:
@@ -14,10 +16,14 @@ Specification:
   exact match 1.0; if it is being typed, up to `max_expansions` other terms it is a prefix of
   (most postings first, then term order) at `prefix_weight`; if it is a prose word (text/stem.py),
   the other terms of its stem's group in the bundle's `stems` at `stem_weight`; if it has no
-  exact, prefix or stem match and is at least `fuzzy_min_length` code points long, up to
-  `max_expansions` terms within optimal-string-alignment distance d (d = 2 from
-  `fuzzy_long_length` code points, else 1; nearest, then most postings, then term order)
-  at `fuzzy_weights[d - 1]`.
+  exact, prefix or stem match, is at least `fuzzy_min_length` code points long and is not one
+  of the bundle's known words (terms.json `words`: common English words, index/known_words.py),
+  up to `max_expansions` terms it is a typo of (engine/fuzzy.py `typo_distance`: distance d <=
+  2 from `fuzzy_long_length` code points, else 1 and the same first code point; nearest, then
+  most postings, then term order) at `fuzzy_weights[d - 1]`.
+- A query none of whose tokens but stop tokens has an exact, prefix or stem match keeps only
+  its strong typo matches (engine/fuzzy.py `strong_typo`): `banana bread recipe` answers
+  nothing, `relatinship` still finds `relationship`.
 - A chunk's score for a token is the best impact * weight among the token's terms; its keyword
   score is the sum over the other tokens in query order, plus (if that sum is above 0)
   `stop_word_weight` times the sum over stop tokens in query order, divided by the bundle's
@@ -32,15 +38,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
-from mkdocs_graphsearch.engine.fuzzy import osa_within
+from mkdocs_graphsearch.engine.fuzzy import strong_typo, typo_budget, typo_distance
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
-from mkdocs_graphsearch.text.tokenize import COMPOUND, token_spans, tokenize, tokenize_words
+from mkdocs_graphsearch.text.tokenize import COMPOUND, WORD, query_spans
 
 
 @dataclass
 class Expansion:
     term: int
     weight: float
+    distance: int = 0  # a typo match's edits (0: exact, prefix or stem)
 
 
 @dataclass
@@ -56,12 +63,12 @@ class KeywordScores:
 
 
 def query_tokens(query: str) -> list[str]:
-    return list(dict.fromkeys(tokenize(query)))
+    return list(dict.fromkeys(span[0] for span in query_spans(query)))
 
 
 def query_words(query: str) -> set[str]:
     """The query tokens that occur as words (not only inside a compound)."""
-    return {token for token, word in tokenize_words(query) if word}
+    return {token for token, _start, _end, kind in query_spans(query) if kind == WORD}
 
 
 def typed_tokens(query: str, tokens: list[str]) -> set[str]:
@@ -70,7 +77,7 @@ def typed_tokens(query: str, tokens: list[str]) -> set[str]:
     if not tokens:
         return set()
     typed = {tokens[-1]}
-    spans = token_spans(query)
+    spans = query_spans(query)
     end = max(span[2] for span in spans)
     typed.update(token for token, _start, stop, kind in spans if kind == COMPOUND and stop == end)
     return typed
@@ -104,13 +111,16 @@ def prefix_terms(bundle: Bundle, token: str) -> list[int]:
 
 
 def fuzzy_terms(bundle: Bundle, token: str) -> list[tuple[int, int]]:
-    """(term, distance) within the token's edit budget, nearest and most frequent first."""
+    """(term, distance) the token is a typo of, nearest and most frequent first; none for a
+    known word."""
+    if token in bundle.known_words:
+        return []
     settings = bundle.settings
-    budget = 2 if len(token) >= settings["fuzzy_long_length"] else 1
+    budget = typo_budget(token, settings)
     found: list[tuple[int, int]] = []
     for i, term in enumerate(bundle.terms):
         if abs(len(term) - len(token)) <= budget:
-            distance = osa_within(token, term, budget)
+            distance = typo_distance(token, term, settings)
             if distance is not None:
                 found.append((i, distance))
     found.sort(key=lambda item: (item[1], -_postings_count(bundle, item[0]), item[0]))
@@ -138,9 +148,23 @@ def expand(bundle: Bundle, token: str, is_last: bool, is_word: bool) -> list[Exp
     if exact is None and not prefixed and not stemmed and len(token) >= settings["fuzzy_min_length"]:
         weights = settings["fuzzy_weights"]
         expansions.extend(
-            Expansion(term, weights[distance - 1]) for term, distance in fuzzy_terms(bundle, token)
+            Expansion(term, weights[distance - 1], distance) for term, distance in fuzzy_terms(bundle, token)
         )
     return expansions
+
+
+def typos_if_strong(
+    bundle: Bundle, tokens: list[str], stop: set[str], expansions: list[list[Expansion]]
+) -> list[list[Expansion]]:
+    """Each token's expansions; when no token but stop tokens matched without a typo, less the
+    typo matches that are not strong."""
+    pairs = zip(tokens, expansions, strict=True)
+    if any(e.distance == 0 for token, options in pairs if token not in stop for e in options):
+        return expansions
+    return [
+        [e for e in options if strong_typo(token, e.distance, bundle.settings)]
+        for token, options in zip(tokens, expansions, strict=True)
+    ]
 
 
 def completed_query(bundle: Bundle, query: str, keyword: KeywordScores) -> str:
@@ -163,9 +187,10 @@ def keyword_scores(bundle: Bundle, query: str) -> KeywordScores:
     total = np.zeros(bundle.n_chunks, dtype=np.float64)
     stop_total = np.zeros(bundle.n_chunks, dtype=np.float64)
     result = KeywordScores(total, tokens, typed=typed_tokens(query, tokens), stop=stop)
-    for token in tokens:
-        expansions = expand(bundle, token, token in result.typed, token in words)
-        result.expansions.append(expansions)
+    result.expansions = typos_if_strong(
+        bundle, tokens, stop, [expand(bundle, token, token in result.typed, token in words) for token in tokens]
+    )
+    for token, expansions in zip(tokens, result.expansions, strict=True):
         if not expansions:
             continue
         best = np.zeros(bundle.n_chunks, dtype=np.float64)

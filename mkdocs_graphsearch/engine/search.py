@@ -7,7 +7,8 @@ keyword: BM25F scores rank the chunks; a lookup's defining chunks first (fuse.py
 vector:  cosines at or above `vector_threshold` rank the chunks; graph expansion (floor: the
          threshold).
 hybrid:  both sides' normalized scores mixed by how much of the query the best keyword match
-         holds, exact covers first (fuse.py), less the chunks that only the
+         holds, exact covers first (fuse.py), a page whose title is the query before them
+         (titles.py; in keyword mode too), less the chunks that only the
          vector side found with a cosine under `vector_only_threshold` (calibrated per site at
          build time: index/calibrate.py), then graph expansion (floor: `min_score`); when the
          best keyword match holds the whole query (fuse.py keyword_sure), the keyword side's
@@ -41,6 +42,7 @@ from mkdocs_graphsearch.engine.fuse import (
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import group_by_page, rank_chunks
 from mkdocs_graphsearch.engine.snippet import Highlight, keyword_highlight
+from mkdocs_graphsearch.engine.titles import lift_titled, titled_roots
 from mkdocs_graphsearch.engine.vector import cosines, probed_mask, query_levels
 
 
@@ -123,12 +125,16 @@ def search(
     found = set(keyword_ranked)  # definitions count where the keyword side found them (fuse.py)
     defining = defining_chunks(bundle, keyword.tokens, cover, keyword.typed)
     defined = (defining | path_roots(bundle, searched, found)) & found
+    titled = titled_roots(bundle, searched, found)  # first of all (titles.py)
     if mode == "keyword":
         scores = keyword.scores
-        if defined:  # ahead of every other chunk, in keyword order among themselves (fuse.py)
+        if defined or titled:  # ahead of every other chunk, in keyword order among themselves (fuse.py)
             scores = scores.copy()
             best = float(scores.max())
             for chunk in defined:
+                scores[chunk] += best
+            best = float(scores.max())
+            for chunk in titled:
                 scores[chunk] += best
         direct = set(keyword_ranked)
     else:
@@ -152,6 +158,7 @@ def search(
             alone = settings["vector_only_threshold"]
             keyword_hits = set(keyword_ranked)
             fused = {c: s for c, s in fused.items() if c in keyword_hits or (cos is not None and cos[c] >= alone)}
+            lift_titled(fused, titled)
         direct = set(fused)
         if follow:
             seeds = sorted(fused, key=lambda c: (-fused[c], c))

@@ -43,7 +43,7 @@ from itertools import pairwise
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.keyword import KeywordScores
 from mkdocs_graphsearch.text.cells import CELL
-from mkdocs_graphsearch.text.tokenize import lower, normalize, token_spans
+from mkdocs_graphsearch.text.tokenize import lower, normalize, query_spans, token_spans
 
 _ASCII_SPACE = " \t\n\r\f\v"
 _WHITESPACE = re.compile(f"[{_ASCII_SPACE}]+")
@@ -117,7 +117,7 @@ def highlight(query: str, matched: Mapping[str, Iterable[str]], stop_words: Coll
         result.identifiers.extend((compound[0], seq) for seq in sequences if len(seq) > 1)
         parts.clear()
 
-    for token, start, end, kind in token_spans(query):
+    for token, start, end, kind in query_spans(query):
         if kind == "compound":
             close()
             compound = (token, start, end)

@@ -54,6 +54,8 @@ FIELD_WEIGHTS: dict[str, float] = {
 }
 #: Fields whose words are prose (stemmed); symbols and code are names, matched as written.
 PROSE_FIELDS = ("title", "path", "anchor", "body")
+#: Fields whose text is code or names: tokenized as code, so `where` or `from` there is a term.
+CODE_FIELDS = ("symbols", "code")
 #: Fields scored without length normalisation (b_f = 0).
 UNNORMALISED_FIELDS = ("file", "anchor")
 
@@ -130,7 +132,9 @@ def chunk_tokens(fields: dict[str, str]) -> ChunkTokens:
     counts: list[dict[str, int]] = []
     prose: set[str] = set()
     for name in FIELD_WEIGHTS:
-        tokens = file_terms(fields[name]) if name == "file" and fields[name] else iter_words(fields[name])
+        # Names and code keep their stop words (`where`, `from`: text/tokenize.py rule 6).
+        code = name in CODE_FIELDS
+        tokens = file_terms(fields[name]) if name == "file" and fields[name] else iter_words(fields[name], code)
         field: dict[str, int] = {}
         words: set[str] = set()
         for token, word in tokens:

@@ -15,6 +15,7 @@ from mkdocs_graphsearch.index.corpus import Corpus, directory_url
 from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.facets import facet_summary
 from mkdocs_graphsearch.index.graph import build_graph
+from mkdocs_graphsearch.index.known_words import known_words
 from mkdocs_graphsearch.index.related import RELATED_COUNT, related_files
 from mkdocs_graphsearch.index.token_cache import TokenCache
 from mkdocs_graphsearch.parse.model import Page
@@ -32,6 +33,7 @@ def build_files(
     warn: Callable[[str], None] = print,
     related_count: int = RELATED_COUNT,
     token_cache: Path | None = None,
+    site_name: str = "",
 ) -> dict[str, bytes]:
     """All bundle files by name for these pages (excluded pages are left out).
 
@@ -39,9 +41,11 @@ def build_files(
     model cannot run, `warn` says so once and the bundle is keyword-only. Every bundle carries
     each page's `related_count` related pages and the most connected pages (index/related.py).
     `token_cache`: where each chunk's keyword tokens are kept between builds (index/token_cache.py).
+    `site_name` (mkdocs.yml's) goes into the manifest, and its home page defines it
+    (index/documents.py), so that a query of the site's name finds that page first.
     """
     with one_blas_thread():  # same bytes on any core count (index/blas.py)
-        return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache)
+        return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache, site_name)
 
 
 def _build_files(
@@ -52,6 +56,7 @@ def _build_files(
     warn: Callable[[str], None],
     related_count: int,
     token_cache: Path | None,
+    site_name: str,
 ) -> dict[str, bytes]:
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
@@ -61,6 +66,8 @@ def _build_files(
         tokens.save()
     extra_files: dict[str, bytes] = {}
     extra_manifest: dict[str, object] = {"facets": facet_summary(corpus, settings.language_aliases)}
+    if site_name:
+        extra_manifest["site_name"] = site_name
     if semantic is not None and corpus.chunks:
         from mkdocs_graphsearch.index.embed import ModelUnavailable
         from mkdocs_graphsearch.index.semantic import semantic_files
@@ -76,7 +83,7 @@ def _build_files(
     related, top = related_files(corpus, index, extra_files, extra_manifest, related_count)
     extra_files, extra_manifest = {**extra_files, **related}, {**extra_manifest, **top}
     return build_bundle(
-        keyword=keyword_document(corpus, index),
+        keyword=keyword_document(corpus, index, known_words(index.terms, settings.to_json()), site_name),
         postings=index.postings,
         graph=build_graph(corpus).to_json(),
         texts=[chunk.text for chunk in corpus.chunks],

@@ -7,7 +7,10 @@ from mkdocs_graphsearch.index.bm25 import KeywordIndex, path_names
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.release_log import is_release_log, version_names
 from mkdocs_graphsearch.parse.model import Chunk
-from mkdocs_graphsearch.text.tokenize import tokenize
+from mkdocs_graphsearch.text.tokenize import title_key, tokenize
+
+#: The home page: MkDocs serves `index.md` (or `README.md`) of the docs folder at the site's root.
+HOME_PAGES = ("index.md", "README.md")
 
 
 def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
@@ -19,7 +22,9 @@ def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
     `deploy-to-production`, `retries.md`: typed, they find the page before the pages that
     mention them), not its one-word names (`jobs` stays a word). In a release log
     (index/release_log.py) a section headed by a version defines it (`2.4.0 — 2025-05-12`,
-    `Version 1.6.1 (2024-08-30)`: `2.4.0`, `1.6.1`), so a version query finds its entry."""
+    `Version 1.6.1 (2024-08-30)`: `2.4.0`, `1.6.1`), so a version query finds its entry. A page
+    root defines its title's key (text/tokenize.py `title_key`: `Deploy to production` ->
+    `deploy to production`), so a query of a page's title finds that page first."""
     keys: dict[str, None] = {}
     names = list(chunk.definitions)
     if release_log and chunk.kind == "section":
@@ -27,25 +32,38 @@ def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
     if chunk.kind in ("section", "api") and chunk.title and not any(c.isspace() for c in chunk.title.strip()):
         names.append(chunk.title)
     for name in names:
-        tokens = tokenize(name)
+        tokens = tokenize(name, code=True)  # a name: `where` defines `where`
         if tokens:
             keys[tokens[0]] = None
     if chunk.kind == "page":  # its id is its page's path
+        if title_key(chunk.title):
+            keys[title_key(chunk.title)] = None
         for tokens in path_names(chunk.id):
             if len(tokens) > 1:
                 keys[tokens[0]] = None
     return list(keys)
 
 
-def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
+def keyword_document(
+    corpus: Corpus, index: KeywordIndex, words: list[str] | None = None, site_name: str = ""
+) -> dict[str, object]:
     """keyword.json: terms, stems, and the pages and chunks in columns (`pages.tags` and
-    `chunks.defines` are optional: bundles before them lack them)."""
+    `chunks.defines` are optional: bundles before them lack them); `words`: the known words
+    that are no typos (index/known_words.py), which the writer puts in the term dictionary;
+    the home page's root also defines `site_name`'s key."""
     chunk_index = corpus.index_of()
     chunks = corpus.chunks
     logs = [is_release_log(page) for page in corpus.pages]
+    home = next((i for i, page in enumerate(corpus.pages) if page.path in HOME_PAGES), None)
+    defines = [definition_keys(chunk, logs[page]) for chunk, page in zip(chunks, corpus.chunk_page, strict=True)]
+    key = title_key(site_name)
+    if key and home is not None:
+        root = chunk_index[corpus.pages[home].path]
+        defines[root] = list(dict.fromkeys([*defines[root], key]))
     return {
         "terms": index.terms,
         "stems": index.stems,
+        **({"words": words} if words is not None else {}),
         "pages": {
             "path": [page.path for page in corpus.pages],
             "url": corpus.urls,
@@ -61,8 +79,6 @@ def keyword_document(corpus: Corpus, index: KeywordIndex) -> dict[str, object]:
             "anchor": [chunk.anchor for chunk in chunks],
             "title": [chunk.title for chunk in chunks],
             "language": [chunk.language or "" for chunk in chunks],
-            "defines": [
-                definition_keys(chunk, logs[page]) for chunk, page in zip(chunks, corpus.chunk_page, strict=True)
-            ],
+            "defines": defines,
         },
     }

@@ -34,6 +34,7 @@ class SiteIndex:
     urls: dict[str, str] = field(default_factory=dict)
     token_cache: Path | None = None  # index/token_cache.py (None: no cache folder)
     cache_dir: Path | None = None  # the plugin's cache folder (the shipped runtime is kept there)
+    site_name: str = ""  # mkdocs.yml's site_name: a query of it finds the home page
 
     def write(
         self,
@@ -54,6 +55,7 @@ class SiteIndex:
             warn=warn,
             related_count=related_count,
             token_cache=self.token_cache,
+            site_name=self.site_name,
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(site_dir / bundle_dir, files, kept)

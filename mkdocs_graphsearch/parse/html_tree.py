@@ -13,6 +13,8 @@ from html.parser import HTMLParser
 
 from mkdocs_graphsearch.text.cells import CELL
 
+from .plaintext import code_span
+
 __all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "defuse", "read_html"]
 
 
@@ -123,6 +125,7 @@ class _Open:
     section: bool = False  # a `<section>` (or docutils' older `<div class="section">`)
     section_id: str = ""
     titled: bool = False  # its first heading was met
+    code_span: tuple[list[str], int] | None = None  # inline `<code>`: its sink and where it starts
 
 
 # A `<pre>` takes its language from itself, its `<code>`, or a highlight wrapper this close
@@ -269,6 +272,8 @@ class _Reader(HTMLParser):
                 entry.pre = True
             elif tag == "code" and self.code is not None and entry.language:
                 self.code_language = entry.language
+            elif tag == "code" and self.code is None and self.heading is None:
+                entry.code_span = (self.text, len(self.text))
             elif tag == "a":
                 href = values.get("href")
                 if href is not None:
@@ -314,6 +319,9 @@ class _Reader(HTMLParser):
                 self.end_code()
             if entry.link:
                 self.end_link()
+            if entry.code_span is not None:  # as the markdown front-end writes it (plaintext.py)
+                sink, start = entry.code_span
+                sink[start:] = [code_span("".join(sink[start:]))]
             if entry.tag == tag:
                 break
 

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from mkdocs_graphsearch.text.tokenize import tokenize
+
 from .links import WikiMatch, find_wiki_links
 
-__all__ = ["RawLink", "clean_template_tags", "html_text", "inline_text"]
+__all__ = ["RawLink", "clean_template_tags", "code_span", "html_text", "inline_text", "without_span_marks"]
 
 
 @dataclass
@@ -107,7 +109,7 @@ def inline_text(
             if heading:
                 writer.line += 1
         elif kind == "code_inline":
-            writer.verbatim(token.content)
+            writer.verbatim(token.content if heading else code_span(token.content))
         elif kind == "link_open":
             writer.open_link(token.attrs.get("href"))
         elif kind == "link_close":
@@ -119,6 +121,22 @@ def inline_text(
             writer.flush()  # a tag is dropped, its inner text stays (separate tokens)
     writer.flush()
     return "".join(writer.parts), writer.links
+
+
+def code_span(content: str) -> str:
+    """A code span's text in body text; one of stop words alone (`where`, `as`) keeps its
+    backticks, so the tokenizer reads it as a name (text/tokenize.py rule 6), not as prose it
+    drops. (Headings are shown as titles: theirs are kept plain.)"""
+    return f"`{content}`" if not tokenize(content) and tokenize(content, code=True) else content
+
+
+_MARKED_SPAN = re.compile(r"`([^`]*)`")
+
+
+def without_span_marks(text: str) -> str:
+    """Body text less the backticks `code_span` kept: what a reader sees (the embedding model
+    reads this, so that a site's passages embed as they did before code spans kept them)."""
+    return _MARKED_SPAN.sub(lambda m: m[1] if code_span(m[1]) != m[1] else m[0], text) if "`" in text else text
 
 
 _TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>|<![A-Za-z][^<>]*>|<\?[^<>]*\?>")

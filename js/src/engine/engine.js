@@ -7,6 +7,7 @@ import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./bundle/vector-shards.js";
 import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure, pathRoots, wordMatches } from "./fuse.js";
+import { liftTitled, titledRoots } from "./titles.js";
 import { expand } from "./expand.js";
 import { MODES } from "./bundle/format.js";
 import { fragmentOf } from "./bundle/read.js";
@@ -122,15 +123,17 @@ export function search(bundle, query, options = {}) {
   // matches only for a path (one word with a "/").
   const defined = new Set([...definingChunks(bundle, keyword.tokens, cover, keyword.typed)].filter(isHit));
   for (const chunk of pathRoots(bundle, searched, keywordMatches.chunks)) defined.add(chunk);
+  const titled = titledRoots(bundle, searched, isHit); // first of all (titles.js)
   /** @type {ArrayLike<number>} the chunks listed: scored > 0, in any order (groupByPage ranks what it shows) */
   let listed = keywordMatches.chunks; // keyword mode: the definitions' lift keeps them > 0
   if (mode === "keyword") {
     scores = keyword.scores;
-    if (defined.size) { // ahead of every other chunk, in keyword order among themselves (fuse.py)
+    if (defined.size || titled.size) { // ahead of every other chunk, in keyword order among themselves (fuse.py)
       scores = Float64Array.from(scores);
       let best = 0;
       for (const score of scores) if (score > best) best = score;
       for (const chunk of defined) scores[chunk] += best;
+      liftTitled(scores, titled);
     }
   } else {
     /** @type {import("./fuse.js").Fused} */
@@ -160,6 +163,7 @@ export function search(bundle, query, options = {}) {
       for (const chunk of vectorMatches.chunks) {
         if (!(k[chunk] > 0) && !(c !== null && c[chunk] >= alone)) fused.scores[chunk] = fused.direct[chunk] = 0;
       }
+      liftTitled(fused.scores, titled);
     }
     direct = fused.direct;
     scores = fused.scores;

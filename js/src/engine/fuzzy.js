@@ -1,5 +1,9 @@
 // @ts-check
-/** Bounded optimal-string-alignment distance over code points (spec: engine/fuzzy.py). */
+/** Typo matching's rules: bounded optimal-string-alignment distance over code points, the edit
+ * budget, the first code point of short tokens, strong typos (spec: engine/fuzzy.py). */
+
+/** A format-1 manifest's search settings have no `fuzzy_strong_length`: every typo is strong. */
+const FORMAT_1_FUZZY_STRONG_LENGTH = 0;
 
 /**
  * The OSA distance (insert, delete, substitute, swap two neighbours) if <= budget, else null.
@@ -32,4 +36,24 @@ export function osaWithin(a, b, budget) {
     current = spare;
   }
   return previous[b.length] <= budget ? previous[b.length] : null;
+}
+
+/** How many edits a token (code points) may be from a term it is a typo of.
+ * @param {ArrayLike<number>} token @param {any} settings */
+export function typoBudget(token, settings) {
+  return token.length >= settings.fuzzy_long_length ? 2 : 1;
+}
+
+/** The token's distance to `term` when within its budget (a short token keeps its first code
+ * point), else null. @param {ArrayLike<number>} token @param {ArrayLike<number>} term
+ * @param {any} settings @returns {number | null} */
+export function typoDistance(token, term, settings) {
+  if (token.length < settings.fuzzy_long_length && term[0] !== token[0]) return null;
+  return osaWithin(token, term, typoBudget(token, settings));
+}
+
+/** At least `fuzzy_strong_length` code points of the token per edit.
+ * @param {ArrayLike<number>} token @param {number} distance @param {any} settings */
+export function strongTypo(token, distance, settings) {
+  return token.length >= distance * (settings.fuzzy_strong_length ?? FORMAT_1_FUZZY_STRONG_LENGTH);
 }

@@ -1,25 +1,25 @@
 // @ts-check
 /** Keyword scoring over precomputed BM25F impacts (spec: mkdocs_graphsearch/engine/keyword.py). */
 import { compareCodePoints, lastAtOrBefore } from "./bundle/format.js";
-import { COMPOUND, tokenSpans, tokenize, tokenizeWords } from "./text/tokenize.js";
-import { osaWithin } from "./fuzzy.js";
+import { COMPOUND, WORD, querySpans } from "./text/tokenize.js";
+import { strongTypo, typoBudget, typoDistance } from "./fuzzy.js";
 import { isProseWord, stem } from "./text/stem.js";
 
 /**
  * @typedef {import("./bundle/read.js").Bundle} Bundle
- * @typedef {{term: number, weight: number}} Expansion
+ * @typedef {{term: number, weight: number, distance: number}} Expansion (distance: a typo match's edits, else 0)
  * @typedef {{scores: Float64Array, tokens: string[], matchedTerms: Set<string>, expansions: Expansion[][], typed: Set<string>, stop: Set<string>}} KeywordScores
  */
 
 /** @param {string} query @returns {string[]} */
 export function queryTokens(query) {
-  return [...new Set(tokenize(query))];
+  return [...new Set(querySpans(query).map((span) => span[0]))];
 }
 
 /** The query tokens that occur as words (not only inside a compound).
  * @param {string} query @returns {Set<string>} */
 export function queryWords(query) {
-  return new Set(tokenizeWords(query).filter(([, word]) => word).map(([token]) => token));
+  return new Set(querySpans(query).filter((span) => span[3] === WORD).map(([token]) => token));
 }
 
 /** The tokens being typed, matched as prefixes too: the last query token, and the whole compound
@@ -28,7 +28,7 @@ export function queryWords(query) {
 export function typedTokens(query, tokens) {
   if (!tokens.length) return new Set();
   const typed = new Set([tokens[tokens.length - 1]]);
-  const spans = tokenSpans(query);
+  const spans = querySpans(query);
   let end = 0;
   for (const span of spans) if (span[2] > end) end = span[2];
   for (const [token, , stop, kind] of spans) if (kind === COMPOUND && stop === end) typed.add(token);
@@ -140,12 +140,13 @@ function prefixReady(bundle, token, wanted) {
   return complete;
 }
 
-/** (term, distance) within the token's edit budget, nearest and most frequent first.
+/** (term, distance) the token is a typo of, nearest and most frequent first; none for a known word.
  * @param {Bundle} bundle @param {string} token @returns {[number, number][]} */
 export function fuzzyTerms(bundle, token) {
+  if (bundle.knownWords.has(token)) return [];
   const settings = bundle.settings;
   const chars = codePoints(token);
-  const budget = chars.length >= settings.fuzzy_long_length ? 2 : 1;
+  const budget = typoBudget(chars, settings);
   /** @type {[number, number][]} */
   const found = [];
   const { terms, termLengths } = bundle;
@@ -154,7 +155,7 @@ export function fuzzyTerms(bundle, token) {
   if (!cached) termCodePoints.set(terms, (cached = new Array(terms.length)));
   for (let i = 0; i < terms.length; i++) {
     if (Math.abs(termLengths[i] - chars.length) > budget) continue;
-    const distance = osaWithin(chars, (cached[i] ??= codePoints(/** @type {string} */ (terms[i]))), budget);
+    const distance = typoDistance(chars, (cached[i] ??= codePoints(/** @type {string} */ (terms[i]))), settings);
     if (distance !== null) found.push([i, distance]);
   }
   found.sort(
@@ -175,16 +176,16 @@ export function expand(bundle, token, isTyped, isWord, wanted = null) {
   const expansions = [];
   let known = ready(bundle, shardOf(bundle, token), wanted); // what the token matched is known
   const exact = bundle.termIndex.get(token);
-  if (exact !== undefined) expansions.push({ term: exact, weight: 1.0 });
+  if (exact !== undefined) expansions.push({ term: exact, weight: 1.0, distance: 0 });
   if (isTyped) known = prefixReady(bundle, token, wanted) && known;
   const prefixed = isTyped ? prefixTerms(bundle, token, wanted) : [];
-  for (const term of prefixed) expansions.push({ term, weight: settings.prefix_weight });
+  for (const term of prefixed) expansions.push({ term, weight: settings.prefix_weight, distance: 0 });
   const group = stemTerms(bundle, token, isWord, wanted);
   known = group !== null && known; // no typo search before the stem's group is known
   const stemmed = group ?? [];
   for (const term of stemmed) {
     ready(bundle, shardOfTerm(bundle, term), wanted);
-    expansions.push({ term, weight: settings.stem_weight });
+    expansions.push({ term, weight: settings.stem_weight, distance: 0 });
   }
   if (known && exact === undefined && !prefixed.length && !stemmed.length && Array.from(token).length >= settings.fuzzy_min_length) {
     if (!bundle.dictionary) {
@@ -193,10 +194,23 @@ export function expand(bundle, token, isTyped, isWord, wanted = null) {
     }
     for (const [term, distance] of fuzzyTerms(bundle, token)) {
       ready(bundle, shardOfTerm(bundle, term), wanted);
-      expansions.push({ term, weight: settings.fuzzy_weights[distance - 1] });
+      expansions.push({ term, weight: settings.fuzzy_weights[distance - 1], distance });
     }
   }
   return expansions;
+}
+
+/**
+ * Each token's expansions; when no token but stop tokens matched without a typo, less the typo
+ * matches that are not strong (spec: engine/keyword.py typos_if_strong).
+ * @param {Bundle} bundle @param {string[]} tokens @param {Set<string>} stop
+ * @param {Expansion[][]} expansions @returns {Expansion[][]} */
+export function typosIfStrong(bundle, tokens, stop, expansions) {
+  if (tokens.some((token, i) => !stop.has(token) && expansions[i].some((e) => e.distance === 0))) return expansions;
+  return expansions.map((options, i) => {
+    const chars = codePoints(tokens[i]);
+    return options.filter((e) => strongTypo(chars, e.distance, bundle.settings));
+  });
 }
 
 /**
@@ -246,8 +260,11 @@ export function keywordScores(bundle, query, wanted = null) {
   if (scratch.best.length < bundle.nChunks) scratch = { best: new Float64Array(bundle.nChunks), touched: new Int32Array(bundle.nChunks) };
   const { best, touched } = scratch;
   const typed = typedTokens(query, tokens);
-  tokens.forEach((token) => {
-    const expansions = expand(bundle, token, typed.has(token), words.has(token), wanted);
+  const expanded = typosIfStrong(
+    bundle, tokens, stop, tokens.map((token) => expand(bundle, token, typed.has(token), words.has(token), wanted)),
+  );
+  tokens.forEach((token, i) => {
+    const expansions = expanded[i];
     const sum = stop.has(token) ? stopTotal : total;
     allExpansions.push(expansions);
     let count = 0;

@@ -1,6 +1,6 @@
 // @ts-check
 /** Snippets with the matched characters marked (spec: mkdocs_graphsearch/engine/snippet.py). */
-import { lower, normalize, tokenSpans, COMPOUND, PART, WORD } from "./text/tokenize.js";
+import { lower, normalize, querySpans, tokenSpans, COMPOUND, PART, WORD } from "./text/tokenize.js";
 
 const ESCAPES = /** @type {Record<string, string>} */ ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
@@ -71,7 +71,7 @@ export function highlight(query, matched, stopWords) {
     for (const sequence of sequences) if (sequence.length > 1) result.identifiers.push([compound[0], sequence]);
     parts.length = 0;
   };
-  for (const [token, start, end, kind] of tokenSpans(query)) {
+  for (const [token, start, end, kind] of querySpans(query)) {
     if (kind === COMPOUND) {
       close();
       compound = [token, start, end];

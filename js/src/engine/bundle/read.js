@@ -59,7 +59,7 @@ import {
  *   manifest: any, settings: any, terms: (string | undefined)[], termIndex: Map<string, number>,
  *   stems: Map<string, number[]>, termLengths: Int32Array, termCounts: Float64Array,
  *   termShards: {first: string[], start: number[], postings: number[]}, shardLoaded: Uint8Array,
- *   dictionary: boolean, pages: {path: string[], url: string[], title: string[], tags?: string[][]},
+ *   dictionary: boolean, knownWords: Set<string>, pages: {path: string[], url: string[], title: string[], tags?: string[][]},
  *   chunks: {id: string[], page: number[], parent: number[], kind: string[], level: number[],
  *            anchor: string[], title: string[], language: string[]},
  *   defines: Map<string, number[]>,
@@ -228,6 +228,7 @@ export async function loadKeywordBundle(fetchFile) {
     termShards: manifest.term_shards,
     shardLoaded: new Uint8Array(manifest.term_shards.start.length),
     dictionary: false,
+    knownWords: new Set(), // terms.json `words` (the known words never typo-matched), with the dictionary
     // Display columns (bundle/display.py) with a hole per chunk or page until its fragment is in.
     pages: { ...keyword.pages, ...Object.fromEntries(DISPLAY_PAGES.map((key) => [key, new Array(manifest.counts.pages)])) },
     chunks: { ...keyword.chunks, ...Object.fromEntries(DISPLAY_CHUNKS.map((key) => [key, new Array(nChunks)])) },
@@ -362,6 +363,7 @@ export async function loadDictionary(bundle, fetchFile) {
   const dictionary = object(t, parseJson(t, await readFile(fetchFile, manifest, t)), "the file");
   const terms = strings(t, own(dictionary, "terms"), "terms", nTerms);
   const counts = wholes(t, own(dictionary, "postings"), "postings", nTerms, 0, nPostings);
+  const words = own(dictionary, "words") === undefined ? [] : strings(t, own(dictionary, "words"), "words", null);
   bundle.shardLoaded.forEach((loaded, index) => {
     const [start, end] = shardRange(manifest, index);
     for (let i = start; loaded && i < end; i++) {
@@ -371,6 +373,7 @@ export async function loadDictionary(bundle, fetchFile) {
     }
   });
   terms.forEach((term, i) => setTerm(bundle, i, term, counts[i]));
+  bundle.knownWords = new Set(words);
   bundle.dictionary = true;
   return bundle;
 }

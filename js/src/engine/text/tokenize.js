@@ -10,6 +10,11 @@ import { UNICODE_TABLE } from "./unicode-table.js";
 
 export const MAX_TOKEN_LENGTH = 64;
 const CONNECTORS = new Set(["_", "-", "."]);
+/** Identifier punctuation (rule 6): right before a word, right after it. */
+const NAME_BEFORE = new Set(["_", ".", "-"]);
+const NAME_AFTER = new Set(["_", "("]);
+/** Katakana (rule 5), where the table says CJK. */
+const KATAKANA = [[0x30a0, 0x30ff], [0x31f0, 0x31ff]];
 
 export const STOP_WORDS = new Set(
   `a an the and or but nor of at by from as into about than
@@ -122,11 +127,9 @@ function splitWord(word, classes) {
   return pieces;
 }
 
-/** @param {string} token @param {boolean} wholeCompound */
-function keep(token, wholeCompound) {
-  if ([...token].length > MAX_TOKEN_LENGTH) return "";
-  if (!wholeCompound && STOP_WORDS.has(token)) return "";
-  return token;
+/** @param {string} token */
+function keep(token) {
+  return [...token].length > MAX_TOKEN_LENGTH ? "" : token;
 }
 
 /** Spans of one compound (at `offset`): whole (if several parts) then the parts.
@@ -148,50 +151,98 @@ function compoundTokens(chars, classes, offset) {
   }
   const end = offset + chars.length;
   if (parts.length === 1) {
-    const word = keep(lower(parts[0][0]), false);
+    const word = keep(lower(parts[0][0]));
     return word ? [[word, offset, end, WORD]] : [];
   }
   /** @type {Span[]} */
-  const spans = [[keep(lower(chars.join("")), true), offset, end, COMPOUND]];
-  for (const [part, at] of parts) spans.push([keep(lower(part), false), at, at + [...part].length, PART]);
+  const spans = [[keep(lower(chars.join(""))), offset, end, COMPOUND]];
+  for (const [part, at] of parts) spans.push([keep(lower(part)), at, at + [...part].length, PART]);
   return spans.filter((span) => span[0]);
 }
 
-/** @param {string[]} run @param {number} offset @returns {Span[]} */
-function cjkTokens(run, offset) {
-  if (run.length === 1) return [[run[0], offset, offset + 1, CJK]];
+/** @param {string} ch */
+const isKatakana = (ch) => {
+  const cp = /** @type {number} */ (ch.codePointAt(0));
+  return KATAKANA.some(([lo, hi]) => lo <= cp && cp <= hi);
+};
+
+/** @param {string[]} piece @param {number} offset @returns {Span[]} */
+function bigrams(piece, offset) {
+  if (piece.length === 1) return [[piece[0], offset, offset + 1, CJK]];
   /** @type {Span[]} */
   const out = [];
-  for (let i = 0; i + 1 < run.length; i++) out.push([run[i] + run[i + 1], offset + i, offset + i + 2, CJK]);
+  for (let i = 0; i + 1 < piece.length; i++) out.push([piece[i] + piece[i + 1], offset + i, offset + i + 2, CJK]);
+  return out;
+}
+
+/** Rule 5: katakana pieces whole, other pieces as bigrams.
+ * @param {string[]} run @param {number} offset @returns {Span[]} */
+function cjkTokens(run, offset) {
+  /** @type {Span[]} */
+  const out = [];
+  let start = 0;
+  for (let i = 1; i <= run.length; i++) {
+    if (i < run.length && isKatakana(run[i]) === isKatakana(run[start])) continue;
+    if (isKatakana(run[start])) {
+      if (i - start <= MAX_TOKEN_LENGTH) out.push([run.slice(start, i).join(""), offset + start, offset + i, CJK]);
+    } else {
+      for (const span of bigrams(run.slice(start, i), offset + start)) out.push(span);
+    }
+    start = i;
+  }
   return out;
 }
 
 /**
- * Split text into search tokens (rules: mkdocs_graphsearch/text/tokenize.py).
- * @param {string} text
+ * Split text into search tokens (rules: mkdocs_graphsearch/text/tokenize.py); `code`: the text
+ * is code (rule 6).
+ * @param {string} text @param {boolean} [code]
  * @returns {string[]}
  */
-export function tokenize(text) {
-  return tokenSpans(text).map((span) => span[0]);
+export function tokenize(text, code = false) {
+  return tokenSpans(text, code).map((span) => span[0]);
 }
 
 /**
- * The tokens of `tokenize`, each with whether it is a word (a whole compound of one part).
- * @param {string} text
+ * The tokens of `tokenize`, each with whether it is a word (rule 7).
+ * @param {string} text @param {boolean} [code]
  * @returns {[string, boolean][]}
  */
-export function tokenizeWords(text) {
-  return tokenSpans(text).map(([token, , , kind]) => [token, kind === WORD]);
+export function tokenizeWords(text, code = false) {
+  return tokenSpans(text, code).map(([token, , , kind]) => [token, kind === WORD]);
+}
+
+/** A title's (or a query's) tokens as one string: rule 9's tokens joined by single spaces
+ * (spec: text/tokenize.py title_key). @param {string} text */
+export function titleKey(text) {
+  return querySpans(text).map((span) => span[0]).join(" ");
+}
+
+/** A query's tokens (rule 9): as text, else (stop words alone) as code.
+ * @param {string} query @returns {Span[]} */
+export function querySpans(query) {
+  const spans = tokenSpans(query);
+  return spans.length ? spans : tokenSpans(query, true);
 }
 
 /**
  * The tokens of `tokenize`, each with its code point offsets in the normalised text and its kind (rule 8).
- * @param {string} text
+ * @param {string} text @param {boolean} [code]
  * @returns {Span[]}
  */
-export function tokenSpans(text) {
-  const chars = Array.from(normalize(text));
+export function tokenSpans(text, code = false) {
+  const normal = normalize(text);
+  const chars = Array.from(normal);
   const classes = chars.map(charClass);
+  // Rule 6: identifier punctuation beside chars[i, j); a backtick before i that another closes
+  // after it (the backticks before it are odd in number, and one follows).
+  const ticks = normal.includes("`") ? chars.flatMap((ch, k) => (ch === "`" ? [k] : [])) : [];
+  const namePunctuation = (/** @type {number} */ i, /** @type {number} */ j) =>
+    (i > 0 && NAME_BEFORE.has(chars[i - 1])) || (j < chars.length && NAME_AFTER.has(chars[j]));
+  const inCodeSpan = (/** @type {number} */ i) => {
+    const before = ticks.filter((k) => k < i).length;
+    return before % 2 === 1 && before < ticks.length;
+  };
   /** @type {Span[]} */
   const tokens = [];
   const n = chars.length;
@@ -216,7 +267,13 @@ export function tokenSpans(text) {
           else break;
         } else break;
       }
-      for (const span of compoundTokens(chars.slice(i, j), classes.slice(i, j), i)) tokens.push(span);
+      for (const span of compoundTokens(chars.slice(i, j), classes.slice(i, j), i)) {
+        if (span[3] !== COMPOUND && STOP_WORDS.has(span[0])) {
+          if (!(code || inCodeSpan(i) || (span[3] === WORD && namePunctuation(i, j)))) continue;
+          if (span[3] === WORD) span[3] = COMPOUND;
+        }
+        tokens.push(span);
+      }
       i = j;
     } else {
       i++; // separators, and marks with no letter or number before them
