@@ -141,8 +141,9 @@ def test_the_bundle_carries_tags_definitions_and_facets(bundle: Bundle) -> None:
     defines = {i: sorted(name for name, chunks in bundle.defines.items() if i in chunks) for i in chunk.values()}
     assert defines[chunk["user-guide/jobs.md::Defining tasks::code-2"]] == ["generatereport", "run", "setup"]
     assert defines[chunk["user-guide/jobs.md::Enqueueing jobs::code-1"]] == []  # `job = client.enqueue(...)`
-    page = chunk["how-to/deploy-to-production.md"]  # and the part after the dot: `md`
-    assert defines[page] == ["deploy-to-production", "deploy-to-production.md", "how-to", "md"]
+    page = chunk["how-to/deploy-to-production.md"]  # and the part after the dot: `md`; its title's key
+    names = ["deploy-to-production", "deploy-to-production.md", "deploying to production", "how-to", "md"]
+    assert defines[page] == names
     assert defines[chunk["reference/python-client.md::enqueue_many()"]] == ["enqueue_many"]  # headed by the name
     facets = bundle.manifest["facets"]
     folders = {entry["value"] for entry in facets["in"]}
