@@ -236,5 +236,10 @@ export class SearchDialog {
     const back = this.returnFocus;
     this.returnFocus = null;
     if (back instanceof HTMLElement && back !== document.body) back.focus({ preventScroll: true });
+    // Else the closed dialog's input keeps focus until the browser's next focus fixup, and a key
+    // typed right after Esc (a shortcut) would go to that hidden field.
+    else if (document.activeElement instanceof HTMLElement && this.dialog.contains(document.activeElement)) {
+      document.activeElement.blur();
+    }
   }
 }
