@@ -217,10 +217,15 @@ def test_explain_lines_for_vector_and_graph() -> None:
 def test_explain_line_for_the_fusion() -> None:
     """A hybrid answer's `fusion` (engine/fuse.py fusion_explain) is one line under the header."""
     output = {"query": "render fails", "mode": "hybrid", "results": [],
-              "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "keyword_share": 1.0}}
+              "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "sure": True, "keyword_share": 1.0}}
     text = format_results(output, lambda word: word, "hybrid")
     assert text.splitlines()[1] == ("keyword share 1.00: its best match holds 1 of 2 query words "
-                                    "(2 with typo and stem matches), leads the next by 0.52")
+                                    "(2 with typo, stem and completion matches), leads the next by 0.52; "
+                                    "every word matched: the keyword answer")
+    output["fusion"] |= {"matched": 1, "sure": False, "keyword_share": 0.7}
+    text = format_results(output, lambda word: word, "hybrid")
+    assert text.splitlines()[1] == ("keyword share 0.70: its best match holds 1 of 2 query words "
+                                    "(1 with typo, stem and completion matches), leads the next by 0.52")
 
 
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:
