@@ -375,7 +375,8 @@ def _embedding_options(parser: argparse.ArgumentParser) -> None:
         help="keyword search only, no model run (default: embeddings on when the model loads)",
     )
     parser.add_argument(
-        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
+        "--cache-dir", default=DEFAULT_CACHE_DIR,
+        help="embedding cache, apart from the output folder; '' for none (default: %(default)s)",
     )
 
 
