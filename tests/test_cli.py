@@ -368,6 +368,35 @@ def test_bad_input_is_a_message_and_exit_code_2(bundle: Path, tmp_path: Path, ca
     assert "Traceback" not in stderr and done.stdout == b""
 
 
+@pytest.mark.parametrize(
+    ("cache", "out", "message"),
+    [
+        ("shared", "shared", "is --out"),  # the cache's upkeep deleted the bundle's encoder-model.*.bin
+        ("bundle/cache", "bundle", "is inside --out"),  # published with the bundle
+        ("cache", "cache/bundle", "holds --out"),  # clearing the cache deletes the bundle
+    ],
+)
+def test_index_refuses_a_cache_folder_that_holds_or_is_in_the_bundle(
+    tmp_path: Path, cache: str, out: str, message: str
+) -> None:
+    (tmp_path / cache).mkdir(parents=True)
+    kept = tmp_path / cache / "encoder-model.0badc0de.bin"
+    kept.write_bytes(b"a bundle part an earlier build wrote")
+    before = sorted(tmp_path.rglob("*"))
+    docs = str(EXAMPLE_SITE / "docs")
+    done = graphsearch("index", docs, "--out", str(tmp_path / out), "--cache-dir", str(tmp_path / cache))
+    stderr = done.stderr.decode()
+    assert done.returncode == 2 and f"--cache-dir {tmp_path / cache} {message} {tmp_path / out}" in stderr, stderr
+    assert sorted(tmp_path.rglob("*")) == before and kept.read_bytes() == b"a bundle part an earlier build wrote"
+
+
+def test_build_refuses_a_cache_folder_inside_the_site(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<html><body><main><h1>Home</h1></main></body></html>")
+    done = graphsearch("build", str(tmp_path), "--cache-dir", str(tmp_path / ".cache"))
+    assert done.returncode == 2 and "is inside the site folder" in done.stderr.decode(), done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["index.html"]
+
+
 def test_js_driver_rejects_an_item_without_a_query(bundle: Path, node: str) -> None:
     done = subprocess.run(
         [node, str(ROOT / "js" / "drivers" / "query.mjs"), str(bundle)],

@@ -12,8 +12,8 @@ import pytest
 
 from conftest import VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
-from mkdocs_graphsearch.engine.encoder import FORMAT_1_MAX_QUERY_PIECES, load_encoder, query_vector
-from mkdocs_graphsearch.engine.vector import FORMAT_1_QUERY_LEVELS, cosines, query_levels
+from mkdocs_graphsearch.engine.encoder import MAX_QUERY_PIECES_IF_ABSENT, load_encoder, query_vector
+from mkdocs_graphsearch.engine.vector import QUERY_LEVELS_IF_ABSENT, cosines, query_levels
 from mkdocs_graphsearch.index.semantic import MAX_QUERY_PIECES, QUERY_LEVELS
 
 FROZEN = VECTORS / "engine"
@@ -36,8 +36,8 @@ def test_a_manifest_without_them_falls_back(frozen: Bundle) -> None:
     """The frozen bundle (first made in format 1) has neither."""
     assert "max_query_pieces" not in frozen.manifest["encoder"]
     assert "query_levels" not in frozen.manifest["vectors"]
-    assert load_encoder(frozen).max_pieces == FORMAT_1_MAX_QUERY_PIECES
-    assert query_levels(frozen.manifest) == FORMAT_1_QUERY_LEVELS
+    assert load_encoder(frozen).max_pieces == MAX_QUERY_PIECES_IF_ABSENT
+    assert query_levels(frozen.manifest) == QUERY_LEVELS_IF_ABSENT
 
 
 def test_the_engine_reads_the_manifest(frozen: Bundle) -> None:
@@ -48,5 +48,5 @@ def test_the_engine_reads_the_manifest(frozen: Bundle) -> None:
     frozen.manifest["vectors"]["query_levels"] = 3
     assert full is not None and frozen.vectors is not None and frozen.vector_scales is not None
     coarse = cosines(frozen.vectors, frozen.vector_scales, full, query_levels(frozen.manifest))
-    fine = cosines(frozen.vectors, frozen.vector_scales, full, FORMAT_1_QUERY_LEVELS)
+    fine = cosines(frozen.vectors, frozen.vector_scales, full, QUERY_LEVELS_IF_ABSENT)
     assert not np.array_equal(coarse, fine)

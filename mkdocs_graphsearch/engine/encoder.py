@@ -32,9 +32,9 @@ from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.files.atomic import write_atomic
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
-#: A format-1 manifest's encoder entry has no `max_query_pieces` (index/semantic.py writes it
-#: since format 2): the value those engines had built in. Frozen: never change it.
-FORMAT_1_MAX_QUERY_PIECES = 64
+#: An older manifest's encoder entry has no `max_query_pieces` (index/semantic.py writes it
+#: now): the value those engines had built in. Frozen: never change it.
+MAX_QUERY_PIECES_IF_ABSENT = 64
 
 
 @dataclass
@@ -55,7 +55,7 @@ def load_encoder(bundle: Bundle) -> StaticEncoder:
         weights=arrays.weights,
         components=arrays.components,
         vocab_path=_vocab_file(bundle.files[VOCAB]),
-        max_pieces=bundle.manifest["encoder"].get("max_query_pieces", FORMAT_1_MAX_QUERY_PIECES),
+        max_pieces=bundle.manifest["encoder"].get("max_query_pieces", MAX_QUERY_PIECES_IF_ABSENT),
     )
 
 

@@ -7,9 +7,9 @@ import { checkEncoder } from "./bundle/schema.js";
 import { parseJson, readFile } from "./bundle/read.js";
 import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
 
-/** A format-1 manifest's encoder entry has no `max_query_pieces` (written since format 2,
+/** An older manifest's encoder entry has no `max_query_pieces` (the builder writes it now,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
-const FORMAT_1_MAX_QUERY_PIECES = 64;
+const MAX_QUERY_PIECES_IF_ABSENT = 64;
 
 /**
  * @typedef {{rows: Map<number, {weight: number, row: Float64Array}>, rowScales: Float64Array,
@@ -58,7 +58,7 @@ export async function loadEncoder(bundle, fetchFile) {
     shards,
     shardLoaded: shards.map(() => false),
     shardFailed: shards.map(() => false),
-    maxPieces: manifest.encoder.max_query_pieces ?? FORMAT_1_MAX_QUERY_PIECES,
+    maxPieces: manifest.encoder.max_query_pieces ?? MAX_QUERY_PIECES_IF_ABSENT,
     wordpiece: createWordPiece(ids, true),
     vocabLoaded,
     vocabFailed: new Array(n).fill(false),
