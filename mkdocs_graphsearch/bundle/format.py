@@ -45,8 +45,9 @@ the end), the manifest's `term_shards` = {"first": each shard's first term ("" f
 t is in the last shard whose `first` is <= t; a shard ends at the first term once it holds
 TERM_SHARD_BYTES (at least one shard, [""], [0], [0] for a site without terms).
 Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
-text may come from a chunk's descendants, never needs two), and the manifest's `text_starts`
-lists each one's first chunk (at least one fragment: [0] for an empty site).
+text may come from a chunk's descendants, never needs two; a site whose texts hold at most
+WHOLE_TEXT_BYTES is one fragment), and the manifest's `text_starts` lists each one's first chunk
+(at least one fragment: [0] for an empty site).
 The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
@@ -115,6 +116,10 @@ IMPACT_SCALE = 256
 #: format3-work-log.md): each fragment is a request, and a search's budget is counted in requests
 #: too (issue 23, docs/performance.md).
 TEXT_FRAGMENT_BYTES = 32 * 1024
+#: A site whose snippet texts hold at most this many bytes of JSON has one text fragment (and so
+#: one display fragment and one graph shard): the results of a query there show most of its
+#: pages, so a query fetched every fragment anyway, each a request (issue 23).
+WHOLE_TEXT_BYTES = 256 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few

@@ -46,7 +46,7 @@ CELL_READS = 8
 #: A group file of clusters (bundle/vector_shards.py) closes once it holds this share of the
 #: bytes a query reads (probe_rule): a query's clusters, numbered along their centroids' chain
 #: (chained), then fall into a few files, each a request.
-GROUPS_PER_READ = 2
+GROUPS_PER_READ = 8
 
 
 def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
