@@ -42,6 +42,7 @@ from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.bundle.vocab_shards import VOCAB_SHARDS
 from mkdocs_graphsearch.engine.search import search
+from mkdocs_graphsearch.index import kmeans
 
 FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
@@ -627,9 +628,12 @@ MALFORMED_CLUSTERED = {
 @pytest.fixture(scope="module")
 def grouped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The engine docs with their vectors in 3 clusters and the default probe: a query reads
-    every chunk, so the group files (bundle/vector_shards.py) hold half the site each."""
+    every chunk, so with groups of half a query's reads (index/kmeans.py GROUPS_PER_READ) the
+    group files (bundle/vector_shards.py) hold half the site each."""
     folder = tmp_path_factory.mktemp("grouped")
-    return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kmeans, "GROUPS_PER_READ", 2)
+        return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3)
 
 
 def _first_two_resized(manifest: Any) -> Any:

@@ -27,6 +27,7 @@ from mkdocs_graphsearch.bundle.write import sealed_manifest
 from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.engine.vector import probed_clusters, query_levels
+from mkdocs_graphsearch.index import kmeans
 from mkdocs_graphsearch.index.kmeans import (
     SINGLE_FILE_BYTES,
     TWO_LEVEL_CHUNKS,
@@ -221,9 +222,13 @@ def _as_format_3(grouped: Path, out: Path) -> None:
     (out / MANIFEST).write_bytes(sealed_manifest(manifest))
 
 
-def test_group_files_hold_consecutive_clusters_and_read_as_format_3(tmp_path: Path) -> None:
-    """The default probe reads the whole small site: two groups of half its bytes each. Read as
-    the same clusters one a file (format 3), the vectors and every answer are the same."""
+def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default probe reads the whole small site: groups of half a query's reads hold half
+    its bytes each. Read as the same clusters one a file (format 3), the vectors and every
+    answer are the same."""
+    monkeypatch.setattr(kmeans, "GROUPS_PER_READ", 2)
     grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
     manifest = json.loads((grouped / MANIFEST).read_bytes())
     assert manifest["format"] == 4 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
