@@ -2,7 +2,7 @@
 // service's fetcher (worker.js createService, as in the browser; the runtime's own scripts not
 // counted): gzip size (level 9) of each file, until the first answer (titles) and until the
 // first complete answer (snippets in), in all and by part (the file name's first word: `text`,
-// `display`, `postings` = term shards, `manifest`, ...).
+// `display`, `postings` = term shards, `manifest`, ...), and the first answer in hybrid mode.
 // Usage: node benchmarks/first_query_bytes.mjs BUNDLE_DIR QUERY [MODE] [RUNTIME_SRC]
 // RUNTIME_SRC (default js/src) lets the same script measure another checkout's runtime.
 import { existsSync } from "node:fs";
@@ -21,12 +21,15 @@ const report = (/** @type {string} */ when) => {
   const gzip = fetched.reduce((sum, file) => sum + file.gzip, 0);
   /** @type {Record<string, number>} */
   const parts = {};
+  /** @type {Record<string, number>} */
+  const requests = {};
   for (const file of fetched) {
     const part = file.name.split(".")[0];
     parts[part] = (parts[part] ?? 0) + file.gzip;
+    requests[part] = (requests[part] ?? 0) + 1;
   }
   for (const part in parts) parts[part] = +(parts[part] / 1024).toFixed(1);
-  return { when, files: fetched.length, gzip_bytes: gzip, gzip_kib: +(gzip / 1024).toFixed(1), parts };
+  return { when, files: fetched.length, gzip_bytes: gzip, gzip_kib: +(gzip / 1024).toFixed(1), parts, requests };
 };
 const out = [];
 await new Promise((done) => {
@@ -34,6 +37,9 @@ await new Promise((done) => {
     if (message.type === "status" && message.state === "error") throw new Error(message.message);
     if (message.type !== "results") return;
     if (!out.length) out.push(report("first answer"));
+    if (message.mode === "hybrid" && !out.some((step) => step.when === "first hybrid answer")) {
+      out.push(report("first hybrid answer"));
+    }
     if (message.complete) {
       out.push(report("first complete answer"));
       done(undefined);

@@ -44,7 +44,7 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     clustered_files,
     read_cell,
     read_centroids,
-    read_cluster,
+    read_group,
     vector_shard,
 )
 from mkdocs_graphsearch.engine.encoder import query_vector
@@ -70,10 +70,10 @@ def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int
         c_rows, c_scales = np.concatenate([r for r, _ in read]), np.concatenate([sc for _, sc in read])
     codes, code_scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n)
     members = []
-    for i in range(len(entry["sizes"])):
-        chunks, cluster_rows, cluster_scales = read_cluster(files[vector_shard(i)], manifest, i)
-        codes[chunks], code_scales[chunks] = cluster_rows, cluster_scales
-        members.append(chunks)
+    for i in range(len(entry["groups"])):
+        for chunks, cluster_rows, cluster_scales in read_group(files[vector_shard(i)], manifest, i):
+            codes[chunks], code_scales[chunks] = cluster_rows, cluster_scales
+            members.append(chunks)
     clusters = Clusters(c_rows, c_scales, members, entry["probe"], entry["probe_chunks"])
     if "cells" in entry:
         clusters.cells, clusters.cell_chunks = entry["cells"], entry["cell_chunks"]
@@ -82,10 +82,10 @@ def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int
 
 
 def made_layout(rows: np.ndarray, scales: np.ndarray, count: int, rule: dict[str, int]) -> Layout:
-    """Clusters as the build makes them."""
+    """Clusters as the build makes them, one a file (what a query reads, cluster by cluster)."""
     n, dim = rows.shape
     centroids, assignment = spherical_kmeans(unit_rows(rows, scales), count)
-    rule = {**rule, "probe": min(rule["probe"], centroids.shape[0])}
+    rule = {**rule, "probe": min(rule["probe"], centroids.shape[0]), "group_bytes": 0}
     files, entry = clustered_files(rows.astype(np.float64) * scales[:, None], centroids, assignment, rule)
     return read_layout(files, entry, n, dim)
 
@@ -100,7 +100,7 @@ def in_cells(layout: Layout, rule: dict[str, int], cells: int) -> Layout:
     centroids = unit_rows(clusters.centroids, clusters.centroid_scales)
     centroids, assignment, grouped = grouped_in_cells(centroids, assignment, cells)
     files, entry = clustered_files(
-        codes.astype(np.float64) * code_scales[:, None], centroids, assignment, rule, grouped
+        codes.astype(np.float64) * code_scales[:, None], centroids, assignment, {**rule, "group_bytes": 0}, grouped
     )
     return read_layout(files, entry, n, dim)
 

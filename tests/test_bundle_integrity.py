@@ -42,6 +42,7 @@ from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.bundle.vocab_shards import VOCAB_SHARDS
 from mkdocs_graphsearch.engine.search import search
+from mkdocs_graphsearch.index import kmeans
 
 FROZEN = VECTORS / "engine" / "bundle"  # format 3, re-laid out from a format-1 bundle (its data)
 WORDS = ("install", "retry policy", "how do I configure it", "timout")
@@ -611,7 +612,53 @@ MALFORMED_CLUSTERED = {
     "centroids cut": (
         "centroids.bin", lambda f: bundle_part(f, "centroids.bin").read_bytes()[:-1], "centroids.bin has "
     ),
+    "groups an object": (M, _edit("vectors/clusters/groups", {}), f"{M}: vectors.clusters.groups must be a list"),
+    "groups not rising": (
+        M, _edit("vectors/clusters/groups", [0, 2, 1]), f"{M}: vectors.clusters.groups[2] {WHOLE} 3 to 2"
+    ),
+    "groups not from 0": (
+        M, _edit("vectors/clusters/groups", [1, 1, 2]), f"{M}: vectors.clusters.groups[0] {WHOLE} 0 to 0"
+    ),
+    "groups of two clusters, files of one": (
+        M, _edit("vectors/clusters/groups", [0, 2]), f"{M}: files.vectors.#.bin has "
+    ),
 }  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def grouped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The engine docs with their vectors in 3 clusters and the default probe: a query reads
+    every chunk, so with groups of half a query's reads (index/kmeans.py GROUPS_PER_READ) the
+    group files (bundle/vector_shards.py) hold half the site each."""
+    folder = tmp_path_factory.mktemp("grouped")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kmeans, "GROUPS_PER_READ", 2)
+        return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3)
+
+
+def _first_two_resized(manifest: Any) -> Any:
+    """Clusters 0 and 1 (one group file) said one chunk bigger and smaller: the file's size holds."""
+    sizes = manifest["vectors"]["clusters"]["sizes"]
+    sizes[0], sizes[1] = sizes[0] + 1, sizes[1] - 1
+    return manifest
+
+
+#: As MALFORMED_CLUSTERED, on the grouped bundle (clusters 0 and 1 in vectors.0.bin).
+MALFORMED_GROUPED = {
+    "no groups": (
+        M, _edit("vectors/clusters/groups", []), f"{M}: vectors.clusters.groups must list at least one group"
+    ),
+    "a group cut": ("vectors.0.bin", lambda f: bundle_part(f, "vectors.0.bin").read_bytes()[:-1], "vectors.0.bin has "),
+    "a group's clusters resized": (M, _first_two_resized, "vectors.0.bin: "),
+}  # fmt: skip
+
+
+def test_malformed_grouped_bundles_give_the_same_error_in_both_engines(
+    grouped: Path, tmp_path: Path, node: str
+) -> None:
+    rule = json.loads((grouped / M).read_bytes())["vectors"]["clusters"]
+    assert rule["groups"] == [0, 2] and len(rule["sizes"]) == 3
+    _same_errors(grouped, MALFORMED_GROUPED, tmp_path, node)
 
 
 def _same_errors(bundle: Path, malformed: dict[str, Any], tmp_path: Path, node: str) -> None:

@@ -146,7 +146,10 @@ def test_a_rebuild_moves_its_unchanged_parts_back(tmp_path: Path, written: list[
     written.clear()
     edited = _build(project)
     changed = sorted(name for name in edited if first.get(name) != edited[name])
-    assert MANIFEST in changed and len(changed) < len(edited) / 2
+    # The page's text and terms changed (the example site's texts are one fragment: format.py
+    # WHOLE_TEXT_BYTES); its columns, titles and links did not.
+    kept = {name.split(".")[0] for name in set(edited) - set(changed)}
+    assert MANIFEST in changed and {"keyword", "display", "graph"} <= kept, changed
     assert sorted(written) == changed  # the others moved back
     assert not list((project / "cache").glob("kept-parts-*"))
     shutil.rmtree(project / "cache")

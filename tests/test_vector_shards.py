@@ -4,6 +4,7 @@ clusters it probes."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -11,15 +12,27 @@ import numpy as np
 import pytest
 
 from conftest import VECTORS, build_bundle_dir
+from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, compact_files, file_name, hashed_name, listed_parts
 from mkdocs_graphsearch.bundle.read import load_bundle
-from mkdocs_graphsearch.bundle.vector_shards import Clusters, pack_codes, quantize_codes, unpack_codes
+from mkdocs_graphsearch.bundle.vector_shards import (
+    Clusters,
+    group_clusters,
+    pack_codes,
+    quantize_codes,
+    row_bytes,
+    unpack_codes,
+    vector_shard,
+)
+from mkdocs_graphsearch.bundle.write import sealed_manifest
 from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.engine.vector import probed_clusters, query_levels
+from mkdocs_graphsearch.index import kmeans
 from mkdocs_graphsearch.index.kmeans import (
     SINGLE_FILE_BYTES,
     TWO_LEVEL_CHUNKS,
     cell_rule,
+    chained,
     cluster_rule,
     grouped_in_cells,
     min_reads,
@@ -174,3 +187,56 @@ def test_chosen_clusters_read_at_least_min_reads(tmp_path: Path) -> None:
     n = len(chosen.chunks["id"])
     assert chosen.clusters.probe_chunks == n
     assert auto.clusters.probe_chunks == math.ceil(n * 0.08)
+
+
+def test_chained_numbers_the_clusters_along_their_centroids() -> None:
+    """From the first cluster, each next the most similar not yet taken; cells keep their ranges."""
+    angles = np.array([0, 5, 1, 4, 2, 3]) * 0.3  # centroids on an arc, numbered out of order
+    centroids = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    assignment = np.array([0, 1, 2, 3, 4, 5, 5])
+    rows, renumbered = chained(centroids, assignment, None)
+    assert np.array_equal(rows, centroids[[0, 2, 4, 5, 3, 1]])  # along the arc
+    assert renumbered.tolist() == [0, 5, 1, 4, 2, 3, 3]
+    rows, renumbered = chained(centroids, assignment, [3, 3])
+    assert np.array_equal(rows, centroids[[0, 2, 1, 3, 5, 4]])
+    assert renumbered.tolist() == [0, 2, 1, 3, 5, 4, 4]
+
+
+def _as_format_3(grouped: Path, out: Path) -> None:
+    """The grouped bundle re-laid out as format 3 wrote it: one cluster a file, no `groups`."""
+    manifest = json.loads((grouped / MANIFEST).read_bytes())
+    clusters = manifest["vectors"]["clusters"]
+    parts = {part: (grouped / file_name(manifest, part)).read_bytes() for part in listed_parts(manifest)}
+    parts = {part: data for part, data in parts.items() if not part.startswith("vectors.")}
+    width = 4 + row_bytes(manifest["vectors"]["dim"], clusters["bits"]) + 4
+    for group in range(len(clusters["groups"])):
+        data = (grouped / file_name(manifest, vector_shard(group))).read_bytes()
+        for cluster in group_clusters(manifest, group):
+            size = clusters["sizes"][cluster]
+            parts[vector_shard(cluster)], data = data[: size * width], data[size * width :]
+    del clusters["groups"]
+    manifest["format"], manifest["files"] = 3, compact_files({part: checksum(data) for part, data in parts.items()})
+    out.mkdir()
+    for part, data in parts.items():
+        (out / hashed_name(part, data)).write_bytes(data)
+    (out / MANIFEST).write_bytes(sealed_manifest(manifest))
+
+
+def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default probe reads the whole small site: groups of half a query's reads hold half
+    its bytes each. Read as the same clusters one a file (format 3), the vectors and every
+    answer are the same."""
+    monkeypatch.setattr(kmeans, "GROUPS_PER_READ", 2)
+    grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
+    manifest = json.loads((grouped / MANIFEST).read_bytes())
+    assert manifest["format"] == 4 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
+    assert len(manifest["files"]["vectors.#.bin"]) == 2
+    _as_format_3(grouped, tmp_path / "format-3")
+    new, old = load_bundle(grouped), load_bundle(tmp_path / "format-3")
+    assert old.manifest["format"] == 3 and len(old.manifest["files"]["vectors.#.bin"]) == 3
+    assert np.array_equal(new.vectors, old.vectors) and np.array_equal(new.vector_scales, old.vector_scales)
+    for query in ("what happens when a render fails", "retry policy", "deploy"):
+        for mode in ("vector", "hybrid"):
+            assert search(new, query, mode=mode, explain=True) == search(old, query, mode=mode, explain=True)

@@ -41,7 +41,7 @@ function assertClose(a, b, path = "") {
 const bundle = await loadBundle(fetchFile);
 
 test("frozen bundle loads with its semantic part and its texts in fragments", () => {
-  assert.equal(bundle.manifest.format, 3);
+  assert.equal(bundle.manifest.format, 3); // frozen in format 3, still read
   assert.ok(bundle.vectors && bundle.encoder);
   assert.deepEqual(bundle.textStarts, [0, 4, 6]);
   assert.ok(bundle.texts.every((text) => typeof text === "string"));

@@ -27,8 +27,10 @@ function listPart(manifest, part, bytes) {
   else (manifest.files[key] ??= [])[index] = crc32(bytes);
 }
 
-/** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe` (and `probeChunks`): name -> bytes. */
-async function clusteredFiles(probe = 1, probeChunks = 0) {
+/** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe` (and `probeChunks`): name -> bytes.
+ * Format 3 (one cluster a file), or with `groups` format 4: vectors.<g>.bin holds the clusters
+ * groups[g] .. groups[g + 1] - 1 in turn. @param {number[] | null} [groups] */
+async function clusteredFiles(probe = 1, probeChunks = 0, groups = null) {
   const manifest = JSON.parse(await readFile(new URL("manifest.json", BUNDLE), "utf8"));
   /** @type {Map<string, Uint8Array>} */
   const files = new Map();
@@ -47,15 +49,18 @@ async function clusteredFiles(probe = 1, probeChunks = 0) {
     return out;
   };
   files.set("centroids.bin", concat([...members.map((m) => row(m[0])), ...members.map((m) => scale(m[0]))]));
-  members.forEach((m, k) => {
+  const blocks = members.map((m) => {
     const chunks = new Uint8Array(new Uint32Array(m).buffer); // little-endian hosts (node on x86/arm)
-    files.set(`vectors.${k}.bin`, concat([chunks, ...m.map(row), ...m.map(scale)]));
+    return concat([chunks, ...m.map(row), ...m.map(scale)]);
   });
+  const starts = groups ?? blocks.map((_, k) => k);
+  starts.forEach((start, g) => files.set(`vectors.${g}.bin`, concat(blocks.slice(start, starts[g + 1] ?? blocks.length))));
   delete manifest.files["vectors.bin"];
   for (const [part, bytes] of files) {
     listPart(manifest, part, bytes);
   }
   manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
+  if (groups) Object.assign(manifest, { format: 4 }).vectors.clusters.groups = groups;
   /** @type {Map<string, Uint8Array>} by file name (bundle/format.js fileName) */
   const served = new Map([...files].map(([part, bytes]) => [fileName(manifest, part), bytes]));
   served.set("manifest.json", sealedManifest(manifest));
@@ -223,4 +228,33 @@ test("two levels, every cell taken: the same answers as one level", async () => 
   for (const mode of ["vector", "hybrid"]) {
     assert.deepEqual(search(two, QUERY, { mode }).results, search(one, QUERY, { mode }).results, mode);
   }
+});
+
+test("format 4: a query fetches the group file of each cluster it probes, once, and answers as format 3", async () => {
+  const grouped = await clusteredFiles(1, 0, [0, 2]); // clusters 0 and 1 in vectors.0.bin, 2 in vectors.1.bin
+  const single = await clusteredFiles(1);
+  const full = await loadBundle(async (name) => /** @type {Uint8Array} */ (single.get(name)));
+  const loaded = await loadBundle(async (name) => /** @type {Uint8Array} */ (grouped.get(name)));
+  for (const mode of ["vector", "hybrid"]) {
+    assert.deepEqual(search(loaded, QUERY, { mode, explain: true }), search(full, QUERY, { mode, explain: true }));
+  }
+  const vector = /** @type {number[]} */ (queryVector(full, QUERY));
+  const [probed] = probedClusters(/** @type {any} */ (full.vectors).clusters, full.vectors?.dim ?? 0, vector, queryLevels(full.manifest));
+  const { answers, fetched } = await serve(grouped, QUERY, "vector");
+  assert.deepEqual(fetched.filter((name) => name.startsWith("vectors.")), [`vectors.${probed < 2 ? 0 : 1}.bin`]);
+  assert.deepEqual(answers[answers.length - 1].results, search(full, QUERY, { mode: "vector" }).results);
+});
+
+test("format 4: a group file that fails is one warning, and the answer goes out without its clusters", async () => {
+  const grouped = await clusteredFiles(CLUSTERS, 0, [0, 2]);
+  const { answers, fetched, warnings } = await serve(grouped, QUERY, "hybrid", (name) => name === "vectors.0.bin");
+  assert.deepEqual(fetched.filter((name) => name.startsWith("vectors.")).sort(), ["vectors.0.bin", "vectors.1.bin"]);
+  assert.equal(warnings.filter((w) => w.startsWith("vectors: cannot read vectors.0.bin")).length, 1, warnings.join("\n"));
+  const full = await loadBundle(async (name) => /** @type {Uint8Array} */ (grouped.get(name)));
+  const clusters = /** @type {any} */ (full.vectors).clusters;
+  for (const cluster of [0, 1]) {
+    clusters.members[cluster] = undefined;
+    clusters.failed[cluster] = 1;
+  }
+  assert.deepEqual(answers[answers.length - 1].results, search(full, QUERY, { mode: "hybrid" }).results);
 });

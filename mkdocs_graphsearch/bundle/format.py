@@ -1,4 +1,4 @@
-"""Bundle format v3: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v4: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), site_name (optional:
@@ -28,9 +28,9 @@
     vectors.bin     int8 passage vectors (chunks x dim, row-major), then one float32
                     little-endian scale per chunk                                -- semantic part
                     (a big site has instead centroids.bin -- semantic part -- and one
-                    vectors.<i>.bin per cluster, fetched when a query probes it, both as
-                    compact codes, described by the manifest's vectors.clusters:
-                    bundle/vector_shards.py)
+                    vectors.<i>.bin per group of clusters, fetched when a query probes one of
+                    its clusters, both as compact codes, described by the manifest's
+                    vectors.clusters: bundle/vector_shards.py)
     encoder.json    the static query encoder's shapes and row scales           -- semantic part
     encoder.<i>.bin  encoder shard i: the token rows and weights of a token range (manifest
                     `encoder.shards`: bundle/encoder_shards.py)      -- the query's pieces' shards
@@ -45,14 +45,15 @@ the end), the manifest's `term_shards` = {"first": each shard's first term ("" f
 t is in the last shard whose `first` is <= t; a shard ends at the first term once it holds
 TERM_SHARD_BYTES (at least one shard, [""], [0], [0] for a site without terms).
 Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
-text may come from a chunk's descendants, never needs two), and the manifest's `text_starts`
-lists each one's first chunk (at least one fragment: [0] for an empty site).
+text may come from a chunk's descendants, never needs two; a site whose texts hold at most
+WHOLE_TEXT_BYTES is one fragment), and the manifest's `text_starts` lists each one's first chunk
+(at least one fragment: [0] for an empty site).
 The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v3): the names above are the parts' logical names. Every part is stored under a
-content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
+Layout on disk (v3 and v4): the names above are the parts' logical names. Every part is stored
+under a content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
 extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0a1b2c3d.json`);
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
 follows from it): a single part under its logical name, the numbered parts of a kind as one list
@@ -61,14 +62,14 @@ by number under the kind's key (`{"keyword.json": <crc>, "text.#.json": [<crc of
 forever while readers fetch manifest.json fresh: a deploy can never mix the parts of two builds
 (short of two builds' versions of a part sharing a CRC-32: 1 in 2^32).
 Formats 1 and 2 (one text.json; format 1 without `name`) are refused with a message naming their
-version: rebuild the site.
+version: rebuild the site. Format 3 is read (its clustered vectors one cluster a file).
 
 The manifest checks itself: it starts with `{"checksum":"` and eight lowercase hex digits, the
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 manifest without
-it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 or -4 manifest
+without it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
 manifests lacked it: they are refused for their version), so no damaged byte can switch the check
 off; every later format keeps this definition, so any reader tells a damaged manifest from a
 newer one.
@@ -90,8 +91,10 @@ from typing import Any
 
 import numpy as np
 
-#: The format this package writes; readers accept MIN_FORMAT_VERSION up to it.
-FORMAT_VERSION = 3
+#: The format this package writes; readers accept MIN_FORMAT_VERSION up to it. Format 4 stores a
+#: clustered bundle's vectors by groups of clusters (the manifest's `vectors.clusters.groups`);
+#: format 3 (no `groups`: one cluster a file) is read as groups of one cluster.
+FORMAT_VERSION = 4
 MIN_FORMAT_VERSION = 3
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
@@ -113,6 +116,10 @@ IMPACT_SCALE = 256
 #: format3-work-log.md): each fragment is a request, and a search's budget is counted in requests
 #: too (issue 23, docs/performance.md).
 TEXT_FRAGMENT_BYTES = 32 * 1024
+#: A site whose snippet texts hold at most this many bytes of JSON has one text fragment (and so
+#: one display fragment and one graph shard): the results of a query there show most of its
+#: pages, so a query fetched every fragment anyway, each a request (issue 23).
+WHOLE_TEXT_BYTES = 256 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few

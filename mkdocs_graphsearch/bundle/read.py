@@ -54,9 +54,10 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     CENTROIDS,
     Clusters,
     cell_centroids,
+    group_starts,
     read_cell,
     read_centroids,
-    read_cluster,
+    read_group,
     vector_shard,
 )
 from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
@@ -326,8 +327,8 @@ def _check_shard_terms(data: Any, name: str, n_terms: int) -> list[str]:
 def read_clustered(
     folder: Path, manifest: dict[str, Any], files: dict[str, bytes]
 ) -> tuple[np.ndarray, np.ndarray, Clusters]:
-    """centroids.bin, then every cell's file (two levels), then every cluster's file (the JS
-    runtime fetches only those a query probes) -> every chunk's row and scale, and the clusters."""
+    """centroids.bin, then every cell's file (two levels), then every group's file (the JS
+    runtime fetches only those holding a cluster a query probes) -> every chunk's row and scale, and the clusters."""
     rule = manifest["vectors"]["clusters"]
     files[CENTROIDS] = read_file(folder, manifest, CENTROIDS)
     centroids, centroid_scales = read_centroids(files[CENTROIDS], manifest)
@@ -342,14 +343,14 @@ def read_clustered(
     vectors, scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n, dtype=np.float64)
     seen = np.zeros(n, dtype=bool)
     members: list[np.ndarray] = []
-    sizes = manifest["vectors"]["clusters"]["sizes"]
-    for index, name, data in read_each(folder, manifest, files, vector_shard, len(sizes)):
-        chunks, rows, row_scales = read_cluster(data, manifest, index)
-        if seen[chunks].any():
-            raise BundleError(f"{name}: a chunk in two clusters (corrupted)")
-        seen[chunks] = True
-        vectors[chunks], scales[chunks] = rows, row_scales
-        members.append(chunks)
+    groups = len(group_starts(rule))
+    for index, name, data in read_each(folder, manifest, files, vector_shard, groups):
+        for chunks, rows, row_scales in read_group(data, manifest, index):
+            if seen[chunks].any():
+                raise BundleError(f"{name}: a chunk in two clusters (corrupted)")
+            seen[chunks] = True
+            vectors[chunks], scales[chunks] = rows, row_scales
+            members.append(chunks)
     clusters = Clusters(centroids, centroid_scales, members, rule["probe"], rule["probe_chunks"])
     if cells is not None:
         clusters.cells, clusters.cell_chunks = cells, rule["cell_chunks"]

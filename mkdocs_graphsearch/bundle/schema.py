@@ -123,7 +123,7 @@ def _wholes(file: str, value: Any, where: str, length: int | None, low: int, hig
 
 def _check_clusters(vectors: dict[str, Any], n_chunks: int) -> None:
     """vectors.clusters (bundle/vector_shards.py): each cluster's size, the probe rule, the code
-    widths, and for two levels the cells."""
+    widths, the group files' first clusters, and for two levels the cells."""
     clusters = _object(MANIFEST, vectors["clusters"], "vectors.clusters")
     sizes = _wholes(MANIFEST, clusters.get("sizes"), "vectors.clusters.sizes", None, 1, max(n_chunks, 1))
     if not sizes:
@@ -135,6 +135,14 @@ def _check_clusters(vectors: dict[str, Any], n_chunks: int) -> None:
     clusters["probe_chunks"] = _whole(MANIFEST, clusters.get("probe_chunks"), where, 0, n_chunks)
     for key in ("bits", "centroid_bits"):  # code widths: 2 (-1..1) to 8 (int8)
         clusters[key] = _whole(MANIFEST, clusters.get(key), f"vectors.clusters.{key}", 2, 8)
+    if "groups" in clusters:  # each group file's first cluster: 0 first, rising (format 3: none)
+        groups = _list(MANIFEST, clusters["groups"], "vectors.clusters.groups")
+        if not groups:
+            _fail(MANIFEST, "vectors.clusters.groups", "must list at least one group")
+        previous = -1
+        for i, start in enumerate(groups):
+            where = f"vectors.clusters.groups[{i}]"
+            groups[i] = previous = _whole(MANIFEST, start, where, previous + 1, len(sizes) - 1 if i else 0)
     if "cells" in clusters:  # two levels: clusters per cell, then the chunks the cells taken cover
         cells = _wholes(MANIFEST, clusters["cells"], "vectors.clusters.cells", None, 1, len(sizes))
         if not cells:

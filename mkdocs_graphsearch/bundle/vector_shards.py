@@ -5,8 +5,10 @@ of a few clusters, not every vector of the site, stored as compact codes.
                       float32 little-endian scales (two levels: the G cells' centroids)
                                                                             -- semantic part
     centroids.<g>.bin two levels only: cell g's clusters' centroids, as centroids.bin -- when probed
-    vectors.<i>.bin   cluster i: its n_i chunk numbers (uint32 little-endian, rising), their
-                      n_i rows of `bits`-bit codes, then their n_i float32 scales -- when probed
+    vectors.<g>.bin   group g: the clusters groups[g] .. groups[g + 1] - 1 (the last: to the
+                      end), each in turn as its n_i chunk numbers (uint32 little-endian, rising),
+                      their n_i rows of `bits`-bit codes, then their n_i float32 scales
+                                                    -- when a query probes one of its clusters
 
 Codes (pack_codes / unpack_codes): a row of dim codes of b bits takes ceil(dim * b / 8) bytes;
 code j is bits j*b .. j*b+b-1 of the row read as a little-endian bit stream (bit t of the row is
@@ -17,7 +19,9 @@ two scales). The build quantizes a row v with L = 2^(b-1) - 1 levels: scale = fl
 code = clip(rint(v / scale), -L, L) (quantize_codes).
 
 The manifest's `vectors.clusters` = {"bits": b, "centroid_bits": c, "probe": p,
-"probe_chunks": m, "sizes": [n_0, .. n_k-1]} (every chunk in exactly one cluster), and for
+"probe_chunks": m, "sizes": [n_0, .. n_k-1], "groups": [0, ..]} (every chunk in exactly one
+cluster; `groups`: each group file's first cluster, 0 first, rising; format 3 had none: one
+cluster a file, groups [0, 1, .. k-1]), and for
 two levels (a big site: the k centroids are not all loaded) "cells": [k_0, .. k_G-1] (cell g
 holds the k_g clusters after those of cells 0..g-1: clusters are numbered cell by cell) and
 "cell_chunks": m2. A bundle without `clusters` has one vectors.bin (int8 rows: exact search
@@ -30,7 +34,10 @@ of those clusters only (every other chunk's cosine is 0). Two levels: first the 
 cosine with their centroids, best first (ties to the lower cell), taken until their clusters'
 chunks add up to at least m2 (at least one cell); then the clusters as above, among the taken
 cells' clusters only. Clusters, cells, codes and probe are made at build time by
-index/kmeans.py (cluster_rule, cell_rule).
+index/kmeans.py (cluster_rule, cell_rule). A query fetches every group holding a cluster it
+probes: the build numbers the clusters along their centroids' similarity (index/kmeans.py
+chained) and closes a group once it holds `group_bytes` (never across a cell), so the clusters
+a query probes, near each other, fall into few files.
 """
 
 from __future__ import annotations
@@ -46,8 +53,14 @@ CENTROIDS = "centroids.bin"
 
 
 def vector_shard(index: int) -> str:
-    """Logical name of cluster `index`'s file."""
+    """Logical name of cluster group `index`'s file."""
     return f"vectors.{index}.bin"
+
+
+def group_starts(clusters: dict[str, Any]) -> list[int]:
+    """Each group file's first cluster: the manifest's `groups`, or one cluster a file (format 3)."""
+    groups: list[int] = clusters.get("groups") or list(range(len(clusters["sizes"])))
+    return groups
 
 
 def cell_centroids(index: int) -> str:
@@ -120,11 +133,12 @@ def clustered_files(
     rule: dict[str, int],
     cells: tuple[np.ndarray, list[int]] | None = None,
 ) -> tuple[dict[str, bytes], dict[str, Any]]:
-    """centroids.bin and one vectors.<i>.bin per cluster, and the manifest's `clusters` entry.
-    `points` are the passages (float64 rows: the int8 rows times their scales), `centroids` unit
-    float64 rows; `rule` = {bits, centroid_bits, probe, probe_chunks[, cell_chunks]}
-    (index/kmeans.py); `cells` (two levels) = (the cells' unit centroids, clusters per cell),
-    the clusters numbered cell by cell."""
+    """centroids.bin and one vectors.<g>.bin per group of clusters, and the manifest's
+    `clusters` entry. `points` are the passages (float64 rows: the int8 rows times their scales),
+    `centroids` unit float64 rows; `rule` = {bits, centroid_bits, probe, probe_chunks,
+    group_bytes[, cell_chunks]} (index/kmeans.py): a group ends once it holds group_bytes, or
+    at a cell's end; `cells` (two levels) = (the cells' unit centroids, clusters per cell), the
+    clusters numbered cell by cell."""
     bits = rule["centroid_bits"]
     codes, scales = quantize_codes(centroids, bits)
     packed, width = pack_codes(codes, bits), row_bytes(codes.shape[1], bits)
@@ -141,13 +155,24 @@ def clustered_files(
             start = end
     codes, scales = quantize_codes(points, rule["bits"])
     sizes: list[int] = []
+    blocks: list[bytes] = []
     for cluster in range(centroids.shape[0]):
         members = np.flatnonzero(assignment == cluster)
         sizes.append(int(members.size))
         packed = pack_codes(codes[members], rule["bits"]) + scales[members].astype("<f4").tobytes()
-        files[vector_shard(cluster)] = members.astype("<u4").tobytes() + packed
+        blocks.append(members.astype("<u4").tobytes() + packed)
+    cell_ends = set(np.cumsum(cells[1]).tolist()) if cells is not None else set()
+    groups = [0]
+    held = 0
+    for cluster, block in enumerate(blocks):
+        if cluster and (held >= rule["group_bytes"] or cluster in cell_ends):
+            groups.append(cluster)
+            held = 0
+        held += len(block)
+    for group, (start, end) in enumerate(zip(groups, [*groups[1:], len(blocks)], strict=True)):
+        files[vector_shard(group)] = b"".join(blocks[start:end])
     keys = ("bits", "centroid_bits", "probe", "probe_chunks")
-    entry: dict[str, Any] = {**{key: int(rule[key]) for key in keys}, "sizes": sizes}
+    entry: dict[str, Any] = {**{key: int(rule[key]) for key in keys}, "sizes": sizes, "groups": groups}
     if cells is not None:
         entry |= {"cells": [int(count) for count in cells[1]], "cell_chunks": int(rule["cell_chunks"])}
     return files, entry
@@ -179,27 +204,46 @@ def read_cell(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.nda
     return _rows(cell_centroids(index), data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
 
 
-def read_cluster(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """vectors.<index>.bin -> (its chunk numbers, decoded codes as int8 rows, float64 scales), checked."""
+def group_clusters(manifest: dict[str, Any], index: int) -> range:
+    """The clusters group file `index` holds."""
+    clusters = manifest["vectors"]["clusters"]
+    groups = group_starts(clusters)
+    return range(groups[index], groups[index + 1] if index + 1 < len(groups) else len(clusters["sizes"]))
+
+
+def read_group(data: bytes, manifest: dict[str, Any], index: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """vectors.<index>.bin -> per cluster of the group, in order: (its chunk numbers, decoded
+    codes as int8 rows, float64 scales), checked."""
     name = vector_shard(index)
     clusters = manifest["vectors"]["clusters"]
-    size = clusters["sizes"][index]
-    rows, scales = _rows(name, data, size, manifest["vectors"]["dim"], clusters["bits"], offset=4 * size)
-    chunks = np.frombuffer(data, dtype="<u4", count=size).astype(np.int64)
-    if chunks.size and (np.any(np.diff(chunks) <= 0) or chunks[-1] >= manifest["counts"]["chunks"]):
-        raise BundleError(f"{name}: its chunk numbers must rise and name chunks that exist (corrupted)")
-    return chunks, rows, scales
+    dim, bits = manifest["vectors"]["dim"], clusters["bits"]
+    sizes = [clusters["sizes"][cluster] for cluster in group_clusters(manifest, index)]
+    expected = sum(size * (4 + row_bytes(dim, bits) + 4) for size in sizes)
+    if len(data) != expected:
+        raise BundleError(f"{name} has {len(data)} bytes, expected {expected} (corrupted)")
+    out = []
+    at = 0
+    for size in sizes:
+        end = at + size * (4 + row_bytes(dim, bits) + 4)
+        rows, scales = _rows(name, data[at:end], size, dim, bits, offset=4 * size)
+        chunks = np.frombuffer(data, dtype="<u4", count=size, offset=at).astype(np.int64)
+        if chunks.size and (np.any(np.diff(chunks) <= 0) or chunks[-1] >= manifest["counts"]["chunks"]):
+            raise BundleError(f"{name}: its chunk numbers must rise and name chunks that exist (corrupted)")
+        out.append((chunks, rows, scales))
+        at = end
+    return out
 
 
 def semantic_vector_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     """The vector files of a semantic bundle, in reading order: vectors.bin, or centroids.bin
-    then each cell's file (two levels) then each cluster's file. (Called before the shape check:
-    a bad `clusters` or `cells` gives no parts; the check then names it.)"""
+    then each cell's file (two levels) then each group's file. (Called before the shape check:
+    a bad `clusters`, `groups` or `cells` gives no parts; the check then names it.)"""
     clusters = manifest["vectors"].get("clusters") if isinstance(manifest.get("vectors"), dict) else None
     if clusters is None:
         return (VECTORS,)
     sizes = clusters.get("sizes") if isinstance(clusters, dict) else None
-    count = len(sizes) if isinstance(sizes, list) else 0
+    groups = clusters.get("groups", sizes) if isinstance(clusters, dict) else None
+    count = len(groups) if isinstance(groups, list) and isinstance(sizes, list) else 0
     cells = clusters.get("cells") if isinstance(clusters, dict) else None
     cell_count = len(cells) if isinstance(cells, list) else 0
     return (CENTROIDS, *(cell_centroids(i) for i in range(cell_count)), *(vector_shard(i) for i in range(count)))

@@ -23,6 +23,7 @@ from mkdocs_graphsearch.bundle.format import (
     TERM_SHARD_BYTES,
     TERMS,
     TEXT_FRAGMENT_BYTES,
+    WHOLE_TEXT_BYTES,
     checksum,
     compact_files,
     encode_varints,
@@ -125,16 +126,20 @@ def text_part(
     texts: Sequence[str], pages: Sequence[int], settings: SearchSettings, target: int = TEXT_FRAGMENT_BYTES
 ) -> tuple[dict[str, bytes], list[int]]:
     """The text fragments (each chunk's text cut to what snippets use) and each one's first chunk:
-    a fragment ends at the first page boundary once it holds `target` bytes (format.py)."""
+    a fragment ends at the first page boundary once it holds `target` bytes, unless all the texts
+    hold at most WHOLE_TEXT_BYTES (format.py)."""
     limit = settings.snippet_source_chars
     cut = [text[:limit] for text in texts]
+    sizes = [len(dumps(text)) + 1 for text in cut]
+    if sum(sizes) <= WHOLE_TEXT_BYTES:
+        target = sum(sizes) + 1
     starts = [0]
     size = 0
-    for chunk, text in enumerate(cut):
+    for chunk, held in enumerate(sizes):
         if chunk and size >= target and pages[chunk] != pages[chunk - 1]:
             starts.append(chunk)
             size = 0
-        size += len(dumps(text)) + 1
+        size += held
     ends = [*starts[1:], len(cut)]
     ranges = enumerate(zip(starts, ends, strict=True))
     fragments = {text_fragment(i): dumps(cut[start:end]) for i, (start, end) in ranges}

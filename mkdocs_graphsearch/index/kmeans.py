@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mkdocs_graphsearch.bundle.vector_shards import clustered_files
+from mkdocs_graphsearch.bundle.vector_shards import clustered_files, row_bytes
 
 #: Lloyd iterations (fixed: the same vectors always give the same clusters).
 ITERATIONS = 20
@@ -43,6 +43,10 @@ TWO_LEVEL_CHUNKS = 16384
 #: right clusters).
 CELLS_PER_ROOT = 2
 CELL_READS = 8
+#: A group file of clusters (bundle/vector_shards.py) closes once it holds this share of the
+#: bytes a query reads (probe_rule): a query's clusters, numbered along their centroids' chain
+#: (chained), then fall into a few files, each a request.
+GROUPS_PER_READ = 8
 
 
 def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
@@ -126,6 +130,27 @@ def grouped_in_cells(
     return centroids[order], renumber[assignment], (cell_centroids, [int(c) for c in per_cell])
 
 
+def chained(centroids: np.ndarray, assignment: np.ndarray, cells: list[int] | None) -> tuple[np.ndarray, np.ndarray]:
+    """The clusters renumbered along a chain of their centroids, within each cell (two levels:
+    the cells keep their ranges): from a cell's first cluster, each next the most similar one
+    not yet chained (ties to the lower number), so the clusters a query probes, whose centroids
+    are near it and so near each other, get numbers close together -> (centroids, assignment)."""
+    order: list[int] = []
+    start = 0
+    for count in cells or [centroids.shape[0]]:
+        similar = centroids[start : start + count] @ centroids[start : start + count].T
+        chained = np.zeros(count, dtype=bool)
+        current = 0
+        for _ in range(count):
+            order.append(start + current)
+            chained[current] = True
+            current = int(np.argmax(np.where(chained, -np.inf, similar[current])))
+        start += count
+    renumber = np.empty(len(order), dtype=np.int64)
+    renumber[order] = np.arange(len(order))
+    return centroids[order], renumber[assignment]
+
+
 def clustered_layout(
     rows: np.ndarray,
     scales: np.ndarray,
@@ -153,5 +178,7 @@ def clustered_layout(
     grouped = None
     if cell_count > 1:
         centroids, assignment, grouped = grouped_in_cells(centroids, assignment, cell_count)
+    centroids, assignment = chained(centroids, assignment, grouped[1] if grouped else None)
+    rule["group_bytes"] = rule["probe_chunks"] * (4 + row_bytes(dim, rule["bits"]) + 4) // GROUPS_PER_READ
     points = rows.astype(np.float64) * scales[:, None]
     return clustered_files(points, centroids, assignment, rule, grouped)

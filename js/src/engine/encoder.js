@@ -19,7 +19,8 @@ const MAX_QUERY_PIECES_IF_ABSENT = 64;
  *   vocabShardsOf: (text: string) => number[]}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
  *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); vocabShardsOf: the
- *   vocab shards a text's words are looked up in (vocab-shards.js)
+ *   vocab shards a text's words are looked up in, as far as the shards loaded tell (vocab-shards.js
+ *   wordShards: queryVector asks again once they are in)
  */
 
 /** encoder.json and the vocab shards of the special tokens; no row yet, no other entry.
@@ -39,6 +40,7 @@ export async function loadEncoder(bundle, fetchFile) {
   /** @type {Map<string, number>} */
   const ids = new Map();
   const vocabLoaded = new Array(n).fill(false);
+  const vocabFailed = new Array(n).fill(false);
   /** Read shard `index` and add its entries; its ids. @param {number} index */
   const addVocab = async (index) => {
     const name = shardsOf.vocabShard(index);
@@ -61,9 +63,10 @@ export async function loadEncoder(bundle, fetchFile) {
     maxPieces: manifest.encoder.max_query_pieces ?? MAX_QUERY_PIECES_IF_ABSENT,
     wordpiece: createWordPiece(ids, true),
     vocabLoaded,
-    vocabFailed: new Array(n).fill(false),
+    vocabFailed,
     addVocab,
-    vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(word, n, keyChars)),
+    vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(
+      word, n, keyChars, (shard) => vocabLoaded[shard] || vocabFailed[shard], (entry) => ids.has(entry))),
   };
 }
 

@@ -145,17 +145,8 @@ export async function loadBundle(fetchFile) {
   for (const part of PARTS) {
     if (part.name !== "graph") await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
-    const clusters = part.name === "semantic" ? bundle.vectors?.clusters : undefined;
-    if (clusters) { // every cell (two levels), every cluster, then each chunk once (bundle/read.py read_clustered)
-      const { loadCell, loadCluster } = await import("./bundle/vector-shards.js");
-      for (let index = 0; index < (clusters.cells?.counts.length ?? 0); index++) await loadCell(bundle, fetchFile, index);
-      const seen = new Uint8Array(bundle.nChunks);
-      for (let index = 0; index < clusters.sizes.length; index++) {
-        await loadCluster(bundle, fetchFile, index);
-        for (const chunk of /** @type {Uint32Array} */ (clusters.members[index])) {
-          if (seen[chunk]++) throw new BundleError(`vectors.${index}.bin: a chunk in two clusters (corrupted)`);
-        }
-      }
+    if (part.name === "semantic" && bundle.vectors?.clusters) { // as bundle/read.py read_clustered
+      await import("./bundle/vector-shards.js").then(({ loadAllClusters }) => loadAllClusters(bundle, fetchFile));
     }
     if (part.name === "graph") {
       await loadGraph(bundle, fetchFile);
@@ -445,16 +436,16 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Fetch these vector clusters (vector-shards.js; two levels: cell g's centroids as -1 - g),
-   * each once, then answer again; one that fails is a warning and marked failed (answers go on
-   * without it).
+   * Fetch these groups of vector clusters (vector-shards.js; two levels: cell g's centroids as
+   * -1 - g), each once, then answer again; one that fails is a warning and marked failed
+   * (answers go on without its clusters).
    * @param {Bundle} bundle @param {Set<number>} wanted
    */
   function wantClusters(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
     const load = async (/** @type {number} */ index) => {
-      const { loadCell, loadCluster } = await import("./bundle/vector-shards.js");
-      await (index < 0 ? loadCell(bundle, fetchFile, -1 - index) : loadCluster(bundle, fetchFile, index));
+      const { loadCell, loadGroup } = await import("./bundle/vector-shards.js");
+      await (index < 0 ? loadCell(bundle, fetchFile, -1 - index) : loadGroup(bundle, fetchFile, index));
     };
     return fetchEach(clusterStates, wanted, load, "vectors");
   }

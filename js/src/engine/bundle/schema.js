@@ -25,21 +25,23 @@ const KEYWORD_PARTS = ["keyword.json", "graph.json", "terms.json"];
 const SEMANTIC_PARTS = ["vectors.bin", "encoder.json"]; // vectors.bin: or vectorParts; then checkEncoderParts'
 
 /** The vector files of a semantic bundle: vectors.bin, or centroids.bin then each cell's (two
- * levels) then each cluster's (vector-shards.js; a bad `clusters` or `cells` gives no such
- * files: its check then names it).
+ * levels) then each group's (vector-shards.js; a bad `clusters`, `groups` or `cells` gives no
+ * such files: its check then names it).
  * @param {any} manifest @returns {string[]} */
 function vectorParts(manifest) {
   const clusters = isObject(manifest.vectors) ? own(manifest.vectors, "clusters") ?? null : null;
   if (clusters === null) return ["vectors.bin"];
   const sizes = isObject(clusters) ? own(clusters, "sizes") : undefined;
-  const count = Array.isArray(sizes) ? sizes.length : 0;
+  const groups = isObject(clusters) && Object.hasOwn(clusters, "groups") ? own(clusters, "groups") : sizes;
+  const count = Array.isArray(groups) && Array.isArray(sizes) ? groups.length : 0;
   const cells = isObject(clusters) ? own(clusters, "cells") : undefined;
   const cellCount = Array.isArray(cells) ? cells.length : 0;
   return ["centroids.bin", ...Array.from({ length: cellCount }, (_, i) => `centroids.${i}.bin`),
           ...Array.from({ length: count }, (_, i) => `vectors.${i}.bin`)];
 }
 
-/** vectors.clusters (vector-shards.js): each cluster's size, the probe rule, the code widths, two levels' cells
+/** vectors.clusters (vector-shards.js): each cluster's size, the probe rule, the code widths, the group files'
+ * first clusters, two levels' cells
  * (spec: schema.py). @param {any} vectors @param {number} nChunks */
 function checkClusters(vectors, nChunks) {
   const m = "manifest.json";
@@ -50,6 +52,14 @@ function checkClusters(vectors, nChunks) {
   whole(m, own(clusters, "probe"), "vectors.clusters.probe", 1, sizes.length);
   whole(m, own(clusters, "probe_chunks"), "vectors.clusters.probe_chunks", 0, nChunks);
   for (const key of ["bits", "centroid_bits"]) whole(m, own(clusters, key), `vectors.clusters.${key}`, 2, 8);
+  if (Object.hasOwn(clusters, "groups")) { // each group file's first cluster: 0 first, rising (format 3: none)
+    const groups = list(m, clusters.groups, "vectors.clusters.groups");
+    if (!groups.length) fail(m, "vectors.clusters.groups", "must list at least one group");
+    let previous = -1;
+    groups.forEach((start, i) => {
+      previous = whole(m, start, `vectors.clusters.groups[${i}]`, previous + 1, i ? sizes.length - 1 : 0);
+    });
+  }
   if (Object.hasOwn(clusters, "cells")) { // two levels: clusters per cell, then the chunks the cells taken cover
     const cells = wholes(m, clusters.cells, "vectors.clusters.cells", null, 1, sizes.length);
     if (!cells.length) fail(m, "vectors.clusters.cells", "must list at least one cell");

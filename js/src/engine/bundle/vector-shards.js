@@ -3,9 +3,10 @@
  * The clustered vector layout: a query reads a few clusters' vectors, not every vector, stored as
  * compact codes decoded here into int8 rows (spec: mkdocs_graphsearch/bundle/vector_shards.py
  * and engine/vector.py probed_clusters).
- * centroids.bin comes with the semantic part; vectors.<i>.bin when a query probes cluster i
- * (engine.js notes the clusters it needs in a `wanted` set; worker.js fetches them and asks
- * again; one that fails is marked `failed` and the answer goes out without it). Two levels:
+ * centroids.bin comes with the semantic part; vectors.<g>.bin, group g of clusters, when a query
+ * probes one of its clusters (engine.js notes the groups it needs in a `wanted` set; worker.js
+ * fetches them and asks again; one that fails marks its clusters `failed` and the answer goes
+ * out without them). Two levels:
  * centroids.bin holds the cells' centroids and centroids.<g>.bin cell g's clusters' centroids,
  * fetched when a query takes cell g (in `wanted` as -1 - g; a failed cell's clusters are
  * left out).
@@ -20,7 +21,8 @@ import { dot, quantizeQuery } from "../vector.js";
  * @typedef {{centroids: Int8Array, centroidScales: Float64Array, sizes: number[], probe: number,
  *            probeChunks: number, bits: number, members: (Uint32Array | undefined)[],
  *            rows: ({values: Int8Array, scales: Float64Array} | undefined)[],
- *            failed: Uint8Array, cells?: Cells}} Clusters
+ *            failed: Uint8Array, groups: number[], groupOf: Int32Array, cells?: Cells}} Clusters
+ *   groups: each group file's first cluster (groupStarts), groupOf: each cluster's group;
  *   members: each loaded cluster's chunks; rows: their rows and scales, in that order (a
  *   cluster's rows side by side: a query reads whole clusters, and rows scattered by chunk over
  *   a big site's vectors made its dot products up to twice as slow)
@@ -34,8 +36,14 @@ import { dot, quantizeQuery } from "../vector.js";
 
 export const CENTROIDS = "centroids.bin";
 
-/** @param {number} index */
+/** The file of cluster group `index`. @param {number} index */
 export const vectorShard = (index) => `vectors.${index}.bin`;
+
+/**
+ * Each group file's first cluster: the manifest's `groups`, or one cluster a file (format 3).
+ * @param {{sizes: number[], groups?: number[]}} clusters @returns {number[]}
+ */
+export const groupStarts = (clusters) => clusters.groups ?? clusters.sizes.map((_, c) => c);
 
 /** @param {number} index */
 export const cellCentroids = (index) => `centroids.${index}.bin`;
@@ -87,10 +95,13 @@ export async function loadVectors(bundle, fetchFile) {
   const { sizes, probe, probe_chunks: probeChunks, bits, centroid_bits: centroidBits, cells: counts } = info.clusters;
   const rows = counts ? counts.length : sizes.length;
   const centroids = codeRows(CENTROIDS, await readFile(fetchFile, bundle.manifest, CENTROIDS), rows, dim, centroidBits);
+  const groups = groupStarts(info.clusters);
+  const groupOf = new Int32Array(sizes.length);
+  groups.forEach((start, g) => groupOf.fill(g, start, g + 1 < groups.length ? groups[g + 1] : sizes.length));
   /** @type {Clusters} */
   const clusters = { centroids: centroids.values, centroidScales: centroids.scales, sizes, probe, probeChunks, bits,
                      members: new Array(sizes.length).fill(undefined), rows: new Array(sizes.length).fill(undefined),
-                     failed: new Uint8Array(sizes.length) };
+                     failed: new Uint8Array(sizes.length), groups, groupOf };
   if (counts) {
     /** @type {number[]} */
     const starts = [], chunks = [];
@@ -130,31 +141,66 @@ export async function loadCell(bundle, fetchFile, index) {
 }
 
 /**
- * Read cluster `index` (vectors.<index>.bin: chunk numbers, rows, scales) into the bundle's
- * vectors; a file that fails marks the cluster failed (queries go on without it) and throws.
+ * Read cluster group `index` (vectors.<index>.bin: per cluster, its chunk numbers, rows and
+ * scales) into the bundle's vectors; a file that fails marks its clusters failed (queries go on
+ * without them) and throws.
  * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
  */
-export async function loadCluster(bundle, fetchFile, index) {
+export async function loadGroup(bundle, fetchFile, index) {
   const vectors = /** @type {Vectors} */ (bundle.vectors);
   const clusters = /** @type {Clusters} */ (vectors.clusters);
+  const first = clusters.groups[index];
+  const end = index + 1 < clusters.groups.length ? clusters.groups[index + 1] : clusters.sizes.length;
   try {
     const name = vectorShard(index);
-    const size = clusters.sizes[index], dim = vectors.dim;
+    const dim = vectors.dim, width = 4 + rowBytes(dim, clusters.bits) + 4;
     const bytes = await readFile(fetchFile, bundle.manifest, name);
-    const rows = codeRows(name, bytes, size, dim, clusters.bits, 4 * size);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, 4 * size);
-    const chunks = new Uint32Array(size);
-    for (let i = 0; i < size; i++) {
-      chunks[i] = view.getUint32(4 * i, true);
-      if ((i && chunks[i] <= chunks[i - 1]) || chunks[i] >= bundle.nChunks) {
-        throw new BundleError(`${name}: its chunk numbers must rise and name chunks that exist (corrupted)`);
+    const expected = clusters.sizes.slice(first, end).reduce((sum, size) => sum + size * width, 0);
+    if (bytes.length !== expected) throw new BundleError(`${name} has ${bytes.length} bytes, expected ${expected} (corrupted)`);
+    /** @type {{chunks: Uint32Array, rows: {values: Int8Array, scales: Float64Array}}[]} */
+    const read = [];
+    for (let cluster = first, at = 0; cluster < end; cluster++) {
+      const size = clusters.sizes[cluster];
+      const block = bytes.subarray(at, at + size * width);
+      const rows = codeRows(name, block, size, dim, clusters.bits, 4 * size);
+      const view = new DataView(block.buffer, block.byteOffset, 4 * size);
+      const chunks = new Uint32Array(size);
+      for (let i = 0; i < size; i++) {
+        chunks[i] = view.getUint32(4 * i, true);
+        if ((i && chunks[i] <= chunks[i - 1]) || chunks[i] >= bundle.nChunks) {
+          throw new BundleError(`${name}: its chunk numbers must rise and name chunks that exist (corrupted)`);
+        }
+      }
+      read.push({ chunks, rows });
+      at += size * width;
+    }
+    read.forEach(({ chunks, rows }, i) => {
+      clusters.rows[first + i] = rows;
+      clusters.members[first + i] = chunks;
+    });
+  } catch (error) {
+    clusters.failed.fill(1, first, end);
+    throw error;
+  }
+}
+
+/**
+ * Every cell (two levels) and every group, in the order bundle/read.py reads them, then each
+ * chunk in one cluster only (node: drivers, tests, benchmarks); any that fails throws.
+ * @param {Bundle} bundle @param {FetchFile} fetchFile
+ */
+export async function loadAllClusters(bundle, fetchFile) {
+  const clusters = /** @type {Clusters} */ (/** @type {Vectors} */ (bundle.vectors).clusters);
+  for (let index = 0; index < (clusters.cells?.counts.length ?? 0); index++) await loadCell(bundle, fetchFile, index);
+  const seen = new Uint8Array(bundle.nChunks);
+  for (let index = 0; index < clusters.groups.length; index++) {
+    await loadGroup(bundle, fetchFile, index);
+    const end = index + 1 < clusters.groups.length ? clusters.groups[index + 1] : clusters.sizes.length;
+    for (let cluster = clusters.groups[index]; cluster < end; cluster++) {
+      for (const chunk of /** @type {Uint32Array} */ (clusters.members[cluster])) {
+        if (seen[chunk]++) throw new BundleError(`vectors.${index}.bin: a chunk in two clusters (corrupted)`);
       }
     }
-    clusters.rows[index] = rows;
-    clusters.members[index] = chunks;
-  } catch (error) {
-    clusters.failed[index] = 1;
-    throw error;
   }
 }
 
@@ -221,7 +267,7 @@ export function probedClusters(clusters, dim, query, levels) {
 
 /**
  * Cosines of the probed clusters' chunks (every other chunk: 0), or null while a probed
- * cluster is neither loaded nor failed (it goes into `wanted`: worker.js fetches it).
+ * cluster is neither loaded nor failed (its group goes into `wanted`: worker.js fetches it).
  * @param {Vectors} vectors @param {number[]} query @param {number} levels @param {number} nChunks
  * @param {Set<number> | null} wanted
  */
@@ -234,7 +280,9 @@ export function clusterCosines(vectors, query, levels, nChunks, wanted) {
     if (wanted?.size) return null;
   }
   const probed = probedClusters(clusters, dim, query, levels);
-  for (const cluster of probed) if (!clusters.members[cluster] && !clusters.failed[cluster]) wanted?.add(cluster);
+  for (const cluster of probed) {
+    if (!clusters.members[cluster] && !clusters.failed[cluster]) wanted?.add(clusters.groupOf[cluster]);
+  }
   if (wanted?.size) return null;
   const { q, scale } = quantizeQuery(query, levels);
   const out = new Float64Array(nChunks);

@@ -4,8 +4,9 @@
  * bundle/vocab_shards.py): with k = the manifest's `encoder.vocab.key_chars`, an entry's key is
  * `##` + its next k - 1 code points for a continuation piece, else its first k code points; its
  * shard is hash(key) mod n. A word c0 c1 ... needs the shards of its first 1 .. k code points
- * and, for every i >= 1, of `##` + its 1 .. k - 1 code points from ci (k = 1: `##`): every entry
- * greedy longest-match could look up for it, so its pieces are exactly those of the whole vocabulary.
+ * and, for each position ci greedy longest-match reaches, of `##` + its 1 .. k - 1 code points
+ * from ci (k = 1: `##`): every entry greedy longest-match looks up for it (wordShards), so its
+ * pieces are exactly those of the whole vocabulary.
  */
 import { BundleError } from "./format.js";
 import { fail, object, own, strings, wholes } from "./schema.js";
@@ -36,16 +37,38 @@ export function keyShard(key, n) {
   return h % n;
 }
 
-/** The shards a (normalized, pre-tokenized) word's pieces are looked up in.
- * @param {string} word @param {number} n @param {number} keyChars @returns {number[]} */
-export function wordShards(word, n, keyChars) {
+/**
+ * The shards a (normalized, pre-tokenized) word's pieces are looked up in, as far as the shards
+ * in tell: greedy longest-match from the word's start, each position's candidates in the shards
+ * of their keys (its first 1 .. k code points at the start, `##` + 1 .. k - 1 from it after);
+ * where one of those shards is neither in nor failed (`settled`), the pieces after it are not
+ * known yet, so neither are their shards. So a word the vocabulary holds whole never needs the continuation
+ * pieces' shards, and the shards named, once all in, give exactly the whole vocabulary's pieces.
+ * @param {string} word @param {number} n @param {number} keyChars
+ * @param {(shard: number) => boolean} settled whether a shard is in (or failed: not to be had)
+ * @param {(entry: string) => boolean} has whether an entry of the shards in is in the vocabulary
+ * @returns {number[]}
+ */
+export function wordShards(word, n, keyChars, settled, has) {
   const chars = Array.from(word);
   if (chars.length > MAX_INPUT_CHARS_PER_WORD) return []; // [UNK], no lookup
-  const keys = chars.slice(0, keyChars).map((_, j) => chars.slice(0, j + 1).join(""));
-  for (let i = 1; i < chars.length; i++) {
-    for (let j = Math.min(1, keyChars - 1); j < keyChars; j++) keys.push(`##${chars.slice(i, i + j).join("")}`);
+  /** @type {Set<number>} */
+  const out = new Set();
+  for (let start = 0; start < chars.length;) {
+    const keys = start === 0
+      ? chars.slice(0, keyChars).map((_, j) => chars.slice(0, j + 1).join(""))
+      : Array.from({ length: keyChars - Math.min(1, keyChars - 1) },
+                   (_, j) => `##${chars.slice(start, start + Math.min(1, keyChars - 1) + j).join("")}`);
+    const shards = keys.map((key) => keyShard(key, n));
+    for (const shard of shards) out.add(shard);
+    if (!shards.every(settled)) break;
+    let end = chars.length;
+    const prefix = start ? "##" : "";
+    while (end > start && !has(prefix + chars.slice(start, end).join(""))) end--;
+    if (end === start) break; // no piece: the word is [UNK]
+    start = end;
   }
-  return [...new Set(keys.map((key) => keyShard(key, n)))];
+  return [...out];
 }
 
 /**
