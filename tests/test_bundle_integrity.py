@@ -185,6 +185,9 @@ MALFORMED = {
     "text.0.json unlisted": (
         M, _edit("files/text.#.json/0", delete=True), f"{M}: files.text.#.json has 0 items, not 1"
     ),
+    "a fusion setting a string": (
+        M, _edit("search/fusion_gap_span", "0.2"), f"{M}: search.fusion_gap_span must be a finite number"
+    ),
     "no text fragment listed": (M, _edit("files/text.#.json", delete=True), f"{M}: files.text.#.json is missing"),
     "a crc32 a string": (M, _edit("files/keyword.json", "1"), f"{M}: files.keyword.json {WHOLE} 0 to 4294967295"),
     "a part's crc32 a list": (M, _edit("files/terms.json", [1]), f"{M}: files.terms.json {WHOLE} 0 to 4294967295"),

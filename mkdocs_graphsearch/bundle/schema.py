@@ -59,7 +59,9 @@ SETTING_NUMBER = (
 #: Settings an older manifest lacks (each engine has its *_IF_ABSENT value, or never needs it):
 #: `stem_weight` is needed when keyword.json has stems, `stop_word_weight` with `query_stop_words`.
 OPTIONAL_WHOLE = {"max_query_chars": 0}
-OPTIONAL_NUMBER = ("stem_weight", "stop_word_weight")
+OPTIONAL_NUMBER = (
+    "stem_weight", "stop_word_weight", "fusion_coverage_base", "fusion_coverage_span", "fusion_gap_span"
+)
 
 
 def _fail(file: str, where: str, problem: str) -> NoReturn:

@@ -78,7 +78,9 @@ const SETTING_NUMBER = [
   "vector_only_threshold", "vector_threshold", "vector_weight",
 ];
 const OPTIONAL_WHOLE = { max_query_chars: 0 };
-const OPTIONAL_NUMBER = ["stem_weight", "stop_word_weight"];
+const OPTIONAL_NUMBER = [
+  "stem_weight", "stop_word_weight", "fusion_coverage_base", "fusion_coverage_span", "fusion_gap_span",
+];
 
 /** @param {string} file @param {string} where @param {string} problem @returns {never} */
 export function fail(file, where, problem) {
