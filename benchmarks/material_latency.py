@@ -61,7 +61,8 @@ PHASES = (("search/manifest", "manifest"), ("search/keyword", "keyword"), ("sear
           ("search/encoder", "encoder"), ("search/vocab", "encoder"), ("search/vectors", "vectors"),
           ("search/centroids", "vectors"), ("search/graph", "graph"), ("assets/graphsearch/engine", "worker"))
 
-# Every DOM change under the results after the last input event, with the state it left.
+# Every render of the result list after the last input event (ours: ui/panel.js replaces the
+# list's children; Material: its list's), with the state it left.
 INSTRUMENT = r"""
 (() => {
   const B = window.__lat = { lastInput: -1, worker: null, changes: [] };
@@ -81,13 +82,10 @@ INSTRUMENT = r"""
   };
   new MutationObserver((records) => {
     if (B.lastInput < 0) return;
-    const relevant = records.some((r) => {
-      const el = r.target instanceof Element ? r.target : r.target.parentElement;
-      return el && el.closest(".md-search-result, dialog.gs-dialog .gs-box");
-    });
-    if (relevant) B.changes.push({ t: now(), ...state() });
-  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true,
-                         attributeFilter: ["data-gs-complete", "data-gs-mode"] });
+    const rendered = records.some((r) => r.target instanceof Element &&
+                                        r.target.matches("dialog.gs-dialog .gs-list, .md-search-result__list"));
+    if (rendered) B.changes.push({ t: now(), ...state() });
+  }).observe(document, { subtree: true, childList: true });
 })();
 """
 

@@ -599,6 +599,8 @@ export function createService(post, options = {}) {
         if (state === "ready") schedule();
         else if (state === "error") postStatus();
       } else if (message.type === "clear") {
+        clearTimeout(pauses.get(message.channel));
+        pauses.delete(message.channel);
         latest.delete(message.channel);
         waiting.delete(message.channel);
       }
