@@ -3,6 +3,7 @@ search, on the same site, in the same run (issue 23's latency target).
 
     .venv/bin/python benchmarks/material_latency.py [--corpus mkdocs-docs] [--runs 3] [--cache-dir DIR]
     .venv/bin/python benchmarks/material_latency.py --skip-build   # reuse the sites built last time
+    .venv/bin/python benchmarks/material_latency.py --baseline DIR  # also ours as built in DIR (e.g. at main)
 
 1. Builds the corpus twice with `theme: material` into `--work` (default
    benchmarks/.cache/material-latency/NAME, ignored by git): with Material's built-in `search`
@@ -12,7 +13,9 @@ search, on the same site, in the same run (issue 23's latency target).
    per input (`paste`: the whole query pasted with Ctrl+V; `typed`: typed at `--key-ms` a key), per
    engine (interleaved), a fresh context (empty cache) opens the site's home page, waits for its
    load event, clicks the theme's search field (ours: the header button that opens our dialog),
-   and enters the query. From the last input event (the paste, or the last key) it records:
+   and enters the query (`--baseline`: a third engine, `baseline`, our plugin's site as built
+   elsewhere, e.g. by an earlier commit: before/after in one run). From the last input event (the
+   paste, or the last key) it records:
    - Material: `results`, when its result list last changed (its answer to the final text shown);
    - ours: `keyword`, the first list of results shown (not the start list), and `final`, the first
      answer shown in hybrid mode and complete (ui/box.js data-gs-mode, data-gs-complete);
@@ -54,7 +57,7 @@ QUERIES = [
 TIMEOUT_MS = 30_000
 QUIET_MS = 1500
 #: the search field each theme shows at a 1200 px wide viewport
-OPEN = {"material": ".md-search__input", "ours": ".gs-trigger-material"}
+OPEN = {"material": ".md-search__input", "ours": ".gs-trigger-material", "baseline": ".gs-trigger-material"}
 #: logical file name prefix -> phase of the trace
 PHASES = (("search/manifest", "manifest"), ("search/keyword", "keyword"), ("search/postings", "terms"),
           ("search/terms", "terms"), ("search/display", "display"), ("search/text", "texts"),
@@ -143,7 +146,7 @@ def run_one(browser, base: str, engine: str, query: str, how: str, key_ms: int) 
     try:
         page.goto(f"{base}{engine}/", wait_until="load")
         page.click(OPEN[engine])
-        field = ".gs-dialog .gs-input" if engine == "ours" else OPEN[engine]
+        field = OPEN[engine] if engine == "material" else ".gs-dialog .gs-input"
         page.wait_for_selector(f"{field}:focus")
         if how == "paste":
             page.evaluate("q => navigator.clipboard.writeText(q)", query)
@@ -177,17 +180,16 @@ def run_one(browser, base: str, engine: str, query: str, how: str, key_ms: int) 
                    "final_nav": round(final["t"], 1) if final else None,
                    "final_mode": changes[-1]["mode"], "items": changes[-1]["items"],
                    "worker_start": round(lat["worker"] - typed_at, 1) if lat["worker"] is not None else None}
-        result["trace"] = trace(finished, base, origin, typed_at, final["t"] if final else None)
+        result["trace"] = trace(finished, f"{base}{engine}/", engine, origin, typed_at, final["t"] if final else None)
         return result
     finally:
         context.close()
 
 
-def trace(finished: list, base: str, origin: float, typed_at: float, final: float | None) -> dict:
+def trace(finished: list, prefix: str, site: str, origin: float, typed_at: float, final: float | None) -> dict:
     """Ours' search files (logical names), ms after the last input, and the chain before `final`."""
     files = []
-    prefix = f"{base}ours/"
-    names = bb.LOGICAL.get("ours", {})
+    names = bb.LOGICAL.get(site, {})
     for request in finished:
         if not request.url.startswith(prefix):
             continue
@@ -222,16 +224,20 @@ def p50(rows: list[dict], key: str) -> float | None:
 
 
 def table(runs: list[dict]) -> str:
-    lines = ["| input | Material results p50 (ms) | ours keyword p50 (ms) | ours final hybrid p50 (ms) | final / Material |"
-             " ours requests before final p50 | chain depth p50 |", "|---|---|---|---|---|---|---|"]
+    lines = ["| input | engine | Material results p50 (ms) | keyword p50 (ms) | final hybrid p50 (ms) |"
+             " final / Material | requests before final p50 | chain depth p50 |", "|---|---|---|---|---|---|---|---|"]
     for how in INPUTS:
         mat = [r for r in runs if r["engine"] == "material" and r["input"] == how]
-        ours = [r for r in runs if r["engine"] == "ours" and r["input"] == how]
-        m, k, f = p50(mat, "results"), p50(ours, "keyword"), p50(ours, "final")
-        depth = bb.med([r["trace"].get("chain_depth") for r in ours])
-        reqs = bb.med([r["trace"].get("requests_before_final") for r in ours])
-        lines.append(f"| {how} | {bb.fmt(m, ' ms')} | {bb.fmt(k, ' ms')} | {bb.fmt(f, ' ms')} | "
-                     f"{bb.ratio(f, m)} | {bb.fmt(reqs)} | {bb.fmt(depth)} |")
+        m = p50(mat, "results")
+        for engine in sorted({r["engine"] for r in runs} - {"material"}, reverse=True):
+            ours = [r for r in runs if r["engine"] == engine and r["input"] == how]
+            if not ours:
+                continue
+            k, f = p50(ours, "keyword"), p50(ours, "final")
+            depth = bb.med([r["trace"].get("chain_depth") for r in ours])
+            reqs = bb.med([r["trace"].get("requests_before_final") for r in ours])
+            lines.append(f"| {how} | {engine} | {bb.fmt(m)} | {bb.fmt(k)} | {bb.fmt(f)} | "
+                         f"{bb.ratio(f, m)} | {bb.fmt(reqs)} | {bb.fmt(depth)} |")
     lines.append("")
     lines.append("(ms after the last input event: the paste, or the last key; from navigation start: the JSON's *_nav)")
     return "\n".join(lines)
@@ -247,6 +253,7 @@ def main() -> None:
     parser.add_argument("--key-ms", type=int, default=100, help="ms between keys of the typed input")
     parser.add_argument("--inputs", default=",".join(INPUTS))
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--baseline", type=Path, help="a site built with our plugin elsewhere, timed as `baseline`")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     corpus = Path(args.corpus) if Path(args.corpus).is_dir() else SHARED / "corpora" / args.corpus
@@ -257,7 +264,15 @@ def main() -> None:
     started = dt.datetime.now()
     builds = None if args.skip_build else build(corpus, work, cache)
     www = work / "www"
-    bb.learn_names("ours", www / "ours")
+    engines = ENGINES
+    if args.baseline:
+        link = www / "baseline"
+        if link.is_symlink():
+            link.unlink()
+        link.symlink_to(args.baseline.resolve(), target_is_directory=True)
+        engines = (*ENGINES, "baseline")
+    for site in engines[1:]:
+        bb.learn_names(site, www / site)
     inputs = [how for how in args.inputs.split(",") if how]
     from playwright.sync_api import sync_playwright
 
@@ -271,7 +286,7 @@ def main() -> None:
             for run in range(args.runs):
                 for query in QUERIES[: args.queries]:
                     for how in inputs:
-                        for engine in ENGINES if run % 2 == 0 else ENGINES[::-1]:
+                        for engine in engines if run % 2 == 0 else engines[::-1]:
                             row = run_one(browser, server.base, engine, query, how, args.key_ms)
                             row["run"] = run
                             runs.append(row)
@@ -289,6 +304,7 @@ def main() -> None:
         "corpus": repo_path(corpus), "started": started.isoformat(timespec="seconds"), "git": bb.git_state(),
         "chromium": chromium, "chromium_args": bb.CHROMIUM_ARGS, "cpus": os.cpu_count(),
         "loadavg_start": load_start, "loadavg_end": load_end, "builds": builds,
+        "baseline": repo_path(args.baseline) if args.baseline else None,
         "settings": {"runs": args.runs, "queries": QUERIES[: args.queries], "inputs": inputs,
                      "key_ms": args.key_ms, "quiet_ms": QUIET_MS},
         "table": table(runs), "runs": runs,

@@ -101,3 +101,26 @@ test("a query entered whole (settled) gets its hybrid answer without the typing 
   const typing = await asked(false, 1000);
   assert.ok(typing.length && typing.every((answer) => answer.mode === "keyword"), typing.map((a) => a.mode).join());
 });
+
+// The timeout turns a hang (semantic files fetched only after the keyword part) into a failure.
+test("the semantic part's files download beside the keyword part, as soon as the manifest is read", { timeout: 120_000 }, async () => {
+  /** @type {string[]} */
+  const requested = [];
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => { if (message.type === "status" && message.done) finish(); }, {
+    fetcher: () => async (name) => {
+      requested.push(name);
+      if (/^(encoder|vectors)\.[0-9a-f]+\./.test(name)) release();
+      if (name.startsWith("keyword.")) await held; // keyword.json comes only once they were asked for
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await finished;
+  // (the hold above is the test: keyword.json is answered only once one of them was asked for)
+  assert.ok(requested.some((name) => name.startsWith("vectors.")), requested.join());
+  assert.ok(requested.some((name) => /^encoder\.[0-9a-f]+\.json$/.test(name)), requested.join());
+});

@@ -39,7 +39,7 @@
  * they are fetched only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once
  * for a query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
  */
-import { BundleError, fileName, graphShard } from "./bundle/format.js";
+import { BundleError, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
@@ -74,8 +74,9 @@ const NO_EDGES = { targets: [], types: [] };
  */
 
 /**
- * Parts of the bundle, loaded in this order. `prefetch` files start downloading at init,
- * alongside the required part, so they are often already there when their turn comes.
+ * Parts of the bundle, loaded in this order. `prefetch`: parts (logical names, bundle/format.js)
+ * that start downloading as soon as the manifest is read (those it lists), beside the required
+ * part, so they are often already there when their turn comes.
  * `load` may return false when it added nothing (then queries are not re-run).
  * @type {Part[]}
  */
@@ -93,7 +94,7 @@ export const PARTS = [
     // background: results already on screen are re-posted when it arrives.
     name: "semantic",
     required: false,
-    prefetch: [],
+    prefetch: ["encoder.json", "vectors.bin", "centroids.bin"],
     load: async (context) => loadSemantic(/** @type {Bundle} */ (context.bundle), context.fetchFile),
   },
 ];
@@ -539,11 +540,14 @@ export function createService(post, options = {}) {
     postStatus();
     const engine = withinSeconds(import("./engine.js"), timeout ?? FETCH_TIMEOUT_SECONDS, "engine.js");
     engine.catch(() => {}); // a failure is reported below, when the engine is needed
-    for (const part of parts) {
-      for (const name of part.prefetch) fetchFile(name).catch(() => {}); // errors surface in load
-    }
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {
+      const listed = new Set(listedParts(manifest));
+      for (const part of parts) {
+        for (const name of part.prefetch) {
+          if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
+        }
+      }
       top = topPages(manifest);
       if (top.length && state !== "error") postStatus();
     }, () => {}); // a manifest that cannot load is the first part's error to report
