@@ -124,3 +124,35 @@ test("the semantic part's files download beside the keyword part, as soon as the
   assert.ok(requested.some((name) => name.startsWith("vectors.")), requested.join());
   assert.ok(requested.some((name) => /^encoder\.[0-9a-f]+\.json$/.test(name)), requested.join());
 });
+
+// The timeout turns a hang (vocabulary fetched only once the term shards are in) into a failure.
+test("a settled query's vocabulary downloads beside its term shards", { timeout: 120_000 }, async () => {
+  let loading = true;
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  let ready = () => {};
+  const loaded = new Promise((resolve) => { ready = () => resolve(undefined); });
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  /** @type {any} */
+  let last = null;
+  const service = createService((message) => {
+    if (message.type === "status" && message.done) ready();
+    if (message.type !== "results") return;
+    last = message;
+    if (message.complete && message.mode === "hybrid") finish();
+  }, {
+    fetcher: () => async (name) => {
+      if (!loading && /^vocab\.\d+\./.test(name)) release();
+      if (!loading && name.startsWith("postings.")) await held; // the terms come only once a vocab shard was asked for
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await loaded;
+  loading = false;
+  service.handle({ type: "query", channel: "box", id: 1, query: FINAL, limit: 10, settled: true });
+  await finished;
+  const full = await loadBundle(fetchFile);
+  assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+});

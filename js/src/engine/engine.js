@@ -81,7 +81,12 @@ export function search(bundle, query, options = {}) {
   const searched = parsed.text;
   const keyword = keywordScores(bundle, searched, options.shards ?? null);
   // Term shards missing: the expansions name terms not loaded; worker.js loads them and asks again.
-  if (options.shards?.size) return output(query, mode, [], chosen);
+  if (options.shards?.size) {
+    // The encoder's shards for the words as entered (completions come with the terms): fetched
+    // beside the term shards, not after them.
+    if (mode !== "keyword" && bundle.vectors && options.encoderShards) queryVector(bundle, searched, options.encoderShards);
+    return output(query, mode, [], chosen);
+  }
   if (allowed) {
     for (let c = 0; c < allowed.length; c++) if (!allowed[c]) keyword.scores[c] = 0;
     if (!keyword.tokens.length) {

@@ -323,9 +323,13 @@ export function createService(post, options = {}) {
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
-    if (wantShards(bundle, wanted)) return; // answered when they are in
+    const left = message.settled ? 0 : semanticPause - (Date.now() - (arrived.get(message) ?? 0));
+    if (wantShards(bundle, wanted)) { // answered when they are in
+      // Meanwhile engine.js named the vocabulary of the words as entered: it downloads beside them.
+      if (left <= 0) wantEncoderShards(bundle, encoderWanted);
+      return;
+    }
     if (encoderWanted.size || clusters.size || graphs.size) { // the semantic half lacks files
-      const left = message.settled ? 0 : semanticPause - (Date.now() - (arrived.get(message) ?? 0));
       if (left > 0) pauseThen(message, left); // fetched once the reader stops typing
       if (left > 0 ||
           wantEncoderShards(bundle, encoderWanted) || // the query encoder's rows: answered when in
