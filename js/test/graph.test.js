@@ -1,11 +1,13 @@
 // @ts-check
-// The chunk graph is an optional part (worker.js): the first answer (keyword: nothing expands)
-// goes out without graph.json; once it is in, vector and hybrid answers expand through it; one
-// that fails is a warning and the answers stay direct matches only.
+// The chunk graph is fetched for answers that expand only (worker.js, engine.js GRAPH): the first
+// answer (keyword: nothing expands) goes out without graph.json; a vector or hybrid answer that
+// expands waits for it; one the keyword side is sure of never fetches it; one that fails is a
+// warning and the answers stay direct matches only.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { createService, loadGraphPart } from "../src/engine/worker.js";
+import { search } from "../src/engine/engine.js";
+import { createService, loadBundle } from "../src/engine/worker.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */
@@ -19,8 +21,9 @@ const viaGraph = (answer) => answer.results.flatMap((/** @type {any} */ page) =>
  * Run "retry_policy" (hybrid: cases.json expands it) with graph.json held until `graph()` settles;
  * each answer notes the files received before it.
  * @param {() => Promise<unknown>} graph @param {() => void} [answered] called at each answer
+ * @param {string} [query]
  */
-async function run(graph, answered = () => {}) {
+async function run(graph, answered = () => {}, query = "configure retries for a task") {
   /** @type {string[]} */
   const fetched = [];
   /** @type {any[]} */
@@ -43,9 +46,10 @@ async function run(graph, answered = () => {}) {
     },
   });
   service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  service.handle({ type: "query", channel: "box", id: 1, query: "configure retries for a task", mode: "hybrid" }); // a question: the keyword side is not sure of it, the graph adds neighbours (fuse.py)
+  // (the default query is a question: the keyword side is not sure of it, the graph adds neighbours: fuse.py)
+  service.handle({ type: "query", channel: "box", id: 1, query, mode: "hybrid" });
   await finished;
-  return { answers, status };
+  return { answers, status, fetched };
 }
 
 // The timeout turns a hang (a first answer that waits for the held graph.json) into a failure.
@@ -77,9 +81,31 @@ test("a graph that fails is a warning: the answers go out without expansion", as
   assert.match(status.warnings[0], /^graph: .*stalled/);
 });
 
-test("a bundle without vectors never fetches its graph (keyword answers do not expand)", async () => {
-  const refuse = async () => { throw new Error("fetched"); };
-  const bundle = /** @type {any} */ ({ manifest: {}, graph: null });
-  assert.equal(await loadGraphPart(bundle, refuse), false);
-  assert.equal(bundle.graph, null);
+test("an answer the keyword side is sure of never fetches the graph, and is the whole bundle's", async () => {
+  const full = await loadBundle(fetchFile);
+  const query = "retry_policy"; // an identifier spelled out whole: keyword-sure (fuse.py), nothing expands
+  const expected = search(full, query, { mode: "hybrid" });
+  let graphs = 0;
+  const { answers, status } = await run(() => Promise.reject(new Error(`graph fetched (${++graphs})`)), () => {}, query);
+  const last = answers[answers.length - 1];
+  assert.equal(last.mode, "hybrid");
+  assert.deepEqual(last.results, expected.results);
+  assert.equal(graphs, 0);
+  assert.deepEqual(status.warnings, []);
+});
+
+// The timeout turns a hang (graph shards that wait for graph.json before they are fetched) into a failure.
+test("an answer that expands fetches graph.json and its seeds' shards side by side", { timeout: 120_000 }, async () => {
+  /** @type {string[]} */
+  const requested = [];
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  // graph.json is held until a shard has been asked for too: a hang if the shards wait for it.
+  const { answers } = await run(() => {
+    requested.push("graph");
+    if (requested.length > 1) release();
+    return held;
+  });
+  assert.ok(requested.length > 1);
+  assert.ok(viaGraph(answers[answers.length - 1]).length);
 });

@@ -62,3 +62,97 @@ test("typing fetches the semantic half's files of the final text only, keyword a
   const last = session.answers[session.answers.length - 1];
   assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
 });
+
+/**
+ * One query on a service whose typing pause never ends within the test; resolves with its
+ * answers once one is hybrid and complete, or once every part is tried and `settleMs` passed.
+ * @param {boolean} settled @param {number} settleMs
+ */
+async function asked(settled, settleMs) {
+  /** @type {any[]} */
+  const answers = [];
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const service = createService((message) => {
+    if (message.type === "status" && message.done) timer = setTimeout(finish, settleMs);
+    if (message.type !== "results") return;
+    answers.push(message);
+    if (message.complete && message.mode === "hybrid") finish();
+  }, { semanticPause: 3_600_000, fetcher: () => fetchFile });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  service.handle({ type: "query", channel: "box", id: 1, query: FINAL, limit: 10, settled });
+  await finished;
+  clearTimeout(timer);
+  service.handle({ type: "clear", channel: "box" }); // its pause timer goes too
+  return answers;
+}
+
+// The timeout turns a settled query that waits for the pause (an hour here) into a failure.
+test("a query entered whole (settled) gets its hybrid answer without the typing pause", { timeout: 120_000 }, async () => {
+  const full = await loadBundle(fetchFile);
+  const answers = await asked(true, 60_000);
+  const last = answers[answers.length - 1];
+  assert.equal(last.mode, "hybrid");
+  assert.equal(last.complete, true);
+  assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+  // while typing, the same query waits for the pause: keyword answers only
+  const typing = await asked(false, 1000);
+  assert.ok(typing.length && typing.every((answer) => answer.mode === "keyword"), typing.map((a) => a.mode).join());
+});
+
+// The timeout turns a hang (semantic files fetched only after the keyword part) into a failure.
+test("the semantic part's files download beside the keyword part, as soon as the manifest is read", { timeout: 120_000 }, async () => {
+  /** @type {string[]} */
+  const requested = [];
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => { if (message.type === "status" && message.done) finish(); }, {
+    fetcher: () => async (name) => {
+      requested.push(name);
+      if (/^(encoder|vectors)\.[0-9a-f]+\./.test(name)) release();
+      if (name.startsWith("keyword.")) await held; // keyword.json comes only once they were asked for
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await finished;
+  // (the hold above is the test: keyword.json is answered only once one of them was asked for)
+  assert.ok(requested.some((name) => name.startsWith("vectors.")), requested.join());
+  assert.ok(requested.some((name) => /^encoder\.[0-9a-f]+\.json$/.test(name)), requested.join());
+});
+
+// The timeout turns a hang (vocabulary fetched only once the term shards are in) into a failure.
+test("a settled query's vocabulary downloads beside its term shards", { timeout: 120_000 }, async () => {
+  let loading = true;
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  let ready = () => {};
+  const loaded = new Promise((resolve) => { ready = () => resolve(undefined); });
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  /** @type {any} */
+  let last = null;
+  const service = createService((message) => {
+    if (message.type === "status" && message.done) ready();
+    if (message.type !== "results") return;
+    last = message;
+    if (message.complete && message.mode === "hybrid") finish();
+  }, {
+    fetcher: () => async (name) => {
+      if (!loading && /^vocab\.\d+\./.test(name)) release();
+      if (!loading && name.startsWith("postings.")) await held; // the terms come only once a vocab shard was asked for
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await loaded;
+  loading = false;
+  service.handle({ type: "query", channel: "box", id: 1, query: FINAL, limit: 10, settled: true });
+  await finished;
+  const full = await loadBundle(fetchFile);
+  assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+});

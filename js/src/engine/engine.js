@@ -15,6 +15,9 @@ import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from ".
 
 /** @typedef {import("./bundle/read.js").Bundle} Bundle */
 
+/** In search()'s `graphs`: graph.json (the graph's edge types), needed before any graph shard. */
+export const GRAPH = -1;
+
 /** The mode a query really runs in: without vectors loaded, only keyword.
  * @param {Bundle} bundle @param {string | null | undefined} mode */
 export function availableMode(bundle, mode) {
@@ -64,7 +67,8 @@ export function boundedQuery(bundle, query) {
  *   displays: collects the display fragments the pages shown need that are not loaded: when it
  *   is not empty no page is listed (worker.js loads them and asks again);
  *   graphs: collects the graph shards (bundle/read.js loadGraphShard) the expansion needs that are
- *   not loaded: when it is not empty no page is listed (worker.js loads them and asks again)
+ *   not loaded, and GRAPH when graph.json itself is not: when it is not empty no page is listed
+ *   (worker.js loads them and asks again)
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
@@ -77,7 +81,12 @@ export function search(bundle, query, options = {}) {
   const searched = parsed.text;
   const keyword = keywordScores(bundle, searched, options.shards ?? null);
   // Term shards missing: the expansions name terms not loaded; worker.js loads them and asks again.
-  if (options.shards?.size) return output(query, mode, [], chosen);
+  if (options.shards?.size) {
+    // The encoder's shards for the words as entered (completions come with the terms): fetched
+    // beside the term shards, not after them.
+    if (mode !== "keyword" && bundle.vectors && options.encoderShards) queryVector(bundle, searched, options.encoderShards);
+    return output(query, mode, [], chosen);
+  }
   if (allowed) {
     for (let c = 0; c < allowed.length; c++) if (!allowed[c]) keyword.scores[c] = 0;
     if (!keyword.tokens.length) {
@@ -167,7 +176,14 @@ export function search(bundle, query, options = {}) {
     }
     direct = fused.direct;
     scores = fused.scores;
-    // No graph yet (worker.js loads it after the first answer): direct matches only, until it is in.
+    // An answer that expands waits for the graph: worker.js fetches graph.json (as GRAPH) only for
+    // such an answer, with the seeds' shards beside it. Without `graphs` (a caller that loads
+    // nothing) and no graph: direct matches only.
+    if (!bundle.graph && follow && options.graphs) {
+      options.graphs.add(GRAPH);
+      for (const seed of bestChunks(scores, direct, settings.seeds)) options.graphs.add(fragmentOf(bundle, seed));
+      return output(query, mode, [], chosen);
+    }
     if (bundle.graph && follow) {
       const seeds = bestChunks(scores, direct, settings.seeds);
       /** @type {Set<number>} */

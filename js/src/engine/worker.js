@@ -9,7 +9,7 @@
  *
  * Protocol (plain objects through postMessage):
  *   in:  {type: "init", bundleUrl, timeout?}   (timeout: bundle/read.js httpFetcher's, in seconds)
- *        {type: "query", channel, id, query, mode?, limit?}
+ *        {type: "query", channel, id, query, mode?, limit?, settled?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
  *         facets}
@@ -19,25 +19,27 @@
  *   most connected pages from the manifest, for an empty box (ui/start.js), [] until it is read;
  *   `facets`: the manifest's, for filter chips, null until the keyword part is in)
  *
- * Queries are answered as soon as every required part is in (the keyword part: the graph and
- * semantic parts are optional, so the first answer is direct matches only); each optional part that arrives
+ * Queries are answered as soon as every required part is in (the keyword part: the semantic part
+ * is optional, so the first answer is by keyword only); each optional part that arrives
  * later re-runs the latest query of every channel and re-posts it under the same id, so the UI
  * can update the list in place (a new part of the bundle = one more entry in PARTS). Term
  * shards are no part: a query whose terms are in shards not loaded yet is not answered until
  * they are (fetched then, only those, with the term dictionary for a token that may be a typo;
  * one that fails ends search with an error, as the keyword part does: an answer without it could
  * say "No results" for words the site has). Display columns (titles, anchors, urls: display
- * fragments) and graph edges (graph shards) are no parts either: an answer waits for the display
- * fragments of the pages it shows and the graph shards of the chunks it expands from, fetched
- * then, only those (a display fragment that fails ends search likewise; a graph shard that fails
- * is a warning: its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
+ * fragments) and the graph (graph.json and its shards) are no parts either: an answer waits for
+ * the display fragments of the pages it shows and, only if it expands (engine.js decides from the
+ * answer), for graph.json and the graph shards of the chunks it expands from, fetched then, only
+ * those (a display fragment that fails ends search likewise; a graph file that fails is a
+ * warning: its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed). The semantic
  * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
  * keyword answer: while they are missing the query is answered in keyword mode (incomplete), and
- * they are fetched only once the query has stayed the box's text for SEMANTIC_PAUSE_MS.
+ * they are fetched only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once
+ * for a query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
  */
-import { BundleError } from "./bundle/format.js";
+import { BundleError, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
@@ -58,6 +60,9 @@ import {
 
 /** @typedef {import("./bundle/read.js").Bundle} Bundle */
 /** @typedef {import("./bundle/read.js").FetchFile} FetchFile */
+
+/** The rows of chunks whose graph file failed: expand.js goes on without edges from them. */
+const NO_EDGES = { targets: [], types: [] };
 /**
  * @typedef {{fetchFile: FetchFile, bundle: Bundle | null}} LoadContext
  * @typedef {{
@@ -65,12 +70,13 @@ import {
  *   load: (context: LoadContext) => Promise<boolean | void>
  * }} Part
  * @typedef {{type: "query", channel: string, id: number, query: string,
- *            mode?: string | null, limit?: number | null}} QueryMessage
+ *            mode?: string | null, limit?: number | null, settled?: boolean}} QueryMessage
  */
 
 /**
- * Parts of the bundle, loaded in this order. `prefetch` files start downloading at init,
- * alongside the required part, so they are often already there when their turn comes.
+ * Parts of the bundle, loaded in this order. `prefetch`: parts (logical names, bundle/format.js)
+ * that start downloading as soon as the manifest is read (those it lists), beside the required
+ * part, so they are often already there when their turn comes.
  * `load` may return false when it added nothing (then queries are not re-run).
  * @type {Part[]}
  */
@@ -84,35 +90,14 @@ export const PARTS = [
     },
   },
   {
-    // The chunk graph: only vector and hybrid answers expand through it, so it is no part of
-    // the first (keyword) answer, and of none for a bundle without vectors. Before the semantic
-    // part, so its answers come expanded; one that fails is a warning (no expansion).
-    name: "graph",
-    required: false,
-    prefetch: [],
-    load: async (context) => loadGraphPart(/** @type {Bundle} */ (context.bundle), context.fetchFile),
-  },
-  {
     // Passage vectors + query encoder (a no-op for keyword-only bundles). Loaded last, in the
     // background: results already on screen are re-posted when it arrives.
     name: "semantic",
     required: false,
-    prefetch: [],
+    prefetch: ["encoder.json", "vectors.bin", "centroids.bin"],
     load: async (context) => loadSemantic(/** @type {Bundle} */ (context.bundle), context.fetchFile),
   },
 ];
-
-/**
- * Add the graph part (bundle/read.js loadGraph) when the bundle has vectors: keyword answers never
- * expand, so a keyword-only bundle's graph is never fetched.
- * @param {Bundle} bundle @param {FetchFile} fetchFile
- * @returns {Promise<boolean>} false when the bundle has no vectors (nothing new)
- */
-export async function loadGraphPart(bundle, fetchFile) {
-  if (!bundle.manifest.vectors) return false;
-  await loadGraph(bundle, fetchFile);
-  return true;
-}
 
 /**
  * Add the semantic part: the passage vectors (vector-shards.js: all, or a clustered bundle's
@@ -142,8 +127,10 @@ export async function loadSemantic(bundle, fetchFile) {
 export async function loadBundle(fetchFile) {
   /** @type {LoadContext} */
   const context = { fetchFile, bundle: null };
-  for (const part of PARTS) {
-    if (part.name !== "graph") await part.load(context);
+  // The graph is no part (an answer that expands fetches it: worker.js wantGraphs); it is read
+  // between the keyword and semantic parts, as bundle/read.py reads it.
+  for (const part of [PARTS[0], { name: "graph" }, ...PARTS.slice(1)]) {
+    if ("load" in part) await part.load(context);
     const bundle = /** @type {Bundle} */ (context.bundle);
     if (part.name === "semantic" && bundle.vectors?.clusters) { // as bundle/read.py read_clustered
       await import("./bundle/vector-shards.js").then(({ loadAllClusters }) => loadAllClusters(bundle, fetchFile));
@@ -327,9 +314,13 @@ export function createService(post, options = {}) {
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
-    if (wantShards(bundle, wanted)) return; // answered when they are in
+    const left = message.settled ? 0 : semanticPause - (Date.now() - (arrived.get(message) ?? 0));
+    if (wantShards(bundle, wanted)) { // answered when they are in
+      // Meanwhile engine.js named the vocabulary of the words as entered: it downloads beside them.
+      if (left <= 0) wantEncoderShards(bundle, encoderWanted);
+      return;
+    }
     if (encoderWanted.size || clusters.size || graphs.size) { // the semantic half lacks files
-      const left = semanticPause - (Date.now() - (arrived.get(message) ?? 0));
       if (left > 0) pauseThen(message, left); // fetched once the reader stops typing
       if (left > 0 ||
           wantEncoderShards(bundle, encoderWanted) || // the query encoder's rows: answered when in
@@ -463,14 +454,33 @@ export function createService(post, options = {}) {
     return fetchEach(encoderShards, wanted, load, "encoder");
   }
 
+  /** graph.json, read once (bundle/read.js loadGraph). @type {Promise<void> | null} */
+  let graphHeader = null;
+
   /**
-   * Fetch these graph shards (the edges the expansion needs), each once, then answer again; one
-   * that fails is a warning and its chunks expand nowhere (bundle/read.js loadGraphShard).
+   * Fetch these graph files (engine.js GRAPH: graph.json; else the graph shard of the edges the
+   * expansion needs), each once, then answer again. The shards download beside graph.json (they
+   * are read once it is in); one that fails is a warning and its chunks expand nowhere
+   * (bundle/read.js loadGraphShard), and a graph.json that fails, every chunk.
    * @param {Bundle} bundle @param {Set<number>} indexes
    */
   function wantGraphs(bundle, indexes) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
-    return fetchEach(graphShards, indexes, (index) => loadGraphShard(bundle, fetchFile, index), "graph");
+    const header = () => (graphHeader ??= loadGraph(bundle, fetchFile).catch((error) => {
+      bundle.graph = { edge_types: [], edges: new Array(bundle.nChunks).fill(NO_EDGES) };
+      throw error;
+    }));
+    const load = async (/** @type {number} */ index) => {
+      if (index < 0) return header();
+      fetchFile(fileName(bundle.manifest, graphShard(index))).catch(() => {}); // errors surface below
+      try {
+        await header();
+      } catch {
+        return; // graph.json's own warning says it: nothing expands
+      }
+      await loadGraphShard(bundle, fetchFile, index);
+    };
+    return fetchEach(graphShards, indexes, load, "graph");
   }
 
   /**
@@ -525,11 +535,14 @@ export function createService(post, options = {}) {
     postStatus();
     const engine = withinSeconds(import("./engine.js"), timeout ?? FETCH_TIMEOUT_SECONDS, "engine.js");
     engine.catch(() => {}); // a failure is reported below, when the engine is needed
-    for (const part of parts) {
-      for (const name of part.prefetch) fetchFile(name).catch(() => {}); // errors surface in load
-    }
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {
+      const listed = new Set(listedParts(manifest));
+      for (const part of parts) {
+        for (const name of part.prefetch) {
+          if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
+        }
+      }
       top = topPages(manifest);
       if (top.length && state !== "error") postStatus();
     }, () => {}); // a manifest that cannot load is the first part's error to report
@@ -585,6 +598,8 @@ export function createService(post, options = {}) {
         if (state === "ready") schedule();
         else if (state === "error") postStatus();
       } else if (message.type === "clear") {
+        clearTimeout(pauses.get(message.channel));
+        pauses.delete(message.channel);
         latest.delete(message.channel);
         waiting.delete(message.channel);
       }

@@ -10,6 +10,9 @@ import { StartList } from "./start.js";
 
 /** @typedef {import("./client.js").SearchClient} SearchClient */
 
+/** Input types of text entered whole, not typed: no more keys follow, so no typing pause. */
+const WHOLE_INPUT = new Set(["insertFromPaste", "insertFromDrop", "insertReplacementText", "insertFromYank"]);
+
 let uid = 0;
 
 /** An input (ARIA combobox) with a listbox of results grouped by page. */
@@ -55,7 +58,7 @@ export class SearchBox {
       },
     });
     // Shown once the worker has read the site's facets (the manifest).
-    this.chips = new FilterChips(this.input, () => this.search(), `${id}-chips`);
+    this.chips = new FilterChips(this.input, () => this.search(true), `${id}-chips`);
     this.element = h("div", { class: `gs-box ${options.inline ? "gs-inline" : "gs-modal"}` },
                      [this.bar, this.chips.element, ...this.panel.elements]);
 
@@ -74,7 +77,9 @@ export class SearchBox {
     });
     this.statusListener = () => this.refreshState();
     client.statusListeners.add(this.statusListener);
-    this.input.addEventListener("input", () => this.search());
+    this.input.addEventListener("input", (event) => {
+      this.search(event instanceof InputEvent && WHOLE_INPUT.has(event.inputType));
+    });
     this.input.addEventListener("keydown", (event) => this.keydown(event));
     client.warmOn(this.element);
     // After the input's own listeners: an emptied box is cleared first, then offered the list.
@@ -97,8 +102,11 @@ export class SearchBox {
     this.start.dispose();
   }
 
-  /** Send the current text (every keystroke; stale answers are dropped by id). */
-  search() {
+  /**
+   * Send the current text (every keystroke; stale answers are dropped by id).
+   * @param {boolean} [settled] the text came whole (pasted, picked, set): not typed key by key
+   */
+  search(settled = false) {
     this.chips.sync();
     this.pendingEnter = null; // the text changed after Enter: that query is not the one to open
     const query = this.input.value;
@@ -109,14 +117,14 @@ export class SearchBox {
       this.refreshState();
       return;
     }
-    this.sentId = this.client.query(this.channel, query);
+    this.sentId = this.client.query(this.channel, query, settled);
     this.refreshState();
   }
 
   /** @param {string} text */
   setQuery(text) {
     this.input.value = text;
-    this.search();
+    this.search(true);
   }
 
   /** Follow the service's status: spinner, loading / error / idle lines. */

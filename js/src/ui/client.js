@@ -135,11 +135,14 @@ export class SearchClient {
   /**
    * Ask for results; the answer (and later, better answers for the same query) come to the
    * channel's handler with the returned id.
-   * @param {string} channel @param {string} query @returns {number}
+   * @param {string} channel @param {string} query
+   * @param {boolean} [settled] the text came whole (pasted, set by a link): no typing pause to
+   *   wait for before the semantic half (engine/worker.js SEMANTIC_PAUSE_MS)
+   * @returns {number}
    */
-  query(channel, query) {
+  query(channel, query, settled = false) {
     this.start();
-    const message = { type: "query", channel, id: this.nextId++, query };
+    const message = { type: "query", channel, id: this.nextId++, query, settled };
     this.latest.set(channel, message);
     this.send(message);
     return message.id;
