@@ -60,8 +60,8 @@ export function boundedQuery(bundle, query) {
  *   snippets are "" until worker.js loads those fragments and asks again);
  *   shards: collects the term shards (and keyword.js DICTIONARY) the query needs that are not
  *   loaded: when it is not empty the answer is incomplete (worker.js loads them and asks again);
- *   clusters: the same for the vector clusters the query probes (vector-shards.js; two levels:
- *   first the cells' centroids it takes, cell g as -1 - g)
+ *   clusters: the same for the vector group files holding the clusters the query probes
+ *   (vector-shards.js loadGroup; two levels: first the cells' centroids it takes, cell g as -1 - g)
  *   encoderShards: the same for the query encoder's shards (encoder.js queryVector); without
  *   it, pieces whose shard is not in count as unknown;
  *   displays: collects the display fragments the pages shown need that are not loaded: when it
