@@ -182,6 +182,24 @@ def test_a_table_row_snippet_reads_with_its_headers(page, sites):
     assert "\x1f" not in page.locator(DIALOG).inner_text()
 
 
+def test_a_new_keystroke_makes_the_shown_answer_incomplete(page, sites):
+    """data-gs-complete speaks of the box's query: a complete answer to "dead" does not make
+    "dead letter" complete before its own answer is in (tests wait on this flag)."""
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    search_for(page, "dead")
+    wait_complete(page)
+    flag_after_key = page.locator(INPUT).evaluate(
+        """input => {
+            input.value += " letter";
+            input.dispatchEvent(new InputEvent("input", { inputType: "insertText" }));
+            return input.closest(".gs-box").dataset.gsComplete;  // read before any answer can come
+        }"""
+    )
+    assert flag_after_key == "false"
+    wait_complete(page)
+
+
 def test_no_results_echoes_the_query(page, sites):
     page.goto(sites.url("mkdocs", ""))
     open_search(page)

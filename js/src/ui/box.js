@@ -118,6 +118,7 @@ export class SearchBox {
       return;
     }
     this.sentId = this.client.query(this.channel, query, settled);
+    this.element.dataset.gsComplete = "false"; // until this query's own answer is complete
     this.refreshState();
   }
 
