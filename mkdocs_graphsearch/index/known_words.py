@@ -16,12 +16,16 @@ a query alone only when strong (engine/fuzzy.py: two edits need 10 letters).
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from mkdocs_graphsearch.engine import fuzzy
 from mkdocs_graphsearch.engine.fuzzy import typo_distance
+from mkdocs_graphsearch.index.derived_cache import DerivedCache
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB
 
 _WORD = re.compile(r"[a-z]+")
@@ -66,3 +70,22 @@ def known_words(terms: list[str], settings: Mapping[str, Any]) -> list[str]:
         and any(typo_distance(word, term, settings) == 1 for key in keys for term in index.get(key, ()))
     ]
     return sorted(found)
+
+
+def cached_known_words(terms: list[str], settings: Mapping[str, Any], derived: DerivedCache) -> list[str]:
+    """known_words, kept in the cache folder keyed by the terms and settings: a warm build, or an
+    edit that brings no new term, asks again for the same list, a noticeable cost on a large site."""
+    fuzzy_settings = {key: value for key, value in settings.items() if key.startswith("fuzzy_")}  # all it reads
+    inputs = ["\n".join(terms).encode(), json.dumps(fuzzy_settings, sort_keys=True).encode()]
+    inputs.append(DEFAULT_VOCAB.read_bytes())
+    return derived.get_or_make(
+        "known-words", inputs, (sys.modules[__name__], fuzzy), lambda: known_words(terms, settings),
+        lambda words: "\n".join(words).encode(), _unpack_words,
+    )
+
+
+def _unpack_words(payload: bytes) -> list[str]:
+    words = payload.decode("ascii").split("\n") if payload else []
+    if not all(_WORD.fullmatch(word) for word in words) or words != sorted(words):
+        raise ValueError("not a sorted list of a-z words")
+    return words
