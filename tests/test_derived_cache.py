@@ -12,7 +12,7 @@ import pytest
 from mkdocs_graphsearch.index import kmeans as kmeans_module
 from mkdocs_graphsearch.index.derived_cache import DerivedCache
 from mkdocs_graphsearch.index.kmeans import cached_kmeans, spherical_kmeans
-from mkdocs_graphsearch.index.known_words import cached_known_words, known_words
+from mkdocs_graphsearch.index.known_words import cached_known_words, known_words, known_words_since
 
 SETTINGS = {"fuzzy_min_length": 4, "fuzzy_long_length": 8, "default_limit": 10}
 TERMS = sorted(["reed", "paste", "servr", "configuration"])
@@ -80,9 +80,8 @@ def test_known_words_are_reused_for_the_same_terms(tmp_path: Path, monkeypatch: 
     derived = DerivedCache(tmp_path, print)
     assert cached_known_words(TERMS, SETTINGS, derived) == expected and len(calls) == 1
     assert cached_known_words(TERMS, SETTINGS, derived) == expected and len(calls) == 1
-    assert cached_known_words([*TERMS, "zebra"], SETTINGS, derived) == expected and len(calls) == 2
-    assert cached_known_words(TERMS, {**SETTINGS, "fuzzy_min_length": 5}, derived) == expected and len(calls) == 3
-    assert cached_known_words(TERMS, {**SETTINGS, "default_limit": 5}, derived) == expected and len(calls) == 3
+    assert cached_known_words(TERMS, {**SETTINGS, "default_limit": 5}, derived) == expected and len(calls) == 1
+    assert cached_known_words(TERMS, {**SETTINGS, "fuzzy_min_length": 5}, derived) == expected and len(calls) == 2
 
 
 def test_no_cache_folder_always_computes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,3 +90,41 @@ def test_no_cache_folder_always_computes(monkeypatch: pytest.MonkeyPatch) -> Non
     run(_points(1), 6)
     run(_points(1), 6)
     assert counted.calls == 2
+
+
+def _site_terms() -> list[str]:
+    from conftest import EXAMPLE_SITE
+    from mkdocs_graphsearch.index.bm25 import build_keyword_index
+    from mkdocs_graphsearch.index.corpus import Corpus
+    from mkdocs_graphsearch.parse.folder import parse_folder
+
+    return build_keyword_index(Corpus.from_pages(parse_folder(EXAMPLE_SITE / "docs"))).terms
+
+
+def test_known_words_since_an_edit_are_known_words() -> None:
+    """Updating the last answer for a few terms more or fewer gives known_words' answer exactly."""
+    from mkdocs_graphsearch.bundle.settings import SearchSettings
+
+    settings = SearchSettings().to_json()
+    terms = _site_terms()
+    before = known_words(terms, settings)
+    rng = np.random.default_rng(7)
+    gone = {str(t) for t in rng.choice(terms, size=8, replace=False)} | {"read", "paste"}
+    came = ["reed", "bred", "servr", "colour", "tabel", "pasta", "deploy", "xylophone"]
+    for after in (sorted(set(terms) - gone), sorted(set(terms) | set(came)), sorted((set(terms) - gone) | set(came))):
+        assert known_words_since(terms, before, after, settings) == known_words(after, settings)
+        assert known_words_since(after, known_words(after, settings), terms, settings) == before
+    assert known_words_since(terms, before, came, settings) is None  # too much changed: recomputed
+
+
+def test_an_edit_updates_the_kept_known_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_graphsearch.bundle.settings import SearchSettings
+    from mkdocs_graphsearch.index import known_words as module
+
+    settings = SearchSettings().to_json()
+    terms = _site_terms()
+    edited = sorted({*terms, "reed"} - {terms[3]})
+    derived = DerivedCache(tmp_path, print)
+    assert cached_known_words(terms, settings, derived) == known_words(terms, settings)
+    monkeypatch.setattr(module, "known_words", lambda *args: pytest.fail("recomputed from scratch"))
+    assert cached_known_words(edited, settings, derived) == known_words(edited, settings)

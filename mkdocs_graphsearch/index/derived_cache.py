@@ -48,6 +48,26 @@ class DerivedCache:
     def __init__(self, folder: Path | None, warn: Callable[[str], None]) -> None:
         self.folder, self.warn = folder, warn
 
+    @staticmethod
+    def key(step: str, inputs: Iterable[bytes], modules: tuple[ModuleType, ...]) -> str:
+        """sha256 (hex) over the step, its modules' source and its inputs."""
+        digest = hashlib.sha256(f"{step}\0{code_digest(*modules)}\0".encode())
+        for part in inputs:
+            digest.update(len(part).to_bytes(8, "little") + part)
+        return digest.hexdigest()
+
+    def newest(self, step: str, unpack: Callable[[bytes], T]) -> T | None:
+        """The newest kept result of `step` that `unpack` accepts (for a step that can update an
+        earlier result rather than start over); None if there is none."""
+        for path in cache_store.newest(self.folder, f"derived-{step}-*.cache") if self.folder else []:
+            try:
+                payload = cache_store.read(path, _KIND, _VERSION)
+                if payload is not None:
+                    return unpack(payload)
+            except (OSError, ValueError):  # removed meanwhile, another family's, or damaged: not this one
+                continue
+        return None
+
     def get_or_make(
         self,
         step: str,
@@ -61,10 +81,7 @@ class DerivedCache:
         ValueError on bytes that are not a result (warned about as damage, then recomputed)."""
         if self.folder is None:
             return make()
-        digest = hashlib.sha256(f"{step}\0{code_digest(*modules)}\0".encode())
-        for part in inputs:
-            digest.update(len(part).to_bytes(8, "little") + part)
-        path = self.folder / f"derived-{step}-{digest.hexdigest()}.cache"
+        path = self.folder / f"derived-{step}-{self.key(step, inputs, modules)}.cache"
         try:
             payload = cache_store.read(path, _KIND, _VERSION)
             if payload is not None:
