@@ -115,7 +115,7 @@ def semantic_files(
     texts = [passage_text(chunk) for chunk in corpus.chunks]
     keys = [cache_key(fingerprint, text) for text in texts]
     text_of = dict(zip(keys, texts, strict=True))
-    store = _CacheStore(options.cache_dir, warn, derived or DerivedCache(options.cache_dir, warn))
+    store = _CacheStore(options.cache_dir, warn, derived)
     corpus_key = hashlib.sha256("\n".join([FIT_VERSION, fingerprint, *keys]).encode()).hexdigest()
     # Fit statistics of the same model under another fit rule are not these statistics.
     fit_key = hashlib.sha256(f"{FIT_VERSION}\n{fingerprint}".encode()).hexdigest()
@@ -220,8 +220,11 @@ def unpack_encoder(data: bytes) -> tuple[bytes, bytes]:
 class _CacheStore:
     """The cache folder as one build uses it; after a write fails, one warning and no more cache."""
 
-    def __init__(self, cache_dir: Path | None, warn: Callable[[str], None], derived: DerivedCache) -> None:
-        self.dir, self.warn, self.derived = cache_dir, warn, derived
+    def __init__(
+        self, cache_dir: Path | None, warn: Callable[[str], None], derived: DerivedCache | None = None
+    ) -> None:
+        self.dir, self.warn = cache_dir, warn
+        self.derived = derived if derived is not None else DerivedCache(cache_dir, warn)  # off with the folder
         self.cache = EmbeddingCache(cache_dir) if cache_dir else None
         self.last_flush = time.monotonic()
         self.partial: Path | None = None  # the partial fit statistics this build wrote last
