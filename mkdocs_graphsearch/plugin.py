@@ -35,7 +35,7 @@ from mkdocs_graphsearch.mkdocs_plugin.site_pages import SitePages
 from mkdocs_graphsearch.mkdocs_plugin.source_facts import facts_file
 from mkdocs_graphsearch.mkdocs_plugin.toc_slugs import toc_slugify
 from mkdocs_graphsearch.parse.wikilinks import markdown_start_line, rewrite_wiki_links
-from mkdocs_graphsearch.site_output.assets import ASSETS_DIR
+from mkdocs_graphsearch.site_output.assets import ASSETS_DIR, runtime_dir
 from mkdocs_graphsearch.site_output.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.site_output.theme_compat import patch_theme_page
 
@@ -53,6 +53,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     serving = dirty = False
     cache_dir: Path | None = None
     kept: Path | None = None
+    runtime_folder: str | None = None  # the runtime's versioned folder in this build (on_pre_build)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving, self.dirty = command == "serve", dirty
@@ -67,6 +68,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             return
         # MkDocs empties site_dir next: the last bundle's parts wait in the cache folder.
         self.kept = keep_bundle(self._cache_dir(config), Path(config.site_dir), self.config.bundle_dir, self.dirty)
+        # Once a build (`serve` rebuilds see a changed runtime): every page's tags name this folder.
+        self.runtime_folder = runtime_dir(ASSETS_DIR)
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         if not self.config.enabled:
@@ -137,7 +140,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         if not self.config.enabled:
             return output
         output = patch_theme_page(config.theme.name, "search" in config.plugins, output)
-        return inject(output, runtime_tags(page.url, ASSETS_DIR, self.config.bundle_dir))
+        return inject(output, runtime_tags(page.url, ASSETS_DIR, self.config.bundle_dir, self.runtime_folder))
 
     @event_priority(BEFORE_MINIFIERS)
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
@@ -147,7 +150,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         if is_error_template(template_name):
             tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir)
         else:
-            tags = runtime_tags(template_name, ASSETS_DIR, self.config.bundle_dir)
+            tags = runtime_tags(template_name, ASSETS_DIR, self.config.bundle_dir, self.runtime_folder)
         output_content = patch_theme_page(config.theme.name, "search" in config.plugins, output_content)
         return inject(output_content, tags)
 

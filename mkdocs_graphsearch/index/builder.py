@@ -12,10 +12,11 @@ from mkdocs_graphsearch.bundle.write import build_bundle
 from mkdocs_graphsearch.index.blas import one_blas_thread
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
 from mkdocs_graphsearch.index.corpus import Corpus, directory_url
+from mkdocs_graphsearch.index.derived_cache import DerivedCache
 from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.facets import facet_summary
 from mkdocs_graphsearch.index.graph import build_graph
-from mkdocs_graphsearch.index.known_words import known_words
+from mkdocs_graphsearch.index.known_words import cached_known_words
 from mkdocs_graphsearch.index.related import RELATED_COUNT, related_files
 from mkdocs_graphsearch.index.token_cache import TokenCache
 from mkdocs_graphsearch.parse.model import Page
@@ -34,6 +35,7 @@ def build_files(
     related_count: int = RELATED_COUNT,
     token_cache: Path | None = None,
     site_name: str = "",
+    cache_dir: Path | None = None,
 ) -> dict[str, bytes]:
     """All bundle files by name for these pages (excluded pages are left out).
 
@@ -43,9 +45,14 @@ def build_files(
     `token_cache`: where each chunk's keyword tokens are kept between builds (index/token_cache.py).
     `site_name` (mkdocs.yml's) goes into the manifest, and its home page defines it
     (index/documents.py), so that a query of the site's name finds that page first.
+    `cache_dir` (default: the semantic options' cache folder): where results of pure steps are
+    kept between builds (index/derived_cache.py).
     """
+    if cache_dir is None and semantic is not None:
+        cache_dir = semantic.cache_dir
+    derived = DerivedCache(cache_dir, warn)
     with one_blas_thread():  # same bytes on any core count (index/blas.py)
-        return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache, site_name)
+        return _build_files(pages, settings, url_for, semantic, warn, related_count, token_cache, site_name, derived)
 
 
 def _build_files(
@@ -57,6 +64,7 @@ def _build_files(
     related_count: int,
     token_cache: Path | None,
     site_name: str,
+    derived: DerivedCache,
 ) -> dict[str, bytes]:
     settings = settings or SearchSettings()
     corpus = Corpus.from_pages(pages, url_for)
@@ -73,7 +81,7 @@ def _build_files(
         from mkdocs_graphsearch.index.semantic import semantic_files
 
         try:
-            extra_files, semantic_manifest = semantic_files(corpus, semantic, warn)
+            extra_files, semantic_manifest = semantic_files(corpus, semantic, warn, derived)
             extra_manifest.update(semantic_manifest)
             vectors = semantic_manifest.get("vectors")
             if isinstance(vectors, dict):  # the site's calibrated cosine for vector-only results (calibrate.py)
@@ -82,8 +90,9 @@ def _build_files(
             warn(f"semantic search is off, the embedding model cannot run ({error}); shipping keyword search only")
     related, top = related_files(corpus, index, extra_files, extra_manifest, related_count)
     extra_files, extra_manifest = {**extra_files, **related}, {**extra_manifest, **top}
+    words = cached_known_words(index.terms, settings.to_json(), derived)
     return build_bundle(
-        keyword=keyword_document(corpus, index, known_words(index.terms, settings.to_json()), site_name),
+        keyword=keyword_document(corpus, index, words, site_name),
         postings=index.postings,
         graph=build_graph(corpus).to_json(),
         texts=[chunk.text for chunk in corpus.chunks],

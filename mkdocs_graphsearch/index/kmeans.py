@@ -12,11 +12,18 @@ and the rest renumbered in order).
 from __future__ import annotations
 
 import math
+import struct
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from mkdocs_graphsearch.bundle.vector_shards import clustered_files, row_bytes
+from mkdocs_graphsearch.index.derived_cache import DerivedCache
+
+#: (unit points, clusters) -> (unit centroids, each point's cluster): spherical_kmeans, or a cached one.
+KMeans = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
 
 #: Lloyd iterations (fixed: the same vectors always give the same clusters).
 ITERATIONS = 20
@@ -116,6 +123,45 @@ def spherical_kmeans(points: np.ndarray, clusters: int) -> tuple[np.ndarray, np.
     return centroids[used], renumber[assignment]
 
 
+_KMEANS_HEAD = struct.Struct("<III")  # centroids, dim, points
+
+
+def cached_kmeans(derived: DerivedCache) -> KMeans:
+    """spherical_kmeans, its result kept in the cache folder keyed by the points' bytes: a warm
+    build clusters the same vectors again, a cost of seconds on a large site."""
+
+    def kmeans(points: np.ndarray, clusters: int) -> tuple[np.ndarray, np.ndarray]:
+        points = np.ascontiguousarray(points, dtype=np.float64)
+        shape = struct.pack("<III", *points.shape, clusters)
+        inputs = [np.__version__.encode(), shape, points.tobytes()]
+        return derived.get_or_make(
+            "kmeans", inputs, (sys.modules[__name__],), lambda: spherical_kmeans(points, clusters),
+            _pack_kmeans, lambda payload: _unpack_kmeans(payload, points.shape),
+        )
+
+    return kmeans
+
+
+def _pack_kmeans(result: tuple[np.ndarray, np.ndarray]) -> bytes:
+    centroids, assignment = result
+    head = _KMEANS_HEAD.pack(centroids.shape[0], centroids.shape[1], assignment.shape[0])
+    return head + centroids.astype("<f8").tobytes() + assignment.astype("<i8").tobytes()
+
+
+def _unpack_kmeans(payload: bytes, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The result _pack_kmeans wrote for points of this shape; ValueError if it is not one."""
+    if len(payload) < _KMEANS_HEAD.size:
+        raise ValueError("shorter than its header")
+    k, dim, n = _KMEANS_HEAD.unpack_from(payload)
+    if (n, dim) != tuple(shape) or len(payload) != _KMEANS_HEAD.size + 8 * (k * dim + n):
+        raise ValueError("sizes do not match the vectors")
+    centroids = np.frombuffer(payload, "<f8", k * dim, _KMEANS_HEAD.size).reshape(k, dim).astype(np.float64)
+    assignment = np.frombuffer(payload, "<i8", n, _KMEANS_HEAD.size + 8 * k * dim).astype(np.int64)
+    if n and (assignment.min() < 0 or assignment.max() >= k):
+        raise ValueError("a point in no cluster")
+    return centroids, assignment
+
+
 def grouped_in_cells(
     centroids: np.ndarray, assignment: np.ndarray, cells: int
 ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, list[int]]]:
@@ -158,11 +204,13 @@ def clustered_layout(
     probe: int | None = None,
     bits: int | None = None,
     cells: int | None = None,
+    kmeans: KMeans = spherical_kmeans,
 ) -> tuple[dict[str, bytes], dict[str, Any]] | None:
     """The clustered vector files and the manifest's `vectors.clusters`, or None for one
     vectors.bin. `clusters`: None = cluster_rule, "auto" = cluster_rule even for a small site
     (tests), a number = that many (1: never); `probe`, `bits`: probe_rule; `cells`: None =
-    cell_rule, a number = that many (1: one level)."""
+    cell_rule, a number = that many (1: one level); `kmeans`: how the vectors are clustered
+    (cached_kmeans: a result kept from an earlier build)."""
     n, dim = rows.shape
     if clusters is None or clusters == "auto":
         count = cluster_rule(n, dim, force=clusters == "auto")
@@ -170,7 +218,7 @@ def clustered_layout(
         count = min(int(clusters), n)
     if count <= 1:
         return None
-    centroids, assignment = spherical_kmeans(unit_rows(rows, scales), count)
+    centroids, assignment = kmeans(unit_rows(rows, scales), count)
     # "auto" clusters a small site to test the clustered layout: reading min_reads would read it all.
     rule = probe_rule(n, probe, bits, 0 if clusters == "auto" else min_reads(dim))
     rule["probe"] = min(rule["probe"], centroids.shape[0])

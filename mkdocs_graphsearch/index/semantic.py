@@ -34,11 +34,12 @@ from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
+from mkdocs_graphsearch.index.derived_cache import DerivedCache
 from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
 from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, read_head, unpack_entry
-from mkdocs_graphsearch.index.kmeans import clustered_layout
+from mkdocs_graphsearch.index.kmeans import cached_kmeans, clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
@@ -104,16 +105,17 @@ class _Ticker:
 
 
 def semantic_files(
-    corpus: Corpus, options: SemanticOptions, warn: Callable[[str], None] = print
+    corpus: Corpus, options: SemanticOptions, warn: Callable[[str], None] = print, derived: DerivedCache | None = None
 ) -> tuple[dict[str, bytes], dict[str, object]]:
     """vectors.bin, the encoder parts (bundle/encoder_shards.py) and the vocab shards
-    (bundle/vocab_shards.py), plus their manifest entries."""
+    (bundle/vocab_shards.py), plus their manifest entries. `derived`: the build's cache of pure
+    steps' results (k-means here), off with the rest of the cache folder if it cannot be written."""
     embedder = options.embedder
     fingerprint = embedder.fingerprint
     texts = [passage_text(chunk) for chunk in corpus.chunks]
     keys = [cache_key(fingerprint, text) for text in texts]
     text_of = dict(zip(keys, texts, strict=True))
-    store = _CacheStore(options.cache_dir, warn)
+    store = _CacheStore(options.cache_dir, warn, derived)
     corpus_key = hashlib.sha256("\n".join([FIT_VERSION, fingerprint, *keys]).encode()).hexdigest()
     # Fit statistics of the same model under another fit rule are not these statistics.
     fit_key = hashlib.sha256(f"{FIT_VERSION}\n{fingerprint}".encode()).hexdigest()
@@ -180,7 +182,8 @@ def semantic_files(
         "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards, "vocab": vocab},
     }
     clustered = clustered_layout(
-        rows, scales, options.vector_clusters, options.vector_probe, options.vector_bits, options.vector_cells
+        rows, scales, options.vector_clusters, options.vector_probe, options.vector_bits, options.vector_cells,
+        cached_kmeans(store.derived),
     )
     if clustered is not None:  # a query reads a few clusters' vectors (bundle/vector_shards.py)
         del files[VECTORS]
@@ -217,8 +220,11 @@ def unpack_encoder(data: bytes) -> tuple[bytes, bytes]:
 class _CacheStore:
     """The cache folder as one build uses it; after a write fails, one warning and no more cache."""
 
-    def __init__(self, cache_dir: Path | None, warn: Callable[[str], None]) -> None:
+    def __init__(
+        self, cache_dir: Path | None, warn: Callable[[str], None], derived: DerivedCache | None = None
+    ) -> None:
         self.dir, self.warn = cache_dir, warn
+        self.derived = derived if derived is not None else DerivedCache(cache_dir, warn)  # off with the folder
         self.cache = EmbeddingCache(cache_dir) if cache_dir else None
         self.last_flush = time.monotonic()
         self.partial: Path | None = None  # the partial fit statistics this build wrote last
@@ -382,4 +388,4 @@ class _CacheStore:
             action()
         except OSError as error:
             self.warn(f"cannot write the cache folder {self.dir} ({error}); building without it")
-            self.dir = self.cache = None
+            self.dir = self.cache = self.derived.folder = None

@@ -56,6 +56,7 @@ class SiteIndex:
             related_count=related_count,
             token_cache=self.token_cache,
             site_name=self.site_name,
+            cache_dir=self.cache_dir,
         )
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(site_dir / bundle_dir, files, kept)

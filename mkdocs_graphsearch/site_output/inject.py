@@ -22,9 +22,11 @@ from mkdocs.utils import get_relative_url
 from mkdocs_graphsearch.site_output.assets import runtime_dir
 
 
-def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str) -> str:
-    """<link> and <script> tags with URLs relative to the page, so any base path works."""
-    folder = runtime_dir(assets_dir)
+def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str, folder: str | None = None) -> str:
+    """<link> and <script> tags with URLs relative to the page, so any base path works.
+    `folder`: runtime_dir(assets_dir) if the caller has it already (it hashes the runtime's files:
+    one build asks once, not once per page)."""
+    folder = folder or runtime_dir(assets_dir)
     return _tags(
         css=get_relative_url(f"{folder}/ui/ui.css", page_url),
         script=get_relative_url(f"{folder}/ui/ui.js", page_url),
