@@ -13,6 +13,7 @@ can do here. Keyword matches are unaffected (they never need this threshold).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -45,11 +46,12 @@ def vector_only_threshold(
     wordpiece: WordPiece,
     max_query_pieces: int,
     query_levels: int,
+    stop_pieces: Sequence[int] = (),
 ) -> float:
     """The best cosine any OFF_TOPIC query reaches with any passage, rounded up to the step.
 
     `quantized_rows`, `scales`: vectors.bin as the engines read it, and the manifest's
-    `max_query_pieces` and `query_levels`, so the cosines are theirs."""
+    `max_query_pieces`, `query_levels` and `stop_pieces`, so the cosines are theirs."""
     arrays = decode_encoder(*encoder_files)
     encoder = StaticEncoder(
         row_of={token: i for i, token in enumerate(arrays.tokens)},
@@ -58,6 +60,7 @@ def vector_only_threshold(
         components=arrays.components,
         vocab_path=wordpiece.path,
         max_pieces=max_query_pieces,
+        stop_pieces=frozenset(stop_pieces),
     )
     best = 0.0
     for text in OFF_TOPIC:
