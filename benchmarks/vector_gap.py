@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -133,12 +134,22 @@ def main() -> None:
             memo[query] = embedder.embed_query(query).astype(np.float64)
         return memo[query]
 
-    report: dict[str, Any] = {"command": "benchmarks/vector_gap.py", "date": f"{started:%Y-%m-%d %H:%M}", "sets": {}}
+    report: dict[str, Any] = {
+        "command": "benchmarks/vector_gap.py " + " ".join(common.repo_path(a) if "/" in a else a for a in sys.argv[1:]),
+        "date": f"{started:%Y-%m-%d %H:%M}",
+        "sets": {},
+    }
     for name, docs, bundle_dir, queries, cache in args.set:
         bundle = load_bundle(Path(bundle_dir))
         judged = read_queries(queries, judged=True)
         passages = full_vectors(Path(docs), Path(cache), embedder, bundle)
-        entry: dict[str, Any] = {"docs": common.repo_path(docs), "queries": common.repo_path(queries), "runs": {}}
+        entry: dict[str, Any] = {
+            "docs": common.repo_path(docs),
+            "queries": common.repo_path(queries),
+            "bundle": common.repo_path(bundle_dir),
+            "vector_only_threshold": bundle.settings["vector_only_threshold"],
+            "runs": {},
+        }
         keyword = evaluate(judged, [search(bundle, item["query"], mode="keyword") for item in judged])
         entry["runs"]["keyword"] = keyword
         for mode in args.modes.split(","):

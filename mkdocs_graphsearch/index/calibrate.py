@@ -7,7 +7,10 @@ basis), so a fixed number cannot separate such junk from a real semantic match o
 At build time we ask the site's own encoder the OFF_TOPIC texts below (everyday subjects no
 documentation site is about) and take the highest cosine any of them reaches with any passage,
 rounded up to CALIBRATION_STEP: a vector-only result must beat the best that off-topic text
-can do here. Keyword matches are unaffected (they never need this threshold).
+can do here. Keyword matches are unaffected (they never need this threshold). A text whose known
+pieces are all stop words (`knitting a wool scarf`: only `a`) has no vector in the engines
+(engine/encoder.py `stop_pieces`), so it sets nothing here either: before that rule such texts
+set the threshold on the dev set and the example site.
 """
 
 from __future__ import annotations
