@@ -28,6 +28,7 @@ import orjson
 
 from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode_varints
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.bundle.settings import FUSION_DEFAULTS
 from mkdocs_graphsearch.bundle.write import defines_index
 from mkdocs_graphsearch.engine.filters import allowed_chunks, parse_filter, parse_query
 from mkdocs_graphsearch.engine.fuse import (
@@ -133,7 +134,8 @@ TYPED_QUERIES = [
     "x_", "HTTPTrans",
 ]
 
-FUSION = {"rrf_k": 60, "keyword_weight": 1.0, "vector_weight": 1.0, "vector_threshold": 0.2}
+FUSION = {"rrf_k": 60, "keyword_weight": 1.0, "vector_weight": 1.0, "vector_threshold": 0.2}  # without fusion_*
+FUSION_SET = {**FUSION, "fusion_coverage_base": 0.5, "fusion_coverage_span": 0.3, "fusion_gap_span": 0.1}
 
 
 def side_scores(ranking: list[int], top: float, step: float) -> list[float]:
@@ -179,6 +181,13 @@ FUSE = [
     ("long rankings", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), (3, 10), FUSION),
     ("long rankings, sure", list(range(0, 400, 2)), list(range(399, 0, -3)), list(range(0, 400, 10)), (3, 4, 4),
      FUSION),
+    ("fusion settings in the manifest: 0.5 + 0.3 x 2/3 + 0.1 x gap", [0, 1], [1, 0], [], (2, 3), FUSION_SET),
+    ("the defaults written out: as a manifest without them", [0, 1], [1, 0], [], (2, 3),
+     {**FUSION, **FUSION_DEFAULTS}),
+    ("fusion settings past 1: the keyword side's confidence stops at 1", [0, 1], [1, 0], [], (1, 3),
+     {**FUSION_SET, "fusion_coverage_base": 0.9}),
+    ("fusion settings all 0: nothing held, the vector side's share 1", [0, 1], [1, 0], [], (2, 3),
+     {**FUSION, "fusion_coverage_base": 0.0, "fusion_coverage_span": 0.0, "fusion_gap_span": 0.0}),
 ]
 FUSE_DEFINED = [  # (name, keyword ranking, vector ranking, cover, definitions, coverage, settings)
     ("definitions two ceilings up", [5, 1, 9, 4], [4, 1, 7], [9, 4], [4], (1, 1), FUSION),
@@ -203,9 +212,10 @@ COVERAGE_MATCHED = [
 #: Word matches: (query tokens, tokens being typed, per token the terms it matched) on the
 #: COVER_TERMS site: a typed token's completions are no evidence, its exact term and others are.
 WORD_MATCHES = [
-    (["jitter", "time"], ["time"], [[0], [2, 3]]),  # `time` completes to timeout, timeoutstopsec
-    (["timeout"], ["timeout"], [[2, 3]]),  # typed and a term: timeoutstopsec is a completion
-    (["jiter", "visib"], ["visib"], [[0], [4]]),  # a typo correction counts, a completion not
+    (["jitter", "time"], ["time"], [[0], [2, 3]]),  # `time`, no term, stands for its completions
+    (["timeout"], ["timeout"], [[2, 3]]),  # typed and a term: timeoutstopsec is a guess, not counted
+    (["jiter", "visib"], ["visib"], [[0], [4]]),  # a typo correction counts, so does a no-term's completion
+    (["jitter", "timeout"], ["timeout"], [[0], [3]]),  # a typed term matched only by a completion: none
     (["max_attempts", "timeout"], [], [[1], [2, 3]]),  # not typed: every term counts
     ([], [], []),
 ]

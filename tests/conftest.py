@@ -38,6 +38,16 @@ def node() -> str:
     return exe
 
 
+@pytest.fixture
+def flush_each_passage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build writes its passage vectors and reports progress after every passage
+    (index/semantic.py), so a build stopped midway leaves what it embedded."""
+    import mkdocs_graphsearch.index.semantic as semantic
+
+    monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
+    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
+
+
 #: Embeddings cache shared by the test session (and kept between local runs: .cache is ignored).
 EMBED_CACHE = ROOT / ".cache" / "test-embeddings"
 

@@ -25,7 +25,8 @@ from mkdocs_graphsearch.built_site.regions import find_region
 from mkdocs_graphsearch.built_site.selectors import parse_selector
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.parse.html_tree import HtmlHeading, read_html
+from mkdocs_graphsearch.parse.html_elements import ElementParser
+from mkdocs_graphsearch.parse.html_tree import HtmlHeading, HtmlText, read_html
 from mkdocs_graphsearch.text.tokenize import tokenize
 
 
@@ -74,6 +75,26 @@ def test_the_content_is_cut_out_of_the_theme() -> None:
     assert "Hidden words" not in " ".join(i.text for i in read_html(region.content) if hasattr(i, "text"))
     assert find_region(page, parse_selector("footer")).content == "Footer words"
     assert find_region(page, parse_selector("#nothing")).marker == ""
+
+
+def test_self_closing_tags_close_their_element_in_both_readers() -> None:
+    # parse/html_elements.py: an XHTML-style `<x/>` opens and closes x; a void `<br/>` only opens.
+    events: list[str] = []
+
+    class Recorder(ElementParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            events.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            events.append(f"/{tag}")
+
+    Recorder().feed("<div/><br/><img src=x />")
+    assert events == ["div", "/div", "br", "img"]
+    page = '<body><main><p>Kept</p><nav class="md-tags"/><p>Also kept<br/>here</p></main></body>'
+    assert find_region(page).content == "<p>Kept</p><p>Also kept<br/>here</p>"
+    (text,) = read_html('<p>see <a href="x.md"/>after <br/>more</p>')
+    assert isinstance(text, HtmlText) and text.text == "see after\nmore"
+    assert [(link.href, link.text) for link in text.links] == [("x.md", "")]
 
 
 def test_pathological_pages_stay_fast() -> None:

@@ -153,12 +153,8 @@ class _Interrupt(Exception):
 
 
 def test_an_interrupted_build_keeps_its_embeddings(
-    tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, embedder: Embedder, flush_each_passage: None
 ) -> None:
-    import mkdocs_graphsearch.index.semantic as semantic
-
-    monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
-    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
     docs = topic_docs(tmp_path / "docs", "first")
     cache = tmp_path / "cache"
     _build(embedder, cache, docs)  # the site's encoder is fitted and cached
@@ -182,12 +178,8 @@ def test_an_interrupted_build_keeps_its_embeddings(
 
 
 def test_an_interrupted_first_build_flushes_what_it_embedded(
-    tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, embedder: Embedder, flush_each_passage: None
 ) -> None:
-    import mkdocs_graphsearch.index.semantic as semantic
-
-    monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
-    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
     docs = topic_docs(tmp_path / "docs", "first")
     cache = tmp_path / "cache"
 

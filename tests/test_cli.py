@@ -217,10 +217,15 @@ def test_explain_lines_for_vector_and_graph() -> None:
 def test_explain_line_for_the_fusion() -> None:
     """A hybrid answer's `fusion` (engine/fuse.py fusion_explain) is one line under the header."""
     output = {"query": "render fails", "mode": "hybrid", "results": [],
-              "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "keyword_share": 1.0}}
+              "fusion": {"held": 1, "matched": 2, "words": 2, "gap": 0.5234, "sure": True, "keyword_share": 1.0}}
     text = format_results(output, lambda word: word, "hybrid")
     assert text.splitlines()[1] == ("keyword share 1.00: its best match holds 1 of 2 query words "
-                                    "(2 with typo and stem matches), leads the next by 0.52")
+                                    "(2 with typo, stem and completion matches), leads the next by 0.52; "
+                                    "every word matched: the keyword answer")
+    output["fusion"] |= {"matched": 1, "sure": False, "keyword_share": 0.7}
+    text = format_results(output, lambda word: word, "hybrid")
+    assert text.splitlines()[1] == ("keyword share 0.70: its best match holds 1 of 2 query words "
+                                    "(1 with typo, stem and completion matches), leads the next by 0.52")
 
 
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:
@@ -361,6 +366,35 @@ def test_bad_input_is_a_message_and_exit_code_2(bundle: Path, tmp_path: Path, ca
     assert done.returncode == 2, stderr
     assert message in stderr
     assert "Traceback" not in stderr and done.stdout == b""
+
+
+@pytest.mark.parametrize(
+    ("cache", "out", "message"),
+    [
+        ("shared", "shared", "is --out"),  # the cache's upkeep deleted the bundle's encoder-model.*.bin
+        ("bundle/cache", "bundle", "is inside --out"),  # published with the bundle
+        ("cache", "cache/bundle", "holds --out"),  # clearing the cache deletes the bundle
+    ],
+)
+def test_index_refuses_a_cache_folder_that_holds_or_is_in_the_bundle(
+    tmp_path: Path, cache: str, out: str, message: str
+) -> None:
+    (tmp_path / cache).mkdir(parents=True)
+    kept = tmp_path / cache / "encoder-model.0badc0de.bin"
+    kept.write_bytes(b"a bundle part an earlier build wrote")
+    before = sorted(tmp_path.rglob("*"))
+    docs = str(EXAMPLE_SITE / "docs")
+    done = graphsearch("index", docs, "--out", str(tmp_path / out), "--cache-dir", str(tmp_path / cache))
+    stderr = done.stderr.decode()
+    assert done.returncode == 2 and f"--cache-dir {tmp_path / cache} {message} {tmp_path / out}" in stderr, stderr
+    assert sorted(tmp_path.rglob("*")) == before and kept.read_bytes() == b"a bundle part an earlier build wrote"
+
+
+def test_build_refuses_a_cache_folder_inside_the_site(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<html><body><main><h1>Home</h1></main></body></html>")
+    done = graphsearch("build", str(tmp_path), "--cache-dir", str(tmp_path / ".cache"))
+    assert done.returncode == 2 and "is inside the site folder" in done.stderr.decode(), done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["index.html"]
 
 
 def test_js_driver_rejects_an_item_without_a_query(bundle: Path, node: str) -> None:

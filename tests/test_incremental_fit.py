@@ -133,12 +133,8 @@ def test_pages_added_removed_and_repeated(
 
 
 def test_a_killed_first_build_keeps_its_fit_work(
-    tmp_path: Path, embedder: Embedder, model_runs: list[tuple[str, bool]], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, embedder: Embedder, model_runs: list[tuple[str, bool]], flush_each_passage: None
 ) -> None:
-    import mkdocs_graphsearch.index.semantic as semantic
-
-    monkeypatch.setattr(semantic, "FLUSH_SECONDS", 0.0)
-    monkeypatch.setattr(semantic, "PROGRESS_SECONDS", 0.0)
     docs, cache = topic_docs(tmp_path / "docs", "first"), tmp_path / "cache"
 
     def stop_midway(done: int, total: int, rate: float) -> None:

@@ -13,7 +13,7 @@ from conftest import EXAMPLE_SITE, ROOT, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import sealed_manifest
-from mkdocs_graphsearch.engine.search import FORMAT_1_MAX_QUERY_CHARS, bounded_query, search
+from mkdocs_graphsearch.engine.search import MAX_QUERY_CHARS_IF_ABSENT, bounded_query, search
 from parity import assert_parity
 from test_cli import graphsearch
 
@@ -32,13 +32,13 @@ def test_the_limit_is_in_the_manifest(example_bundle: Path) -> None:
     bundle = load_bundle(example_bundle)
     assert bundle.settings["max_query_chars"] == SearchSettings().max_query_chars
     assert "max_query_chars" not in load_bundle(FROZEN).settings  # format 1: the fallback
-    assert SearchSettings().max_query_chars == FORMAT_1_MAX_QUERY_CHARS
+    assert SearchSettings().max_query_chars == MAX_QUERY_CHARS_IF_ABSENT
 
 
 def test_a_long_query_answers_as_its_cut() -> None:
     bundle = load_bundle(FROZEN)
     cut = bounded_query(bundle, LONG)
-    assert len(cut) == FORMAT_1_MAX_QUERY_CHARS and cut.endswith(" retr")
+    assert len(cut) == MAX_QUERY_CHARS_IF_ABSENT and cut.endswith(" retr")
     for mode in ("keyword", "vector", "hybrid"):
         long = search(bundle, LONG, mode=mode)
         assert long["results"], mode

@@ -13,12 +13,12 @@ import pytest
 from conftest import VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.engine.encoder import (
-    FORMAT_1_MAX_QUERY_PIECES,
-    FORMAT_1_STOP_PIECES,
+    MAX_QUERY_PIECES_IF_ABSENT,
+    STOP_PIECES_IF_ABSENT,
     load_encoder,
     query_vector,
 )
-from mkdocs_graphsearch.engine.vector import FORMAT_1_QUERY_LEVELS, cosines, query_levels
+from mkdocs_graphsearch.engine.vector import QUERY_LEVELS_IF_ABSENT, cosines, query_levels
 from mkdocs_graphsearch.index.semantic import MAX_QUERY_PIECES, QUERY_LEVELS
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
@@ -42,8 +42,8 @@ def test_a_manifest_without_them_falls_back(frozen: Bundle) -> None:
     """The frozen bundle (first made in format 1) has neither."""
     assert "max_query_pieces" not in frozen.manifest["encoder"]
     assert "query_levels" not in frozen.manifest["vectors"]
-    assert load_encoder(frozen).max_pieces == FORMAT_1_MAX_QUERY_PIECES
-    assert query_levels(frozen.manifest) == FORMAT_1_QUERY_LEVELS
+    assert load_encoder(frozen).max_pieces == MAX_QUERY_PIECES_IF_ABSENT
+    assert query_levels(frozen.manifest) == QUERY_LEVELS_IF_ABSENT
 
 
 def test_the_engine_reads_the_manifest(frozen: Bundle) -> None:
@@ -54,7 +54,7 @@ def test_the_engine_reads_the_manifest(frozen: Bundle) -> None:
     frozen.manifest["vectors"]["query_levels"] = 3
     assert full is not None and frozen.vectors is not None and frozen.vector_scales is not None
     coarse = cosines(frozen.vectors, frozen.vector_scales, full, query_levels(frozen.manifest))
-    fine = cosines(frozen.vectors, frozen.vector_scales, full, FORMAT_1_QUERY_LEVELS)
+    fine = cosines(frozen.vectors, frozen.vector_scales, full, QUERY_LEVELS_IF_ABSENT)
     assert not np.array_equal(coarse, fine)
 
 
@@ -78,7 +78,7 @@ def test_stop_words_alone_make_no_query_vector(tmp_path: Path) -> None:
 def test_a_manifest_without_stop_pieces_encodes_stop_words(frozen: Bundle) -> None:
     """Before the rule (the frozen bundle): none, and stop words alone make a vector."""
     assert "stop_pieces" not in frozen.manifest["encoder"]
-    assert load_encoder(frozen).stop_pieces == frozenset(FORMAT_1_STOP_PIECES)
+    assert load_encoder(frozen).stop_pieces == frozenset(STOP_PIECES_IF_ABSENT)
     assert query_vector(frozen, STOP_ONLY) is not None
     frozen.manifest["encoder"]["stop_pieces"] = sorted(_pieces(frozen, STOP_ONLY))
     frozen.encoder = None

@@ -61,7 +61,8 @@ def scores(bundle_of):  # type: ignore[no-untyped-def]
     def report(name: str, mode: str) -> dict[str, Any]:
         docs, queries = SETS[name]
         if (name, mode) not in reports:
-            judged = [json.loads(line) for line in queries.read_text(encoding="utf-8").splitlines() if line.strip()]
+            lines = require_shared(queries).read_text(encoding="utf-8").splitlines()
+            judged = [json.loads(line) for line in lines if line.strip()]
             outputs = [search(bundle_of(docs), item["query"], mode=mode) for item in judged]
             reports[name, mode] = evaluate(judged, outputs)
         return reports[name, mode]

@@ -12,6 +12,7 @@ from conftest import build_bundle_dir
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.commands.js_engine import run_js_queries
 from mkdocs_graphsearch.engine.search import search
+from mkdocs_graphsearch.index.bm25 import FIELD_WEIGHTS, chunk_tokens
 
 PAGES = {
     "index.md": "# Welcome\n\nStart here to learn Acme Docs.\n",
@@ -51,3 +52,34 @@ def test_a_longer_query_is_no_title(bundle_dir: Path) -> None:
     """Only the whole title counts: `deploy to production servers` is an ordinary query."""
     first = search(load_bundle(bundle_dir), "deploy to production notes", mode="keyword")["results"][0]
     assert first["page"] == "guide/notes.md"
+
+
+EMPTY_FIELDS = dict.fromkeys(FIELD_WEIGHTS, "")
+#: Headings that are stop words alone (issue 22): an API page's sections `where` and `Or`.
+API_PAGE = (
+    "# Query API\n\nBuild a query.\n\n## where\n\nFilters rows by a condition.\n\n"
+    "## Or\n\nJoins two conditions.\n\n## The where clause\n\nA clause of the query.\n"
+)
+
+
+def test_a_title_of_stop_words_alone_keeps_them_as_names() -> None:
+    def title_terms(title: str) -> dict[str, int]:
+        return chunk_tokens({**EMPTY_FIELDS, "title": title})[0][0]
+
+    assert title_terms("where") == {"where": 1} and title_terms("Or") == {"or": 1}
+    assert title_terms("The where clause") == {"clause": 1}  # prose: its stop words go
+
+
+def test_a_stop_word_heading_is_found_by_its_word_in_both_engines(
+    tmp_path_factory: pytest.TempPathFactory, node: str
+) -> None:
+    docs = tmp_path_factory.mktemp("api-docs")
+    (docs / "index.md").write_text("# Home\n\nWelcome.\n", encoding="utf-8")
+    (docs / "api.md").write_text(API_PAGE, encoding="utf-8")
+    bundle_dir = build_bundle_dir(tmp_path_factory.mktemp("api-bundle"), docs, embeddings=False)
+    bundle = load_bundle(bundle_dir)
+    wanted = {"where": "api/#where", "Or": "api/#or", "or": "api/#or"}
+    python = {query: search(bundle, query, mode="keyword")["results"][0]["sections"][0]["url"] for query in wanted}
+    outputs = run_js_queries(bundle_dir, [{"id": i, "query": query} for i, query in enumerate(wanted)], mode="keyword")
+    js = {query: out["results"][0]["sections"][0]["url"] for query, out in zip(wanted, outputs, strict=True)}
+    assert python == js == wanted

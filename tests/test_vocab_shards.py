@@ -35,7 +35,7 @@ def test_keys_are_what_greedy_matching_looks_up() -> None:
     assert KEY_CHARS == 1
     assert vocab_key("##ing") == "##"  # every continuation piece: one shard
     assert vocab_key("theme") == "t"
-    assert vocab_key("##ing", 2) == "##i"  # bundles without key_chars (FORMAT_1_KEY_CHARS)
+    assert vocab_key("##ing", 2) == "##i"  # bundles without key_chars (KEY_CHARS_IF_ABSENT)
     assert vocab_key("theme", 2) == "th"
     assert vocab_key("a", 2) == "a"
     assert vocab_key("##", 2) == "##"  # never looked up: "#" is punctuation, a word of its own

@@ -10,7 +10,8 @@ import { encoderShardOf } from "../src/engine/bundle/encoder-shards.js";
 import { keyCharsOf, keyShard, vocabKey } from "../src/engine/bundle/vocab-shards.js";
 import { search } from "../src/engine/engine.js";
 import { completedQuery, keywordScores } from "../src/engine/keyword.js";
-import { createService, loadBundle } from "../src/engine/worker.js";
+import { loadBundle } from "../src/engine/worker.js";
+import { askService } from "./service.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */
@@ -24,25 +25,13 @@ const QUERIES = ["what happens when a render fails", "RetryPolicy.delay_for", "u
 async function serve(query, fails = () => false) {
   /** @type {string[]} */
   const fetched = [];
-  /** @type {any[]} */
-  const answers = [];
-  /** @type {string[]} */
-  let warnings = [];
-  let finish = () => {};
-  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
-  const service = createService((message) => {
-    if (message.type === "status") warnings = message.warnings;
-    if (message.type !== "results") return;
-    answers.push(message);
-    if (message.complete && message.mode === "hybrid") finish();
-  }, { fetcher: () => (name) => {
+  const fetching = (/** @type {string} */ name) => {
     fetched.push(name);
     return fails(name) ? Promise.reject(new Error(`no ${name}`)) : fetchFile(name);
-  } });
-  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  service.handle({ type: "query", channel: "box", id: 1, query, mode: "hybrid", limit: 10 });
-  await finished;
-  return { fetched, last: answers[answers.length - 1], warnings };
+  };
+  const hybrid = (/** @type {any} */ message) => message.type === "results" && message.complete && message.mode === "hybrid";
+  const { answers, status } = await askService(fetching, { query, mode: "hybrid", limit: 10 }, hybrid);
+  return { fetched, last: answers[answers.length - 1], warnings: status?.warnings ?? [] };
 }
 
 /** The logical encoder shards a query's pieces fall in (as engine.js encodes it).

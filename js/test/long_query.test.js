@@ -1,13 +1,14 @@
 // @ts-check
-// Any query is bounded work: search() reads its first `max_query_chars` code points (format 1:
-// the built-in 1000), so a 200 KB query neither overflows the stack nor answers differently
+// Any query is bounded work: search() reads its first `max_query_chars` code points (without one in
+// the manifest: the built-in 1000), so a 200 KB query neither overflows the stack nor answers differently
 // from its cut (tests/test_long_query.py checks the Python engine and parity).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { createService, loadBundle } from "../src/engine/worker.js";
+import { loadBundle } from "../src/engine/worker.js";
 import { boundedQuery, search } from "../src/engine/engine.js";
 import { tokenize } from "../src/engine/text/tokenize.js";
+import { askService } from "./service.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */
@@ -22,7 +23,7 @@ test("the tokenizer takes a 200 KB run of CJK or of compounds (no spread overflo
 
 test("a 200 KB query answers as its first max_query_chars code points", async () => {
   const bundle = await loadBundle(fetchFile);
-  assert.equal(bundle.settings.max_query_chars, undefined); // the frozen bundle is format 1
+  assert.equal(bundle.settings.max_query_chars, undefined); // the frozen bundle has none
   const cut = boundedQuery(bundle, LONG);
   assert.equal([...cut].length, 1000);
   assert.ok(cut.endsWith(" retr"));
@@ -42,18 +43,7 @@ test("the limit is the manifest's max_query_chars", async () => {
 
 test("the service echoes a long query as the engine read it (the UI's announced status line shows that)", async () => {
   const huge = "zqxjv ".repeat(200000); // 1.2 MB, no result
-  /** @type {any[]} */
-  const answers = [];
-  let finish = () => {};
-  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
-  const service = createService((message) => {
-    if (message.type !== "results") return;
-    answers.push(message);
-    if (message.complete) finish();
-  }, { fetcher: () => fetchFile });
-  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  service.handle({ type: "query", channel: "box", id: 1, query: huge, mode: "keyword" });
-  await finished;
+  const { answers } = await askService(fetchFile, { query: huge, mode: "keyword" });
   const bundle = await loadBundle(fetchFile);
   for (const answer of answers) {
     assert.equal(answer.results.length, 0);

@@ -10,8 +10,9 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileName } from "../src/engine/bundle/format.js";
 import { fragmentOf } from "../src/engine/bundle/read.js";
-import { createService, loadBundle } from "../src/engine/worker.js";
+import { loadBundle } from "../src/engine/worker.js";
 import { search } from "../src/engine/engine.js";
+import { askService } from "./service.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */
@@ -26,29 +27,15 @@ const fetchFile = (name) => readFile(new URL(name, BUNDLE));
 async function ask(query, mode, fails = () => false, damage = (_, bytes) => bytes) {
   /** @type {string[]} */
   const fetched = [];
-  /** @type {any} */
-  let status = null;
-  /** @type {any} */
-  let last = null;
-  let finish = () => {};
-  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
-  const service = createService((message) => {
-    if (message.type === "status") status = message;
-    if (message.type === "status" && message.state === "error") finish();
-    if (message.type !== "results") return;
-    last = message;
-    if (message.complete) finish();
-  }, {
-    fetcher: () => async (name) => {
-      fetched.push(name);
-      if (fails(name)) throw new Error(`no ${name}`);
-      return damage(name, new Uint8Array(await fetchFile(name)));
-    },
-  });
-  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  service.handle({ type: "query", channel: "box", id: 1, query, mode });
-  await finished;
-  return { last, fetched, status };
+  const fetching = async (/** @type {string} */ name) => {
+    fetched.push(name);
+    if (fails(name)) throw new Error(`no ${name}`);
+    return damage(name, new Uint8Array(await fetchFile(name)));
+  };
+  /** @param {any} message */
+  const ends = (message) => message.type === "status" ? message.state === "error" : message.complete;
+  const { answers, status } = await askService(fetching, { query, mode }, ends);
+  return { last: answers.length ? answers[answers.length - 1] : null, fetched, status };
 }
 
 /** The file names of these parts. @param {any} full @param {string} kind @param {Iterable<number>} indexes */

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileName } from "../src/engine/bundle/format.js";
 import { fragmentOf } from "../src/engine/bundle/read.js";
-import { createService, loadBundle } from "../src/engine/worker.js";
+import { loadBundle } from "../src/engine/worker.js";
+import { askService } from "./service.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */
@@ -17,18 +18,8 @@ test("a query fetches only the text fragments of the results shown", async () =>
   const full = await loadBundle(fetchFile);
   /** @type {string[]} */
   const fetched = [];
-  /** @type {any[]} */
-  const answers = [];
-  let finish = () => {};
-  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
-  const service = createService((message) => {
-    if (message.type !== "results") return;
-    answers.push(message);
-    if (message.complete) finish();
-  }, { fetcher: () => (name) => { fetched.push(name); return fetchFile(name); } });
-  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  service.handle({ type: "query", channel: "box", id: 1, query: "install", mode: "keyword", limit: 1 });
-  await finished;
+  const fetching = (/** @type {string} */ name) => { fetched.push(name); return fetchFile(name); };
+  const { answers } = await askService(fetching, { query: "install", mode: "keyword", limit: 1 });
   const last = answers[answers.length - 1];
   assert.equal(last.results.length, 1);
   assert.ok(last.results[0].sections.every((/** @type {any} */ section) => section.snippet));

@@ -9,12 +9,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { crc32, fileKey, fileName, listedParts } from "../src/engine/bundle/format.js";
-import { createService, loadBundle } from "../src/engine/worker.js";
+import { loadBundle } from "../src/engine/worker.js";
 import { codeRows, probedCells, probedClusters } from "../src/engine/bundle/vector-shards.js";
 import { queryVector } from "../src/engine/encoder.js";
 import { queryLevels } from "../src/engine/vector.js";
 import { search } from "../src/engine/engine.js";
 import { sealedManifest } from "./sealed-manifest.js";
+import { askService } from "./service.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const CLUSTERS = 3;
@@ -72,25 +73,13 @@ const logical = (name) => name.replace(/\.[0-9a-f]{8}(\.\w+)$/, "$1");
 async function serve(files, query, mode, fails = () => false) {
   /** @type {string[]} */
   const fetched = [];
-  /** @type {any[]} */
-  const answers = [];
-  /** @type {string[]} */
-  let warnings = [];
-  await new Promise((done) => {
-    const service = createService((message) => {
-      if (message.type === "status") warnings = message.warnings;
-      if (message.type !== "results") return;
-      answers.push(message);
-      if (message.complete) done(undefined);
-    }, { fetcher: () => async (name) => {
-      fetched.push(logical(name));
-      if (fails(logical(name))) throw new Error("HTTP 404");
-      return /** @type {Uint8Array} */ (files.get(name));
-    } });
-    service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-    service.handle({ type: "query", channel: "box", id: 1, query, mode });
-  });
-  return { answers, fetched, warnings };
+  const fetching = async (/** @type {string} */ name) => {
+    fetched.push(logical(name));
+    if (fails(logical(name))) throw new Error("HTTP 404");
+    return /** @type {Uint8Array} */ (files.get(name));
+  };
+  const { answers, status } = await askService(fetching, { query, mode });
+  return { answers, fetched, warnings: status?.warnings ?? [] };
 }
 
 const QUERY = "what happens when a render fails";

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 
 from mkdocs_graphsearch.built_site.selectors import Selector, parse_selector
+from mkdocs_graphsearch.parse.html_elements import VOID, ElementParser
 from mkdocs_graphsearch.parse.html_tree import defuse
 
 __all__ = ["CONTENT_MARKERS", "PageRegion", "find_region"]
@@ -39,7 +39,6 @@ _IGNORED = tuple(
     )
 )
 _TAG = parse_selector(".md-tag")
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
 @dataclass
@@ -62,7 +61,7 @@ class _Element:
     title: bool = False
 
 
-class _Locator(HTMLParser):
+class _Locator(ElementParser):
     def __init__(self, html: str, markers: tuple[Selector, ...]) -> None:
         super().__init__(convert_charrefs=True)
         self.html = html
@@ -89,7 +88,7 @@ class _Locator(HTMLParser):
         inner = start + len(self.get_starttag_text() or "")
         if tag == "meta" and values.get("http-equiv", "").lower() == "refresh":
             self.redirect = True
-        if tag in _VOID:
+        if tag in VOID:
             return
         element = _Element(tag, start, inner, [])
         for index, marker in enumerate(self.markers):
@@ -106,11 +105,6 @@ class _Locator(HTMLParser):
             self.title_depth += 1
         self.stack.append(element)
         self.open_counts[tag] = self.open_counts.get(tag, 0) + 1
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if tag not in _VOID:
-            self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if not self.open_counts.get(tag):

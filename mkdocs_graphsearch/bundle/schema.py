@@ -56,7 +56,7 @@ SETTING_NUMBER = (
     "keyword_weight", "min_score", "page_max_weight", "page_top_weight", "prefix_weight",
     "vector_only_threshold", "vector_threshold", "vector_weight",
 )  # fmt: skip
-#: Settings a format-1 manifest lacks (each engine has its FORMAT_1_* value, or never needs it):
+#: Settings an older manifest lacks (each engine has its *_IF_ABSENT value, or never needs it):
 #: `stem_weight` is needed when keyword.json has stems, `stop_word_weight` with `query_stop_words`.
 OPTIONAL_WHOLE = {"max_query_chars": 0}
 OPTIONAL_NUMBER = ("stem_weight", "stop_word_weight")
@@ -246,7 +246,7 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     vocab = _object(MANIFEST, encoder.get("vocab"), "encoder.vocab")
     for key in ("shards", "size"):
         vocab[key] = _whole(MANIFEST, vocab.get(key), f"encoder.vocab.{key}", 1)
-    if "key_chars" in vocab:  # format 1: 2 (bundle/vocab_shards.py FORMAT_1_KEY_CHARS)
+    if "key_chars" in vocab:  # absent: 2 (bundle/vocab_shards.py KEY_CHARS_IF_ABSENT)
         vocab["key_chars"] = _whole(MANIFEST, vocab["key_chars"], "encoder.vocab.key_chars", 1)
     return (
         *(encoder_shard(i) for i in range(len(firsts))),
@@ -302,7 +302,7 @@ def _check_settings(search: dict[str, Any]) -> None:
         _strings(MANIFEST, search["query_stop_words"], "search.query_stop_words")
         if "stop_word_weight" not in search:
             _fail(MANIFEST, "search.stop_word_weight", "is missing (there are query_stop_words)")
-    if "language_aliases" in search:  # format 1: none (engine/filters.py FORMAT_1_LANGUAGE_ALIASES)
+    if "language_aliases" in search:  # absent: none (engine/filters.py LANGUAGE_ALIASES_IF_ABSENT)
         for key, language in _object(MANIFEST, search["language_aliases"], "search.language_aliases").items():
             _string(MANIFEST, language, f"search.language_aliases.{key}")
 

@@ -85,6 +85,13 @@ class SearchSettings:
     rrf_k: int = 60
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
+    #: Hybrid fusion (engine/fuse.py): unless the best keyword match holds every word of the
+    #: query, the keyword side's confidence is fusion_coverage_base + fusion_coverage_span x the
+    #: share of the query's words it holds exactly + fusion_gap_span x how far it leads the next
+    #: keyword match (fitted on the dev set only: CHANGELOG.md).
+    fusion_coverage_base: float = 0.4
+    fusion_coverage_span: float = 0.4
+    fusion_gap_span: float = 0.2
     #: Cosine a chunk needs to enter the vector ranking (absolute: off-topic queries get nothing).
     vector_threshold: float = 0.2
     #: Cosine a chunk needs to be a result on the vector side alone (no keyword match). A build
@@ -107,3 +114,11 @@ class SearchSettings:
         data["fuzzy_weights"] = list(self.fuzzy_weights)
         data["query_stop_words"] = list(self.query_stop_words)
         return data
+
+
+#: The fusion settings (engine/fuse.py) by name, as the defaults give them: a manifest written
+#: before they were settings fuses with these (js/src/engine/fuse.js holds the same numbers for
+#: such manifests; tests/vectors/fuse.json pins both engines to them).
+FUSION_DEFAULTS: dict[str, float] = {
+    key: getattr(SearchSettings(), key) for key in ("fusion_coverage_base", "fusion_coverage_span", "fusion_gap_span")
+}

@@ -15,7 +15,7 @@ the shards of its words' keys. With k = the manifest's `encoder.vocab.key_chars`
 
 `vocab.<i>.json` = {"tokens": its entries in id order, "gaps": each id minus the previous one's
 (the first: the id)}. The manifest's `encoder.vocab` = {"shards": n, "size": the number of ids,
-"key_chars": k} (a bundle without key_chars has k = FORMAT_1_KEY_CHARS, 2). The shards depend
+"key_chars": k} (a bundle without key_chars has k = KEY_CHARS_IF_ABSENT, 2). The shards depend
 only on the vocabulary, so their content-hashed names are the same on every site built with the
 same model (a reader's cache holds them across sites).
 
@@ -38,7 +38,7 @@ from mkdocs_graphsearch.bundle.schema import _fail, _object, _strings, _wholes
 VOCAB_SHARDS = 32
 KEY_CHARS = 1
 #: The key length of bundles whose manifest has no `encoder.vocab.key_chars`.
-FORMAT_1_KEY_CHARS = 2
+KEY_CHARS_IF_ABSENT = 2
 _HASH_MODULUS = 1000003
 
 
@@ -49,9 +49,9 @@ def vocab_key(entry: str, key_chars: int = KEY_CHARS) -> str:
 
 
 def key_chars_of(manifest: dict[str, Any]) -> int:
-    """The manifest's key length (FORMAT_1_KEY_CHARS when it has none)."""
+    """The manifest's key length (KEY_CHARS_IF_ABSENT when it has none)."""
     vocab: dict[str, int] = manifest["encoder"]["vocab"]
-    return vocab.get("key_chars", FORMAT_1_KEY_CHARS)
+    return vocab.get("key_chars", KEY_CHARS_IF_ABSENT)
 
 
 def key_shard(key: str, n: int) -> int:

@@ -21,7 +21,7 @@ from mkdocs_graphsearch.bundle.read import locate
 from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
 from mkdocs_graphsearch.bundle.write import write_bundle
 from mkdocs_graphsearch.common.checks import DEFAULT_WITHIN
-from mkdocs_graphsearch.common.inputs import InputError, checked_text, read_queries
+from mkdocs_graphsearch.common.inputs import InputError, check_apart, checked_text, read_queries
 from mkdocs_graphsearch.common.terminal import clean, emphasis_for, format_report, format_results, plural
 from mkdocs_graphsearch.files.bounded import MAX_PAGE, RefusedInput, read_bounded
 from mkdocs_graphsearch.files.cache_store import usable_folder
@@ -84,6 +84,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     docs = Path(args.docs_dir)
     if not docs.is_dir():
         raise InputError(f"{docs} is not a folder")
+    if args.cache_dir and not args.no_embeddings:
+        check_apart(Path(args.cache_dir), Path(args.out), "--out")
     try:
         pages = parse_folder(docs, chunk_depth=args.chunk_depth)
     except OSError as error:
@@ -115,6 +117,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     site = Path(args.site_dir)
     if not site.is_dir():
         raise InputError(f"{site} is not a folder (give the folder of a built site)")
+    if args.cache_dir and not args.no_embeddings:
+        check_apart(Path(args.cache_dir), site, "the site folder")
     try:
         selector = parse_selector(args.content_selector) if args.content_selector else None
     except ValueError as error:
@@ -371,7 +375,8 @@ def _embedding_options(parser: argparse.ArgumentParser) -> None:
         help="keyword search only, no model run (default: embeddings on when the model loads)",
     )
     parser.add_argument(
-        "--cache-dir", default=DEFAULT_CACHE_DIR, help="embedding cache, '' for none (default: %(default)s)"
+        "--cache-dir", default=DEFAULT_CACHE_DIR,
+        help="embedding cache, apart from the output folder; '' for none (default: %(default)s)",
     )
 
 

@@ -27,6 +27,23 @@ def checked_text(text: str, what: str) -> str:
     return text
 
 
+def check_apart(cache: Path, out: Path, out_option: str) -> None:
+    """InputError, before anything is written, when the cache folder and an output folder are one
+    or either holds the other: the cache's upkeep deletes files by name in its folder (a bundle's
+    `encoder-model.*.bin` matches an old cache format's), an output folder is published with all
+    it holds (the cache holds page texts and the model's path), and a cache folder is disposable."""
+    cache_path, out_path = cache.resolve(), out.resolve()
+    if cache_path == out_path:
+        where = f"is {out_option} {out}: the cache's upkeep would delete output files, the output publish the cache"
+    elif cache_path.is_relative_to(out_path):
+        where = f"is inside {out_option} {out}: the cache would be published with it"
+    elif out_path.is_relative_to(cache_path):
+        where = f"holds {out_option} {out}: clearing the cache would delete the output"
+    else:
+        return
+    raise InputError(f"--cache-dir {cache} {where}; give --cache-dir a folder apart from it (or '' for no cache)")
+
+
 def read_input(path: Path, what: str) -> bytes:
     """A query or checks file's bytes, bounded (files/bounded.py): a special file, a file larger
     than MAX_QUERY_FILE or an unreadable one is an InputError naming it."""

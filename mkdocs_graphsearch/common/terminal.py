@@ -87,8 +87,9 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
         fusion = output["fusion"]
         lines.append(
             f"keyword share {fusion['keyword_share']:.2f}: its best match holds {fusion['held']} of "
-            f"{plural(fusion['words'], 'query word')} ({fusion['matched']} with typo and stem matches), "
-            f"leads the next by {fusion['gap']:.2f}"
+            f"{plural(fusion['words'], 'query word')} ({fusion['matched']} with typo, stem and completion "
+            f"matches), leads the next by {fusion['gap']:.2f}"
+            + ("; every word matched: the keyword answer" if fusion.get("sure") else "")
         )
     for number, page in enumerate(results, 1):
         sections = page["sections"]

@@ -32,12 +32,12 @@ from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.files.atomic import write_atomic
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
-#: A format-1 manifest's encoder entry has no `max_query_pieces` (index/semantic.py writes it
-#: since format 2): the value those engines had built in. Frozen: never change it.
-FORMAT_1_MAX_QUERY_PIECES = 64
-#: A manifest without `encoder.stop_pieces` (written since the rule came, index/semantic.py): none,
+#: An older manifest's encoder entry has no `max_query_pieces` (index/semantic.py writes it
+#: now): the value those engines had built in. Frozen: never change it.
+MAX_QUERY_PIECES_IF_ABSENT = 64
+#: An older manifest's encoder entry has no `stop_pieces` (index/semantic.py writes it now): none,
 #: so a query of known stop words alone is encoded as those engines did. Frozen: never change it.
-FORMAT_1_STOP_PIECES: tuple[int, ...] = ()
+STOP_PIECES_IF_ABSENT: tuple[int, ...] = ()
 
 
 @dataclass
@@ -59,8 +59,8 @@ def load_encoder(bundle: Bundle) -> StaticEncoder:
         weights=arrays.weights,
         components=arrays.components,
         vocab_path=_vocab_file(bundle.files[VOCAB]),
-        max_pieces=bundle.manifest["encoder"].get("max_query_pieces", FORMAT_1_MAX_QUERY_PIECES),
-        stop_pieces=frozenset(bundle.manifest["encoder"].get("stop_pieces", FORMAT_1_STOP_PIECES)),
+        max_pieces=bundle.manifest["encoder"].get("max_query_pieces", MAX_QUERY_PIECES_IF_ABSENT),
+        stop_pieces=frozenset(bundle.manifest["encoder"].get("stop_pieces", STOP_PIECES_IF_ABSENT)),
     )
 
 

@@ -47,8 +47,8 @@ from mkdocs_graphsearch.text.facets import KIND_FACET, facet_key, language_of, p
 FACETS = ("tags", "in", "kind", "lang")
 #: Whitespace that ends an unquoted value and starts a word (ASCII only: both engines agree).
 WHITESPACE = " \t\n\r\f\v"
-#: A format-1 manifest's search settings have no `language_aliases` (bundle/settings.py).
-FORMAT_1_LANGUAGE_ALIASES: dict[str, str] = {}
+#: An older manifest's search settings have no `language_aliases` (bundle/settings.py).
+LANGUAGE_ALIASES_IF_ABSENT: dict[str, str] = {}
 
 Filters = dict[str, list[str]]
 
@@ -136,7 +136,7 @@ def merged(filters: Filters, extra: Iterable[tuple[str, str]]) -> Filters:
 
 
 def language_aliases(bundle: Bundle) -> Mapping[str, str]:
-    aliases: Mapping[str, str] = bundle.settings.get("language_aliases", FORMAT_1_LANGUAGE_ALIASES)
+    aliases: Mapping[str, str] = bundle.settings.get("language_aliases", LANGUAGE_ALIASES_IF_ABSENT)
     return aliases
 
 

@@ -8,10 +8,11 @@ that follows how sure the keyword side is:
     gap      = 1 - second keyword score / best keyword score (1 with a single keyword match, 0
                with none): how far the keyword side's best chunk leads
     a        = 1 when that best chunk matches every word (`matched` = `words` > 0: each word
-               through itself, another form of its stem or a typo correction: `word_matches`;
-               a completion of a word being typed is a guess, it does not count); else
-               COVERAGE_BASE + COVERAGE_SPAN * coverage + GAP_SPAN * gap, at most 1
-               (0.4 + 0.4 c + 0.2 g)
+               through itself, another form of its stem, a typo correction or, for a word being
+               typed that is no term of the site, a completion: `word_matches`); else
+               fusion_coverage_base + fusion_coverage_span * coverage + fusion_gap_span * gap,
+               at most 1 (search settings, bundle/settings.py; a manifest without them fuses
+               with that file's defaults)
     share    = keyword_weight * a / (keyword_weight * a + vector_weight * (1 - a))   (0 if both 0)
     ceiling  = (keyword_weight + vector_weight) / (rrf_k + 1)   (the best score plain RRF could
                give: fused scores keep RRF's scale, so `min_score` and graph decay keep theirs)
@@ -26,11 +27,16 @@ the keyword side is sure of (`keyword_sure`): share 1, and search.py then keeps 
 the keyword side scored (no `min_score` cut, which would change page scores) and adds no
 graph neighbours, so the hybrid answer is the keyword answer (covers and definitions first):
 a typo-corrected match is no weaker evidence than the vector side's guess (CHANGELOG.md has
-the measurements). A question whose words are spread over many sections (`where does the
-generated html end up`) leans on meaning, the less the more of its words the best keyword
-match holds exactly and the further it leads the next. The scores say how far
-ahead a chunk is, where ranks only say that it is (on the dev set's hybrid queries this beat
-RRF, and a fixed share, and the share by coverage without the gap: CHANGELOG.md).
+the measurements). So is a completed one: a word being typed that is no term of the site
+(`heartb`, `BackgroundTa`) can only be the start of a word, and the vector side reads it
+through the same completion (keyword.py completed_query), so it has no evidence of its own
+there; the keyword side leads. A typed word that is a term (`fails` at the end of a
+question) may be finished: its completions (`failsafe`) are guesses and do not count.
+A question whose words are spread over many sections (`where does the generated html end
+up`) leans on meaning, the less the more of its words the best keyword match holds exactly
+and the further it leads the next. The scores say how far ahead a chunk is, where ranks
+only say that it is (on the dev set's hybrid queries this beat RRF, and a fixed share, and
+the share by coverage without the gap: CHANGELOG.md).
 
 Exact cover: when the query is a lookup, nothing but identifiers (tokens the tokenizer keeps
 whole beside their parts: `TimeoutStopSec`, `visibility_timeout`, `mkdocs.yml`, `--no-cache`) or
@@ -79,6 +85,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mkdocs_graphsearch.bundle.read import Bundle
+from mkdocs_graphsearch.bundle.settings import FUSION_DEFAULTS
 from mkdocs_graphsearch.engine.filters import WHITESPACE
 from mkdocs_graphsearch.engine.keyword import prefix_terms
 from mkdocs_graphsearch.text.facets import path_key
@@ -175,11 +182,13 @@ class Coverage(NamedTuple):
 def word_matches(bundle: Bundle, tokens: list[str], matched_terms: Sequence[Sequence[int]],
                  typed: Set[str]) -> list[list[int]]:
     """Per query token, the terms that show its word is in a chunk: the terms it matched
-    (keyword.py: itself, another form of its stem, a typo correction) less, for a token being
-    typed, its completions (a guess at what is being typed, not evidence that the word is there)."""
+    (keyword.py: itself, another form of its stem, a typo correction, a completion) less, for a
+    token being typed that is a term itself, its completions (the word may be finished: they are
+    a guess, not evidence that it is there). A typed token that is no term keeps them: they are
+    what it stands for."""
     found: list[list[int]] = []
     for token, terms in zip(tokens, matched_terms, strict=True):
-        guessed = set(prefix_terms(bundle, token)) if token in typed else set()
+        guessed = set(prefix_terms(bundle, token)) if token in typed and token in bundle.term_index else set()
         found.append([term for term in terms if term not in guessed])
     return found
 
@@ -206,13 +215,6 @@ def holds(bundle: Bundle, term: int, chunk: int) -> bool:
     return at < end and int(bundle.post_chunk[at]) == chunk
 
 
-#: The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage
-#: + GAP_SPAN x gap, at most 1 (fitted on the dev set only: CHANGELOG.md).
-COVERAGE_BASE = 0.4
-COVERAGE_SPAN = 0.4
-GAP_SPAN = 0.2
-
-
 def keyword_gap(keyword_ranked: list[int], keyword_scores: Sequence[float] | np.ndarray) -> float:
     """How far the keyword side's best chunk leads: 1 - second score / best score (1 with a
     single keyword match, 0 with none)."""
@@ -229,10 +231,27 @@ def keyword_sure(covered: Coverage) -> bool:
     return covered.words > 0 and covered.matched == covered.words
 
 
+def fusion_setting(settings: dict[str, Any], key: str) -> float:
+    """A fusion setting of the manifest, or its default for a manifest written before it was one."""
+    value: float = settings.get(key, FUSION_DEFAULTS[key])
+    return value
+
+
+def keyword_confidence(covered: Coverage, gap: float, settings: dict[str, Any]) -> float:
+    """`a`: 1 when the keyword side is sure, else base + span x exact coverage + gap span x gap,
+    at most 1."""
+    if keyword_sure(covered):
+        return 1.0
+    covered_share = covered.held / covered.words if covered.words else 0.0
+    a = (fusion_setting(settings, "fusion_coverage_base")
+         + fusion_setting(settings, "fusion_coverage_span") * covered_share
+         + fusion_setting(settings, "fusion_gap_span") * gap)
+    return min(a, 1.0)
+
+
 def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> float:
     """The keyword side's share of a fused score (1 - it is the vector side's)."""
-    covered_share = covered.held / covered.words if covered.words else 0.0
-    a = 1.0 if keyword_sure(covered) else min(COVERAGE_BASE + COVERAGE_SPAN * covered_share + GAP_SPAN * gap, 1.0)
+    a = keyword_confidence(covered, gap, settings)
     keyword, vector = settings["keyword_weight"] * a, settings["vector_weight"] * (1 - a)
     total = keyword + vector
     return keyword / total if total else 0.0
@@ -241,11 +260,12 @@ def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> fl
 def fusion_explain(covered: Coverage, keyword_ranked: list[int], keyword_scores: Sequence[float] | np.ndarray,
                    settings: dict[str, Any]) -> dict[str, Any]:
     """What set a hybrid query's keyword share (`--explain`): words held exactly and matched of
-    the query's words, the keyword gap and the share."""
+    the query's words, the keyword gap, whether the keyword side is sure (its answer is the
+    hybrid answer) and the share."""
     gap = keyword_gap(keyword_ranked, keyword_scores)
     share = keyword_share(covered, gap, settings)
     return {"held": covered.held, "matched": covered.matched, "words": covered.words, "gap": gap,
-            "keyword_share": share}
+            "sure": keyword_sure(covered), "keyword_share": share}
 
 
 def fuse(

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-#: A format-1 manifest's search settings have no `fuzzy_strong_length`: every typo is strong.
-FORMAT_1_FUZZY_STRONG_LENGTH = 0
+#: An older manifest's search settings have no `fuzzy_strong_length`: every typo is strong.
+FUZZY_STRONG_LENGTH_IF_ABSENT = 0
 
 
 def osa_within(a: str, b: str, budget: int) -> int | None:
@@ -59,5 +59,5 @@ def typo_distance(token: str, term: str, settings: Mapping[str, Any]) -> int | N
 
 def strong_typo(token: str, distance: int, settings: Mapping[str, Any]) -> bool:
     """At least `fuzzy_strong_length` code points of the token per edit."""
-    strong_length: int = settings.get("fuzzy_strong_length", FORMAT_1_FUZZY_STRONG_LENGTH)
+    strong_length: int = settings.get("fuzzy_strong_length", FUZZY_STRONG_LENGTH_IF_ABSENT)
     return len(token) >= distance * strong_length

@@ -56,13 +56,13 @@ def available_mode(bundle: Bundle, mode: str | None) -> str:
     return requested
 
 
-#: A format-1 manifest's search settings have no `max_query_chars` (bundle/settings.py).
-FORMAT_1_MAX_QUERY_CHARS = 1000
+#: An older manifest's search settings have no `max_query_chars` (bundle/settings.py).
+MAX_QUERY_CHARS_IF_ABSENT = 1000
 
 
 def bounded_query(bundle: Bundle, query: str) -> str:
     """The query cut to the bundle's `max_query_chars` code points: bounded work for any input."""
-    return query[: bundle.settings.get("max_query_chars", FORMAT_1_MAX_QUERY_CHARS)]
+    return query[: bundle.settings.get("max_query_chars", MAX_QUERY_CHARS_IF_ABSENT)]
 
 
 def _dense(scores: dict[int, float], size: int) -> np.ndarray:

@@ -18,14 +18,14 @@ import numpy as np
 
 from mkdocs_graphsearch.bundle.vector_shards import Clusters
 
-#: A format-1 manifest's vectors entry has no `query_levels` (index/semantic.py writes it since
-#: format 2): the value those engines had built in. Frozen: never change it.
-FORMAT_1_QUERY_LEVELS = 32767
+#: An older manifest's vectors entry has no `query_levels` (index/semantic.py writes it
+#: now): the value those engines had built in. Frozen: never change it.
+QUERY_LEVELS_IF_ABSENT = 32767
 
 
 def query_levels(manifest: dict[str, Any]) -> int:
     """The integer range the query vector is quantized to: +-query_levels."""
-    levels: int = manifest["vectors"].get("query_levels", FORMAT_1_QUERY_LEVELS)
+    levels: int = manifest["vectors"].get("query_levels", QUERY_LEVELS_IF_ABSENT)
     return levels
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mkdocs_graphsearch.bundle.format import IMPACT_SCALE
@@ -34,7 +35,7 @@ from mkdocs_graphsearch.index.release_log import keyword_boost
 from mkdocs_graphsearch.index.token_cache import ChunkTokens, TokenCache
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.stem import is_prose_word, stem
-from mkdocs_graphsearch.text.tokenize import iter_words, tokenize
+from mkdocs_graphsearch.text.tokenize import iter_words, title_words, tokenize
 
 # Field weights: the chunk's own heading first, identifiers next, then ancestors' headings and
 # tags, body text, and code last (code repeats names that the prose explains better). `file` is
@@ -132,9 +133,14 @@ def chunk_tokens(fields: dict[str, str]) -> ChunkTokens:
     counts: list[dict[str, int]] = []
     prose: set[str] = set()
     for name in FIELD_WEIGHTS:
-        # Names and code keep their stop words (`where`, `from`: text/tokenize.py rule 6).
-        code = name in CODE_FIELDS
-        tokens = file_terms(fields[name]) if name == "file" and fields[name] else iter_words(fields[name], code)
+        # Names and code keep their stop words (`where`, `from`: text/tokenize.py rule 6), and so
+        # does a title of stop words alone (rule 9).
+        if name == "file" and fields[name]:
+            tokens: Iterable[tuple[str, bool]] = file_terms(fields[name])
+        elif name == "title":
+            tokens = title_words(fields[name])
+        else:
+            tokens = iter_words(fields[name], name in CODE_FIELDS)
         field: dict[str, int] = {}
         words: set[str] = set()
         for token, word in tokens:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 
 from mkdocs_graphsearch.text.cells import CELL
 
+from .html_elements import VOID, ElementParser
 from .plaintext import code_span
 
 __all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "defuse", "read_html"]
@@ -58,7 +58,6 @@ class HtmlSymbols:
 HtmlItem = HtmlHeading | HtmlText | HtmlCode | HtmlSymbols
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # Elements that start a new line of text (everything else is inline).
 _BLOCKS = frozenset(
     "address article aside blockquote caption dd details dialog div dl dt fieldset figcaption figure "
@@ -133,7 +132,7 @@ class _Open:
 _WRAPPER_DEPTH = 6
 
 
-class _Reader(HTMLParser):
+class _Reader(ElementParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.items: list[HtmlItem] = []
@@ -227,7 +226,7 @@ class _Reader(HTMLParser):
         elif tag == "br" and self.skip_depth == 0:
             sink = self.sink()
             sink.append(" " if self.row_depth and sink is self.text else "\n")
-        if tag in _VOID:
+        if tag in VOID:
             if tag == "img" and self.skip_depth == 0 and self.heading is None and self.code is None:
                 self.text.append(values.get("alt", ""))  # as the markdown front-end keeps alt text
                 if self.open_link is not None:
@@ -286,11 +285,6 @@ class _Reader(HTMLParser):
 
         self.stack.append(entry)
         self.open_counts[tag] = self.open_counts.get(tag, 0) + 1
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if tag not in _VOID:
-            self.handle_endtag(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _BLOCKS:

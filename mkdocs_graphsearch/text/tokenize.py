@@ -36,7 +36,8 @@ own Unicode data, so that both engines agree whatever Unicode version they carry
    text and its kind: WORD (rule 7), COMPOUND (a whole compound of several parts, or a stop
    word kept as a name), PART (one of a compound's parts) or CJK.
 9. A query is tokenized as text, and as code when that leaves no token (`query_spans`): a query
-   of stop words alone (`where`) looks for them as names.
+   of stop words alone (`where`) looks for them as names. A title is tokenized the same way
+   (`title_words`): a heading of stop words alone (`where`, `Or` on an API page) is a name.
 
 Case is read from the table's general category (Lu, Lt upper; Ll lower).
 """
@@ -52,8 +53,8 @@ from mkdocs_graphsearch.text import unicode_table as _table
 from mkdocs_graphsearch.text.unicode_table import lower, normalize
 
 __all__ = [
-    "iter_token_spans", "iter_words", "lower", "normalize", "query_spans", "title_key", "token_spans", "tokenize",
-    "tokenize_words",
+    "iter_token_spans", "iter_words", "lower", "normalize", "query_spans", "title_key", "title_words", "token_spans",
+    "tokenize", "tokenize_words",
 ]
 
 MAX_TOKEN_LENGTH = 64
@@ -199,6 +200,12 @@ def iter_words(text: str, code: bool = False) -> Iterator[tuple[str, bool]]:
 def query_spans(query: str) -> list[Span]:
     """A query's tokens (rule 9): as text, else (stop words alone) as code."""
     return token_spans(query) or token_spans(query, code=True)
+
+
+def title_words(text: str) -> list[tuple[str, bool]]:
+    """A title's tokens, each with whether it is a word (rule 9, as a query's): the title field
+    keeps a heading of stop words alone as names, so the query `where` finds the section `where`."""
+    return [(token, kind == WORD) for token, _, _, kind in query_spans(text)]
 
 
 def title_key(text: str) -> str:

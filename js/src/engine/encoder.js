@@ -7,13 +7,13 @@ import { checkEncoder } from "./bundle/schema.js";
 import { parseJson, readFile } from "./bundle/read.js";
 import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
 
-/** A format-1 manifest's encoder entry has no `max_query_pieces` (written since format 2,
+/** An older manifest's encoder entry has no `max_query_pieces` (the builder writes it now,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
-const FORMAT_1_MAX_QUERY_PIECES = 64;
-/** A manifest without `encoder.stop_pieces` (written since the rule came, index/semantic.py):
- * none, so a query of known stop words alone is encoded as those engines did. Frozen. */
+const MAX_QUERY_PIECES_IF_ABSENT = 64;
+/** An older manifest's encoder entry has no `stop_pieces` (index/semantic.py writes it now): none,
+ * so a query of known stop words alone is encoded as those engines did. Frozen. */
 /** @type {number[]} */
-const FORMAT_1_STOP_PIECES = [];
+const STOP_PIECES_IF_ABSENT = [];
 
 /**
  * @typedef {{rows: Map<number, {weight: number, row: Float64Array}>, rowScales: Float64Array,
@@ -63,8 +63,8 @@ export async function loadEncoder(bundle, fetchFile) {
     shards,
     shardLoaded: shards.map(() => false),
     shardFailed: shards.map(() => false),
-    maxPieces: manifest.encoder.max_query_pieces ?? FORMAT_1_MAX_QUERY_PIECES,
-    stopPieces: new Set(manifest.encoder.stop_pieces ?? FORMAT_1_STOP_PIECES),
+    maxPieces: manifest.encoder.max_query_pieces ?? MAX_QUERY_PIECES_IF_ABSENT,
+    stopPieces: new Set(manifest.encoder.stop_pieces ?? STOP_PIECES_IF_ABSENT),
     wordpiece: createWordPiece(ids, true),
     vocabLoaded,
     vocabFailed: new Array(n).fill(false),

@@ -30,14 +30,14 @@ export function availableMode(bundle, mode) {
 /** @type {import("./results.js").Matches} */
 const NO_MATCHES = Object.freeze({ chunks: new Int32Array(0), best: -1, next: -1 });
 
-/** A format-1 manifest's search settings have no `max_query_chars` (bundle/settings.py). */
-const FORMAT_1_MAX_QUERY_CHARS = 1000;
+/** An older manifest's search settings have no `max_query_chars` (bundle/settings.py). */
+const MAX_QUERY_CHARS_IF_ABSENT = 1000;
 
 /** The query cut to the bundle's `max_query_chars` code points (not UTF-16 units, as Python
  * counts): bounded work for any input.
  * @param {Bundle} bundle @param {string} query */
 export function boundedQuery(bundle, query) {
-  const max = bundle.settings.max_query_chars ?? FORMAT_1_MAX_QUERY_CHARS;
+  const max = bundle.settings.max_query_chars ?? MAX_QUERY_CHARS_IF_ABSENT;
   if (query.length <= max) return query; // never more code points than UTF-16 units
   let out = "", count = 0;
   for (const ch of query) {

@@ -16,8 +16,8 @@ const EDGES = /^-+|-+$/g;
 const ASCII = /^[\x00-\x7f]*$/;
 /** A chunk kind -> its `kind:` facet value (spec: KIND_FACET). */
 const KIND_FACET = new Map([["page", "prose"], ["section", "prose"], ["api", "api"], ["code", "code"]]);
-/** A format-1 manifest's search settings have no `language_aliases` (bundle/settings.py). */
-const FORMAT_1_LANGUAGE_ALIASES = {};
+/** An older manifest's search settings have no `language_aliases` (bundle/settings.py). */
+const LANGUAGE_ALIASES_IF_ABSENT = {};
 
 /** @param {string} ch */
 const isSpace = (ch) => WHITESPACE.includes(ch);
@@ -41,7 +41,7 @@ export function languageOf(language, aliases) {
 
 /** @param {Bundle} bundle @returns {Record<string, string>} */
 export function languageAliases(bundle) {
-  return bundle.settings.language_aliases ?? FORMAT_1_LANGUAGE_ALIASES;
+  return bundle.settings.language_aliases ?? LANGUAGE_ALIASES_IF_ABSENT;
 }
 
 /** @param {string} facet @param {string} value */

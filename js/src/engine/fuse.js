@@ -93,12 +93,12 @@ export function pathRoots(bundle, text, found) {
 }
 
 /** Per query token, the terms that show its word is in a chunk: the terms it matched less, for a
- * token being typed, its completions (spec: word_matches).
+ * token being typed that is a term itself, its completions (spec: word_matches).
  * @param {Bundle} bundle @param {string[]} tokens @param {number[][]} matchedTerms
  * @param {Set<string>} typed @returns {number[][]} */
 export function wordMatches(bundle, tokens, matchedTerms, typed) {
   return tokens.map((token, i) => {
-    const guessed = new Set(typed.has(token) ? prefixTerms(bundle, token) : []);
+    const guessed = new Set(typed.has(token) && bundle.termIndex.has(token) ? prefixTerms(bundle, token) : []);
     return matchedTerms[i].filter((term) => !guessed.has(term));
   });
 }
@@ -140,11 +140,13 @@ export function holds(bundle, term, chunk) {
   return low < end && bundle.postChunk[low] === chunk;
 }
 
-/** The keyword side's share before the weights: COVERAGE_BASE + COVERAGE_SPAN x coverage +
- * GAP_SPAN x gap, at most 1. */
-const COVERAGE_BASE = 0.4;
-const COVERAGE_SPAN = 0.4;
-const GAP_SPAN = 0.2;
+/** A manifest written before the fusion settings were settings fuses with these (spec:
+ * bundle/settings.py FUSION_DEFAULTS; tests/vectors/fuse.json pins both engines to them). */
+const FUSION_DEFAULTS = { fusion_coverage_base: 0.4, fusion_coverage_span: 0.4, fusion_gap_span: 0.2 };
+
+/** A fusion setting of the manifest, or its default (spec: fusion_setting).
+ * @param {any} settings @param {keyof typeof FUSION_DEFAULTS} key @returns {number} */
+const fusionSetting = (settings, key) => settings[key] ?? FUSION_DEFAULTS[key];
 
 /** How far the keyword side's best chunk leads: 1 - second score / best score (1 with a single
  * keyword match, 0 with none) (spec: keyword_gap).
@@ -159,10 +161,22 @@ export function keywordGap(keyword, keywordScores) {
  * @param {Coverage} covered @returns {boolean} */
 export const keywordSure = (covered) => covered.words > 0 && covered.matched === covered.words;
 
+/** The keyword side's confidence `a`: 1 when it is sure, else base + span x exact coverage + gap
+ * span x gap, at most 1 (spec: keyword_confidence).
+ * @param {Coverage} covered @param {number} gap @param {any} settings @returns {number} */
+export function keywordConfidence(covered, gap, settings) {
+  if (keywordSure(covered)) return 1;
+  const coveredShare = covered.words ? covered.held / covered.words : 0;
+  const a = fusionSetting(settings, "fusion_coverage_base")
+    + fusionSetting(settings, "fusion_coverage_span") * coveredShare
+    + fusionSetting(settings, "fusion_gap_span") * gap;
+  return Math.min(a, 1);
+}
+
 /** The keyword side's share of a fused score (spec: keyword_share).
  * @param {Coverage} covered @param {number} gap @param {any} settings @returns {number} */
 export function keywordShare(covered, gap, settings) {
-  const a = keywordSure(covered) ? 1 : Math.min(COVERAGE_BASE + COVERAGE_SPAN * (covered.words ? covered.held / covered.words : 0) + GAP_SPAN * gap, 1);
+  const a = keywordConfidence(covered, gap, settings);
   const keyword = settings.keyword_weight * a;
   const vector = settings.vector_weight * (1 - a);
   const total = keyword + vector;
@@ -170,12 +184,15 @@ export function keywordShare(covered, gap, settings) {
 }
 
 /** What set a hybrid query's keyword share (explain): words held exactly and matched of the
- * query's words, the keyword gap and the share (spec: fusion_explain).
- * @param {Coverage} covered @param {Matches} keyword @param {ArrayLike<number>} keywordScores
- * @param {any} settings @returns {{held: number, matched: number, words: number, gap: number, keyword_share: number}} */
+ * query's words, the keyword gap, whether the keyword side is sure and the share (spec: fusion_explain).
+ * @param {Coverage} covered @param {Matches} keyword @param {ArrayLike<number>} keywordScores @param {any} settings
+ * @returns {{held: number, matched: number, words: number, gap: number, sure: boolean, keyword_share: number}} */
 export function fusionExplain(covered, keyword, keywordScores, settings) {
   const gap = keywordGap(keyword, keywordScores);
-  return { held: covered.held, matched: covered.matched, words: covered.words, gap, keyword_share: keywordShare(covered, gap, settings) };
+  return {
+    held: covered.held, matched: covered.matched, words: covered.words, gap, sure: keywordSure(covered),
+    keyword_share: keywordShare(covered, gap, settings),
+  };
 }
 
 /**

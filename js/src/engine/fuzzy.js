@@ -2,8 +2,8 @@
 /** Typo matching's rules: bounded optimal-string-alignment distance over code points, the edit
  * budget, the first code point of short tokens, strong typos (spec: engine/fuzzy.py). */
 
-/** A format-1 manifest's search settings have no `fuzzy_strong_length`: every typo is strong. */
-const FORMAT_1_FUZZY_STRONG_LENGTH = 0;
+/** An older manifest's search settings have no `fuzzy_strong_length`: every typo is strong. */
+const FUZZY_STRONG_LENGTH_IF_ABSENT = 0;
 
 /**
  * The OSA distance (insert, delete, substitute, swap two neighbours) if <= budget, else null.
@@ -55,5 +55,5 @@ export function typoDistance(token, term, settings) {
 /** At least `fuzzy_strong_length` code points of the token per edit.
  * @param {ArrayLike<number>} token @param {number} distance @param {any} settings */
 export function strongTypo(token, distance, settings) {
-  return token.length >= distance * (settings.fuzzy_strong_length ?? FORMAT_1_FUZZY_STRONG_LENGTH);
+  return token.length >= distance * (settings.fuzzy_strong_length ?? FUZZY_STRONG_LENGTH_IF_ABSENT);
 }

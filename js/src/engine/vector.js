@@ -1,14 +1,14 @@
 // @ts-check
 /** Vector similarity against int8 passage vectors (spec: mkdocs_graphsearch/engine/vector.py). */
 
-/** A format-1 manifest's vectors entry has no `query_levels` (written since format 2,
+/** An older manifest's vectors entry has no `query_levels` (the builder writes it now,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
-const FORMAT_1_QUERY_LEVELS = 32767;
+const QUERY_LEVELS_IF_ABSENT = 32767;
 
 /** The integer range the query vector is quantized to: +-query_levels.
  * @param {any} manifest @returns {number} */
 export function queryLevels(manifest) {
-  return manifest.vectors.query_levels ?? FORMAT_1_QUERY_LEVELS;
+  return manifest.vectors.query_levels ?? QUERY_LEVELS_IF_ABSENT;
 }
 
 /** @param {number[]} vector @param {number} levels @returns {{q: Int32Array, scale: number}} */

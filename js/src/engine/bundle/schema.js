@@ -247,7 +247,7 @@ function checkSettings(search) {
       fail(m, "search.stop_word_weight", "is missing (there are query_stop_words)");
     }
   }
-  if (Object.hasOwn(search, "language_aliases")) { // format 1: none (filters.js FORMAT_1_LANGUAGE_ALIASES)
+  if (Object.hasOwn(search, "language_aliases")) { // absent: none (filters.js LANGUAGE_ALIASES_IF_ABSENT)
     const aliases = object(m, search.language_aliases, "search.language_aliases");
     for (const [key, language] of Object.entries(aliases)) string(m, language, `search.language_aliases.${key}`);
   }
@@ -398,7 +398,7 @@ function checkEncoderParts(manifest) {
   firsts.forEach((first, i) => whole(m, first, `encoder.shards[${i}]`, i ? firsts[i - 1] + 1 : 0, i ? MAX_WHOLE : 0));
   const vocab = object(m, own(encoder, "vocab"), "encoder.vocab");
   for (const key of ["shards", "size"]) whole(m, own(vocab, key), `encoder.vocab.${key}`, 1);
-  if (own(vocab, "key_chars") !== undefined) whole(m, vocab.key_chars, "encoder.vocab.key_chars", 1); // format 1: 2
+  if (own(vocab, "key_chars") !== undefined) whole(m, vocab.key_chars, "encoder.vocab.key_chars", 1); // absent: 2 (vocab-shards.js KEY_CHARS_IF_ABSENT)
   return [
     ...firsts.map((_, i) => `encoder.${i}.bin`),
     "encoder-model.bin",

@@ -17,10 +17,10 @@ const HASH_MODULUS = 1000003;
 export const vocabShard = (index) => `vocab.${index}.json`;
 
 /** Key length of a bundle whose manifest has no `encoder.vocab.key_chars`. */
-const FORMAT_1_KEY_CHARS = 2;
+const KEY_CHARS_IF_ABSENT = 2;
 
 /** The manifest's key length. @param {any} manifest @returns {number} */
-export const keyCharsOf = (manifest) => manifest.encoder.vocab.key_chars ?? FORMAT_1_KEY_CHARS;
+export const keyCharsOf = (manifest) => manifest.encoder.vocab.key_chars ?? KEY_CHARS_IF_ABSENT;
 
 /** @param {string} entry @param {number} keyChars */
 export function vocabKey(entry, keyChars) {
