@@ -12,9 +12,15 @@ import pytest
 
 from conftest import VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
-from mkdocs_graphsearch.engine.encoder import MAX_QUERY_PIECES_IF_ABSENT, load_encoder, query_vector
+from mkdocs_graphsearch.engine.encoder import (
+    MAX_QUERY_PIECES_IF_ABSENT,
+    STOP_PIECES_IF_ABSENT,
+    load_encoder,
+    query_vector,
+)
 from mkdocs_graphsearch.engine.vector import QUERY_LEVELS_IF_ABSENT, cosines, query_levels
 from mkdocs_graphsearch.index.semantic import MAX_QUERY_PIECES, QUERY_LEVELS
+from mkdocs_graphsearch.text.wordpiece import WordPiece
 
 FROZEN = VECTORS / "engine"
 QUERY = "what happens when a render fails and the retry policy gives up"
@@ -50,3 +56,34 @@ def test_the_engine_reads_the_manifest(frozen: Bundle) -> None:
     coarse = cosines(frozen.vectors, frozen.vector_scales, full, query_levels(frozen.manifest))
     fine = cosines(frozen.vectors, frozen.vector_scales, full, QUERY_LEVELS_IF_ABSENT)
     assert not np.array_equal(coarse, fine)
+
+
+STOP_ONLY = "the a to"
+
+
+def test_stop_words_alone_make_no_query_vector(tmp_path: Path) -> None:
+    """A query whose known pieces are all stop words gets no vector (engine/encoder.py): its rows
+    point wherever the site says `the`; a query with one content word is encoded as before."""
+    bundle = load_bundle(build_bundle_dir(tmp_path, FROZEN / "docs", embeddings=True))
+    stops = bundle.manifest["encoder"]["stop_pieces"]
+    assert stops == sorted(stops) and len(stops) >= 3
+    assert query_vector(bundle, STOP_ONLY) is None
+    assert query_vector(bundle, "knitting a wool scarf") is None  # only `a` known
+    with_rule = query_vector(bundle, QUERY)
+    bundle.manifest["encoder"]["stop_pieces"], bundle.encoder = [], None
+    assert query_vector(bundle, STOP_ONLY) is not None
+    assert query_vector(bundle, QUERY) == with_rule
+
+
+def test_a_manifest_without_stop_pieces_encodes_stop_words(frozen: Bundle) -> None:
+    """Before the rule (the frozen bundle): none, and stop words alone make a vector."""
+    assert "stop_pieces" not in frozen.manifest["encoder"]
+    assert load_encoder(frozen).stop_pieces == frozenset(STOP_PIECES_IF_ABSENT)
+    assert query_vector(frozen, STOP_ONLY) is not None
+    frozen.manifest["encoder"]["stop_pieces"] = sorted(_pieces(frozen, STOP_ONLY))
+    frozen.encoder = None
+    assert query_vector(frozen, STOP_ONLY) is None
+
+
+def _pieces(bundle: Bundle, text: str) -> set[int]:
+    return set(WordPiece(load_encoder(bundle).vocab_path).pieces(text))

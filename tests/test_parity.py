@@ -30,6 +30,8 @@ EXAMPLE_QUERIES = [
     "where", "or_ where .where() and_ col", "`from` import", "banana bread recipe", "how to cook pasta",
     "football scores", "idempotancy", "graceful shutdwon", "tidewater", "Retries", "Deploy to production",
     "キュー", "ワーカーを起動する", "スケジュー",
+    # Stop words the encoder knows and nothing else: no query vector (encoder.stop_pieces).
+    "knitting a wool scarf", "the a to", "how to retry",
 ]
 
 

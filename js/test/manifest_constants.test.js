@@ -49,3 +49,16 @@ test("the runtime reads them from the manifest", async () => {
   assert.equal(queryLevels(limited), 3);
   assert.ok(vector.length > 0);
 });
+
+test("stop words alone make no query vector when the manifest lists their pieces", async () => {
+  const before = await wholeEncoder(manifest());
+  assert.equal(before.stopPieces.size, 0); // the frozen bundle predates the rule
+  const stopOnly = before.wordpiece.pieces("the a to");
+  assert.ok(encodeQuery(before, stopOnly) !== null);
+  const listed = manifest();
+  listed.encoder.stop_pieces = [...new Set(stopOnly)].sort((a, b) => a - b);
+  const after = await wholeEncoder(listed);
+  assert.equal(encodeQuery(after, stopOnly), null);
+  const pieces = before.wordpiece.pieces(QUERY); // a content word: the same vector as before
+  assert.deepEqual(encodeQuery(after, pieces), encodeQuery(before, pieces));
+});

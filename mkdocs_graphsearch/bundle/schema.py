@@ -190,6 +190,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
         encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
         if "max_query_pieces" in encoder:
             encoder["max_query_pieces"] = _whole(MANIFEST, encoder["max_query_pieces"], "encoder.max_query_pieces")
+        if "stop_pieces" in encoder:  # optional (index/semantic.py stop_pieces)
+            _wholes(MANIFEST, encoder["stop_pieces"], "encoder.stop_pieces", None, 0, MAX_VARINT)
     if "facets" in manifest:  # optional (index/facets.py): the UI's filter chips
         for facet, entries in _object(MANIFEST, manifest["facets"], "facets").items():
             for i, entry in enumerate(_list(MANIFEST, entries, f"facets.{facet}")):

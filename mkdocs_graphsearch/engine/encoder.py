@@ -8,7 +8,7 @@ operations in exactly this order, so both engines agree bit for bit:
     acc[d] = 0; wsum = 0
     for each piece with a row r (others are skipped), in query order:
         acc[d] += w_r * (rows[r][d] * row_scales[d])   for d ascending;  wsum += w_r
-    none known -> no vector
+    none known, or every known piece in the manifest's encoder.stop_pieces -> no vector
     acc[d] = acc[d] / wsum
     norm = sqrt(sum of acc[d] * acc[d], d ascending); q[d] = acc[d] / norm
 The components are used only to project a full model query vector (`project_query`, for
@@ -35,6 +35,9 @@ from mkdocs_graphsearch.text.wordpiece import WordPiece
 #: An older manifest's encoder entry has no `max_query_pieces` (index/semantic.py writes it
 #: now): the value those engines had built in. Frozen: never change it.
 MAX_QUERY_PIECES_IF_ABSENT = 64
+#: An older manifest's encoder entry has no `stop_pieces` (index/semantic.py writes it now): none,
+#: so a query of known stop words alone is encoded as those engines did. Frozen: never change it.
+STOP_PIECES_IF_ABSENT: tuple[int, ...] = ()
 
 
 @dataclass
@@ -45,6 +48,7 @@ class StaticEncoder:
     components: np.ndarray  # float64 (pca_dim, dim): components * component_scales
     vocab_path: Path
     max_pieces: int  # the query pieces read, at most
+    stop_pieces: frozenset[int]  # pieces that make no vector on their own
 
 
 def load_encoder(bundle: Bundle) -> StaticEncoder:
@@ -56,6 +60,7 @@ def load_encoder(bundle: Bundle) -> StaticEncoder:
         components=arrays.components,
         vocab_path=_vocab_file(bundle.files[VOCAB]),
         max_pieces=bundle.manifest["encoder"].get("max_query_pieces", MAX_QUERY_PIECES_IF_ABSENT),
+        stop_pieces=frozenset(bundle.manifest["encoder"].get("stop_pieces", STOP_PIECES_IF_ABSENT)),
     )
 
 
@@ -76,6 +81,7 @@ def _wordpiece(vocab_path: Path) -> WordPiece:
 def encode_query(encoder: StaticEncoder, pieces: list[int]) -> list[float] | None:
     acc = np.zeros(encoder.rows.shape[1], dtype=np.float64)
     wsum = 0.0
+    content = False
     for piece in pieces[: encoder.max_pieces]:
         r = encoder.row_of.get(piece)
         if r is None:
@@ -83,7 +89,10 @@ def encode_query(encoder: StaticEncoder, pieces: list[int]) -> list[float] | Non
         w = encoder.weights[r]
         acc += w * encoder.rows[r]
         wsum += w
-    if wsum == 0.0:
+        content = content or piece not in encoder.stop_pieces
+    # Stop words alone (`knitting a wool scarf` with only `a` known) would point wherever the
+    # site says `a`: no meaning to search by.
+    if wsum == 0.0 or not content:
         return None
     return _unit(acc / wsum)
 

@@ -81,7 +81,9 @@ def _build_files(
         from mkdocs_graphsearch.index.semantic import semantic_files
 
         try:
-            extra_files, semantic_manifest = semantic_files(corpus, semantic, warn, derived)
+            extra_files, semantic_manifest = semantic_files(
+                corpus, semantic, warn, settings.query_stop_words, derived
+            )
             extra_manifest.update(semantic_manifest)
             vectors = semantic_manifest.get("vectors")
             if isinstance(vectors, dict):  # the site's calibrated cosine for vector-only results (calibrate.py)

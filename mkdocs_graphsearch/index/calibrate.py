@@ -7,12 +7,16 @@ basis), so a fixed number cannot separate such junk from a real semantic match o
 At build time we ask the site's own encoder the OFF_TOPIC texts below (everyday subjects no
 documentation site is about) and take the highest cosine any of them reaches with any passage,
 rounded up to CALIBRATION_STEP: a vector-only result must beat the best that off-topic text
-can do here. Keyword matches are unaffected (they never need this threshold).
+can do here. Keyword matches are unaffected (they never need this threshold). A text whose known
+pieces are all stop words (`knitting a wool scarf`: only `a`) has no vector in the engines
+(engine/encoder.py `stop_pieces`), so it sets nothing here either: before that rule such texts
+set the threshold on the dev set and the example site.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -45,11 +49,12 @@ def vector_only_threshold(
     wordpiece: WordPiece,
     max_query_pieces: int,
     query_levels: int,
+    stop_pieces: Sequence[int] = (),
 ) -> float:
     """The best cosine any OFF_TOPIC query reaches with any passage, rounded up to the step.
 
     `quantized_rows`, `scales`: vectors.bin as the engines read it, and the manifest's
-    `max_query_pieces` and `query_levels`, so the cosines are theirs."""
+    `max_query_pieces`, `query_levels` and `stop_pieces`, so the cosines are theirs."""
     arrays = decode_encoder(*encoder_files)
     encoder = StaticEncoder(
         row_of={token: i for i, token in enumerate(arrays.tokens)},
@@ -58,6 +63,7 @@ def vector_only_threshold(
         components=arrays.components,
         vocab_path=wordpiece.path,
         max_pieces=max_query_pieces,
+        stop_pieces=frozenset(stop_pieces),
     )
     best = 0.0
     for text in OFF_TOPIC:

@@ -21,11 +21,12 @@ import hashlib
 import struct
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
 from mkdocs_graphsearch.bundle.format import VECTORS
@@ -105,11 +106,17 @@ class _Ticker:
 
 
 def semantic_files(
-    corpus: Corpus, options: SemanticOptions, warn: Callable[[str], None] = print, derived: DerivedCache | None = None
+    corpus: Corpus,
+    options: SemanticOptions,
+    warn: Callable[[str], None] = print,
+    stop_words: Sequence[str] = (),
+    derived: DerivedCache | None = None,
 ) -> tuple[dict[str, bytes], dict[str, object]]:
     """vectors.bin, the encoder parts (bundle/encoder_shards.py) and the vocab shards
-    (bundle/vocab_shards.py), plus their manifest entries. `derived`: the build's cache of pure
-    steps' results (k-means here), off with the rest of the cache folder if it cannot be written."""
+    (bundle/vocab_shards.py), plus their manifest entries; `stop_words`: the search settings'
+    query_stop_words (their pieces make no query vector alone: `stop_pieces`); `derived`: the
+    build's cache of pure steps' results (k-means here), off with the rest of the cache folder if
+    it cannot be written."""
     embedder = options.embedder
     fingerprint = embedder.fingerprint
     texts = [passage_text(chunk) for chunk in corpus.chunks]
@@ -161,6 +168,7 @@ def semantic_files(
     quantized = quantize_vectors(projected)
     rows = np.frombuffer(quantized, dtype=np.int8, count=projected.size).reshape(projected.shape)
     scales = np.frombuffer(quantized, dtype="<f4", offset=projected.size).astype(np.float64)
+    stops = stop_pieces(encoder_files, embedder.wordpiece, stop_words)
     encoder_parts, encoder_shards = split_encoder(*encoder_files)
     vocab_parts, vocab = store.vocab_shards(embedder.wordpiece)
     files = {
@@ -176,10 +184,16 @@ def semantic_files(
             "query_levels": QUERY_LEVELS,
             # calibrate.py; the builder writes it into the search settings both engines read
             "vector_only_threshold": vector_only_threshold(
-                rows, scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS
+                rows, scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS, stops
             ),
         },
-        "encoder": {"kind": "static", "max_query_pieces": MAX_QUERY_PIECES, "shards": encoder_shards, "vocab": vocab},
+        "encoder": {
+            "kind": "static",
+            "max_query_pieces": MAX_QUERY_PIECES,
+            "shards": encoder_shards,
+            "stop_pieces": stops,
+            "vocab": vocab,
+        },
     }
     clustered = clustered_layout(
         rows, scales, options.vector_clusters, options.vector_probe, options.vector_bits, options.vector_cells,
@@ -190,6 +204,13 @@ def semantic_files(
         files.update(clustered[0])
         manifest["vectors"]["clusters"] = clustered[1]  # type: ignore[index]
     return files, manifest
+
+
+def stop_pieces(encoder_files: tuple[bytes, bytes], wordpiece: WordPiece, stop_words: Sequence[str]) -> list[int]:
+    """The encoder's tokens that are a stop word whole (one piece), ascending: a query whose
+    known pieces are all among them gets no vector (engine/encoder.py)."""
+    tokens = set(orjson.loads(encoder_files[0])["tokens"])
+    return sorted({pieces[0] for pieces in map(wordpiece.pieces, stop_words) if len(pieces) == 1} & tokens)
 
 
 #: An encoder cache entry: framed by cache_store.py; payload: the length of encoder.json (uint32),

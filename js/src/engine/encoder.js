@@ -10,14 +10,19 @@ import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } fro
 /** An older manifest's encoder entry has no `max_query_pieces` (the builder writes it now,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
 const MAX_QUERY_PIECES_IF_ABSENT = 64;
+/** An older manifest's encoder entry has no `stop_pieces` (index/semantic.py writes it now): none,
+ * so a query of known stop words alone is encoded as those engines did. Frozen. */
+/** @type {number[]} */
+const STOP_PIECES_IF_ABSENT = [];
 
 /**
  * @typedef {{rows: Map<number, {weight: number, row: Float64Array}>, rowScales: Float64Array,
  *   k: number, meta: any, shards: number[], shardLoaded: boolean[], shardFailed: boolean[],
- *   maxPieces: number, wordpiece: import("./text/wordpiece.js").WordPiece,
+ *   maxPieces: number, stopPieces: Set<number>, wordpiece: import("./text/wordpiece.js").WordPiece,
  *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
  *   vocabShardsOf: (text: string) => number[]}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
+ *   stopPieces: pieces that make no vector on their own;
  *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); vocabShardsOf: the
  *   vocab shards a text's words are looked up in, as far as the shards loaded tell (vocab-shards.js
  *   wordShards: queryVector asks again once they are in)
@@ -61,6 +66,7 @@ export async function loadEncoder(bundle, fetchFile) {
     shardLoaded: shards.map(() => false),
     shardFailed: shards.map(() => false),
     maxPieces: manifest.encoder.max_query_pieces ?? MAX_QUERY_PIECES_IF_ABSENT,
+    stopPieces: new Set(manifest.encoder.stop_pieces ?? STOP_PIECES_IF_ABSENT),
     wordpiece: createWordPiece(ids, true),
     vocabLoaded,
     vocabFailed,
@@ -135,14 +141,17 @@ export function encodeQuery(encoder, pieces) {
   const { k } = encoder;
   const acc = new Float64Array(k);
   let wsum = 0;
+  let content = false;
   for (const piece of pieces.slice(0, encoder.maxPieces)) {
     const entry = encoder.rows.get(piece);
     if (entry === undefined) continue;
     const w = entry.weight;
     for (let d = 0; d < k; d++) acc[d] += w * entry.row[d];
     wsum += w;
+    content = content || !encoder.stopPieces.has(piece);
   }
-  if (wsum === 0) return null;
+  // Stop words alone would point wherever the site says them: no meaning to search by.
+  if (wsum === 0 || !content) return null;
   for (let d = 0; d < k; d++) acc[d] = acc[d] / wsum;
   let total = 0;
   for (let d = 0; d < k; d++) total += acc[d] * acc[d];

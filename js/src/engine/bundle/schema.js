@@ -179,6 +179,8 @@ export function checkManifest(manifest) {
     if (Object.hasOwn(vectors, "clusters")) checkClusters(vectors, counts.chunks);
     const encoder = object(m, own(manifest, "encoder"), "encoder");
     if (Object.hasOwn(encoder, "max_query_pieces")) whole(m, encoder.max_query_pieces, "encoder.max_query_pieces");
+    // optional (index/semantic.py stop_pieces)
+    if (Object.hasOwn(encoder, "stop_pieces")) wholes(m, encoder.stop_pieces, "encoder.stop_pieces", null, 0, MAX_WHOLE);
   }
   if (Object.hasOwn(manifest, "facets")) { // optional (index/facets.py): the UI's filter chips
     for (const [facet, entries] of Object.entries(object(m, manifest.facets, "facets"))) {
