@@ -9,6 +9,7 @@
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/engine/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
                                 text/facets.py facet_key, path_key (js/src/engine/filters.js)
+    tests/vectors/expand.json   engine/expand.py expand, languages_of (js/src/engine/expand.js)
 
 tests/test_function_vectors.py checks that the Python reference still gives every answer (with
 `answer()` below) and js/test/function_vectors.test.js that the JS runtime does. The vectors
@@ -30,6 +31,7 @@ from mkdocs_graphsearch.bundle.format import BundleError, decode_varints, encode
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.bundle.settings import FUSION_DEFAULTS
 from mkdocs_graphsearch.bundle.write import defines_index
+from mkdocs_graphsearch.engine.expand import expand, languages_of
 from mkdocs_graphsearch.engine.filters import allowed_chunks, parse_filter, parse_query
 from mkdocs_graphsearch.engine.fuse import (
     Coverage,
@@ -363,6 +365,21 @@ GROUP = [  # (name, scores per chunk, via per scored chunk, limit, query, matche
      {4: BOTH, 7: GRAPH}, 10, "max_attempts", {"max_attempts": ["max_attempts"]}, GROUP_SETTINGS, True),
 ]
 
+#: A small chunk graph over three pages, the last in Japanese (keyword.json pages.language):
+#: (from, to, edge type) in edge order, by source. Japanese chunks 4..6 link English ones and back.
+EXPAND_PAGES = ["", "", "ja"]
+EXPAND_CHUNK_PAGES = [0, 0, 1, 1, 2, 2, 2]
+EXPAND_EDGE_TYPES = ["child", "link"]
+EXPAND_EDGES = [(0, 2, 1), (0, 4, 1), (0, 1, 0), (2, 5, 1), (4, 3, 1), (4, 5, 0), (5, 6, 0), (6, 0, 1)]
+EXPAND_SETTINGS = {"seeds": 2, "graph_depth": 2, "graph_decay": {"child": 0.5, "link": 0.8}}
+#: (name, scores of the directly found chunks, seeds best first, pages with their languages)
+EXPAND = [
+    ("an English seed: its Japanese neighbours are not there", {0: 1.0}, [0], True),
+    ("an older bundle without page languages: one language", {0: 1.0}, [0], False),
+    ("a Japanese seed and an English one: each keeps to its language", {4: 1.0, 0: 0.9}, [4, 0], True),
+    ("both seeds without page languages", {4: 1.0, 0: 0.9}, [4, 0], False),
+]
+
 
 # --- the reference's answers (also what tests/test_function_vectors.py checks) ---------------
 
@@ -452,6 +469,8 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
         return list(parse_filter(case["argument"]))
     if kind == "allowed_chunks":
         return [int(c) for c in allowed_chunks(small_bundle(case), parse_query(case["query"]).filters).nonzero()[0]]
+    if kind == "expand":
+        return expand_answer(case)
     if kind == "rank_chunks":
         return rank_chunks(np.array(case["scores"], dtype=np.float64))
     if kind == "page_score":
@@ -464,6 +483,23 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
             small_bundle(case), case["ranked"], scores, marks, case["limit"], details, case["explain"]
         )
     raise ValueError(f"unknown kind {kind}")
+
+
+def expand_answer(case: dict[str, Any]) -> dict[str, Any]:
+    """expand() on a case's graph (CSR, as bundle/read.py holds it): every score after, by chunk,
+    and where each raised one came from."""
+    edges = case["edges"]
+    offsets = [0] * (len(case["chunks"]["page"]) + 1)
+    for source, _, _ in edges:
+        offsets[source + 1] += 1
+    offsets = np.cumsum(offsets).tolist()
+    graph = {"offsets": offsets, "targets": [e[1] for e in edges], "types": [e[2] for e in edges],
+             "edge_types": case["edge_types"]}
+    scores = {int(chunk): score for chunk, score in case["scores"]}
+    languages = languages_of(case["pages"], case["chunks"])
+    origins = expand(scores, case["ranked"], graph, case["settings"], case["min_score"], None, languages)
+    return {"scores": sorted([chunk, score] for chunk, score in scores.items()),
+            "origins": sorted([chunk, o.seed, o.edge, o.depth] for chunk, o in origins.items())}
 
 
 # --- cases ----------------------------------------------------------------------------------
@@ -595,6 +631,15 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
             "path_key": [{"path": p} for p in PATH_VALUES],
             "parse_filter": [{"argument": a, **({"error": True} if bad else {})} for a, bad in FILTER_ARGUMENTS],
             "allowed_chunks": [allowed_case(query, full) for query, full in ALLOWED],
+        },
+        "expand.json": {
+            "expand": [
+                {"name": name, "scores": [[chunk, score] for chunk, score in scores.items()], "ranked": ranked,
+                 "pages": {"language": EXPAND_PAGES} if languages else {}, "chunks": {"page": EXPAND_CHUNK_PAGES},
+                 "edges": EXPAND_EDGES, "edge_types": EXPAND_EDGE_TYPES, "settings": EXPAND_SETTINGS,
+                 "min_score": 0.1}
+                for name, scores, ranked, languages in EXPAND
+            ],
         },
         "results.json": {
             "rank_chunks": [{"scores": scores} for scores in RANK_SCORES],

@@ -410,3 +410,13 @@ def test_the_site_name_finds_the_home_page_and_katakana_marks_whole_words(page, 
     expect(page.locator(f"{DIALOG} .gs-page-title").first).to_have_text("クイックスタート（日本語）")
     marks = page.locator(f"{DIALOG} .gs-snippet mark").all_text_contents()
     assert "ワーカー" in marks and not any(mark in ("ーカ", "ワー", "カー") for mark in marks), marks
+
+
+def test_a_japanese_query_lists_no_english_page_by_expansion(page, sites):
+    """Graph expansion keeps to the seed page's language (issue 22): the Japanese page links
+    English pages, which once came back as related results of a Japanese query."""
+    page.goto(sites.url("mkdocs", ""))
+    open_search(page)
+    search_for(page, "キューを一時停止する")
+    wait_complete(page)
+    expect(page.locator(f"{DIALOG} .gs-page-title")).to_have_text(["クイックスタート（日本語）"])

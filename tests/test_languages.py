@@ -4,14 +4,17 @@ engines (CJK text is searched by overlapping bigrams: text/tokenize.py rule 5)."
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from mkdocs.config import load_config
 
-from conftest import EXAMPLE_SITE, build_bundle_dir
+from conftest import EXAMPLE_SITE, build_bundle_dir, bundle_part, rewrite_bundle_file
 from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.write import dumps
 from mkdocs_graphsearch.commands.js_engine import run_js_queries
 from mkdocs_graphsearch.engine.search import search
 from parity import first_difference
@@ -48,19 +51,22 @@ def example_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_bundle_dir(tmp_path_factory.mktemp("languages"), EXAMPLE_SITE / "docs", embeddings=True)
 
 
-@pytest.fixture(scope="module")
-def answers(node: str, example_bundle: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
+def _answers(path: Path, queries: list[str], modes: list[str]) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(query, mode) -> the results of each engine, after checking that they agree."""
-    bundle = load_bundle(example_bundle)
-    queries = [query for query, *_ in NATIVE + MIXED]
+    bundle = load_bundle(path)
     found: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for mode in MODES:
-        js = run_js_queries(example_bundle, [{"id": i, "query": q} for i, q in enumerate(queries)], mode=mode)
+    for mode in modes:
+        js = run_js_queries(path, [{"id": i, "query": q} for i, q in enumerate(queries)], mode=mode)
         for query, js_out in zip(queries, js, strict=True):
             python = search(bundle, query, mode=mode)
             assert first_difference(python, js_out) is None, (query, mode, first_difference(python, js_out))
             found[(query, mode)] = python["results"]
     return found
+
+
+@pytest.fixture(scope="module")
+def answers(node: str, example_bundle: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    return _answers(example_bundle, [query for query, *_ in NATIVE + MIXED], MODES)
 
 
 def _rank(results: list[dict[str, Any]], page: str) -> int | None:
@@ -86,6 +92,41 @@ def test_a_mixed_script_query_finds_the_page(answers: dict, query: str, page: st
     rank = _rank(answers[(query, mode)], page)
     limit = 3 if mode == "keyword" else 10
     assert rank is not None and rank <= limit, (rank, [r["page"] for r in answers[(query, mode)]])
+
+
+#: Graph expansion (issue 22): a Japanese query whose page links English pages, and an English
+#: query whose answer expands to other pages.
+JA_EXPANDED, EN_EXPANDED = "キューを一時停止する", "how do I put this on a server"
+EXPANDING = ["hybrid", "vector"]
+
+
+def _expanded(results: list[dict[str, Any]]) -> set[str]:
+    """The pages of the sections graph expansion brought."""
+    return {result["page"] for result in results for section in result["sections"] if "graph" in section["via"]}
+
+
+@pytest.mark.parametrize("mode", EXPANDING)
+def test_expansion_brings_no_page_in_another_language(node: str, example_bundle: Path, mode: str) -> None:
+    found = _answers(example_bundle, [JA_EXPANDED, EN_EXPANDED], [mode])
+    japanese = found[(JA_EXPANDED, mode)]
+    assert japanese and japanese[0]["page"] == JA, [r["page"] for r in japanese]
+    assert _expanded(japanese) <= {JA}, _expanded(japanese)
+    if mode == "hybrid":  # an English answer still expands to other English pages
+        assert _expanded(found[(EN_EXPANDED, mode)]) - {JA, ZH}, found[(EN_EXPANDED, mode)]
+
+
+def test_a_bundle_without_page_languages_expands_across_them(
+    node: str, example_bundle: Path, tmp_path: Path
+) -> None:
+    """An older bundle (no keyword.json pages.language) counts every page as one language: the
+    Japanese page's links bring English pages again, in both engines."""
+    older = tmp_path / "older"
+    shutil.copytree(example_bundle, older)
+    keyword = orjson.loads(bundle_part(older, "keyword.json").read_bytes())
+    assert keyword["pages"].pop("language")[keyword["pages"]["path"].index(JA)] == "ja"
+    rewrite_bundle_file(older, "keyword.json", dumps(keyword))
+    japanese = _answers(older, [JA_EXPANDED], ["hybrid"])[(JA_EXPANDED, "hybrid")]
+    assert _expanded(japanese) - {JA}, [r["page"] for r in japanese]
 
 
 @pytest.mark.parametrize("config", ["mkdocs.yml", "mkdocs-material.yml"])

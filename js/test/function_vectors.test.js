@@ -10,6 +10,7 @@ import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots
 import { typedTokens } from "../src/engine/keyword.js";
 import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/engine/filters.js";
 import { groupByPage, pageScore, rankChunks } from "../src/engine/results.js";
+import { expand, languagesOf } from "../src/engine/expand.js";
 import { highlight } from "../src/engine/snippet.js";
 
 /** @param {string} name */
@@ -187,5 +188,27 @@ for (const c of results.group_by_page) {
     const marks = highlight(c.query, new Map(Object.entries(c.matched)), STOP_WORDS);
     const got = groupByPage(bundle, c.ranked, Float64Array.from(c.scores), marks, c.limit, details, { explain: c.explain });
     assert.deepEqual(got, c.expected);
+  });
+}
+
+const expansion = load("expand.json");
+for (const c of expansion.expand) {
+  test(`expand: ${c.name}`, () => {
+    const n = c.chunks.page.length;
+    // The graph as bundle/read.js holds it: each chunk's edges, in edge order.
+    const edges = Array.from({ length: n }, (_, node) => {
+      const row = c.edges.filter((/** @type {number[]} */ [from]) => from === node);
+      return { targets: row.map((/** @type {number[]} */ e) => e[1]), types: row.map((/** @type {number[]} */ e) => e[2]) };
+    });
+    const fused = { scores: new Float64Array(n), direct: new Uint8Array(n) };
+    for (const [chunk, score] of c.scores) {
+      fused.scores[chunk] = score;
+      fused.direct[chunk] = 1;
+    }
+    const graph = { edge_types: c.edge_types, edges };
+    const origins = expand(fused, c.ranked, graph, c.settings, c.min_score, null, new Set(), languagesOf(c.pages, c.chunks));
+    const scores = [...fused.scores].flatMap((score, chunk) => (score ? [[chunk, score]] : []));
+    const from = [...origins].sort(([a], [b]) => a - b).map(([chunk, o]) => [chunk, o.seed, o.edge, o.depth]);
+    assert.deepEqual({ scores, origins: from }, c.expected);
   });
 }

@@ -6,7 +6,8 @@
                     CRC-32 (which names its file: see below)                     -- fetched first
     keyword.json    stems (stem -> its prose terms' indexes, optional: index/bm25.py), pages
                     and chunks (columnar, what ranking and filters read: pages.path, chunks.kind,
-                    language, page; optional pages.tags and chunks.defines: index/documents.py)
+                    language, page; optional pages.tags, pages.language and chunks.defines:
+                    index/documents.py)
                                                                                  -- first keystroke
     postings.<i>.bin  term shard i: the compact JSON list of its terms (UTF-8, no newline), a
                     newline byte, then varints: its T per-term posting counts, then its P

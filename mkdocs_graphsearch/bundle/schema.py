@@ -326,6 +326,8 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     _strings(KEYWORD, pages.get("path"), "pages.path", n_pages)
     if "tags" in pages:  # optional: each page's front matter tags
         _lists_of_strings(KEYWORD, pages["tags"], "pages.tags", n_pages)
+    if "language" in pages:  # optional: each page's language (engine/expand.py)
+        _strings(KEYWORD, pages["language"], "pages.language", n_pages)
     chunks = _object(KEYWORD, keyword.get("chunks"), "chunks")
     for key in ("kind", "language"):
         _strings(KEYWORD, chunks.get(key), f"chunks.{key}", n_chunks)

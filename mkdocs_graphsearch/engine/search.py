@@ -27,7 +27,7 @@ import numpy as np
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.engine.encoder import project_query, query_vector
-from mkdocs_graphsearch.engine.expand import Origin, expand
+from mkdocs_graphsearch.engine.expand import Origin, expand, languages_of
 from mkdocs_graphsearch.engine.filters import allowed_chunks, merged, parse_filter, parse_query
 from mkdocs_graphsearch.engine.fuse import (
     coverage,
@@ -162,7 +162,8 @@ def search(
         direct = set(fused)
         if follow:
             seeds = sorted(fused, key=lambda c: (-fused[c], c))
-            origins = expand(fused, seeds, bundle.graph, settings, floor, allowed)
+            languages = languages_of(bundle.pages, bundle.chunks)
+            origins = expand(fused, seeds, bundle.graph, settings, floor, allowed, languages)
         scores = _dense({c: s for c, s in fused.items() if s >= floor}, bundle.n_chunks)
     ranked = rank_chunks(scores)
 

@@ -88,7 +88,7 @@ def related_files(
     paths = [page.path for page in corpus.pages]
     titles = [page.title for page in corpus.pages]
     top = top_entries(top_pages(corpus, links), paths, titles, corpus.urls)
-    languages = [page_language(page.path, "\n".join(chunk.text for chunk in page.chunks)) for page in corpus.pages]
+    languages = page_languages(corpus)
     related = related_pages(content, links, count, home_page(paths), languages)
     return related_part(related, related_reasons(content, links, related, home_page(paths), languages)), {"top": top}
 
@@ -133,6 +133,11 @@ def page_language(path: str, text: str) -> str:
     if any("\uac00" <= ch <= "\ud7af" or "\u1100" <= ch <= "\u11ff" for ch in sample):
         return "ko"
     return "zh"
+
+
+def page_languages(corpus: Corpus) -> list[str]:
+    """Each page's language (`page_language`), in page order."""
+    return [page_language(page.path, "\n".join(chunk.text for chunk in page.chunks)) for page in corpus.pages]
 
 
 def page_links(corpus: Corpus) -> Links:

@@ -8,7 +8,7 @@ import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./bundle/vector-shards.js";
 import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure, pathRoots, wordMatches } from "./fuse.js";
 import { liftTitled, titledRoots } from "./titles.js";
-import { expand } from "./expand.js";
+import { expand, languagesOf } from "./expand.js";
 import { MODES } from "./bundle/format.js";
 import { fragmentOf } from "./bundle/read.js";
 import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
@@ -188,7 +188,8 @@ export function search(bundle, query, options = {}) {
       const seeds = bestChunks(scores, direct, settings.seeds);
       /** @type {Set<number>} */
       const unexpanded = new Set();
-      origins = expand(fused, seeds, bundle.graph, settings, floor, allowed, unexpanded);
+      const languages = languagesOf(bundle.pages, bundle.chunks);
+      origins = expand(fused, seeds, bundle.graph, settings, floor, allowed, unexpanded, languages);
       // Graph shards missing: worker.js loads them and asks again (their edges may add results).
       if (unexpanded.size) {
         for (const chunk of unexpanded) options.graphs?.add(fragmentOf(bundle, chunk));

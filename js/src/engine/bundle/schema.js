@@ -274,6 +274,7 @@ export function checkKeyword(data, manifest) {
   const pages = object(k, own(keyword, "pages"), "pages");
   strings(k, own(pages, "path"), "pages.path", nPages);
   if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
+  if (Object.hasOwn(pages, "language")) strings(k, pages.language, "pages.language", nPages); // optional: expand.js
   const chunks = object(k, own(keyword, "chunks"), "chunks");
   for (const key of ["kind", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
   const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
