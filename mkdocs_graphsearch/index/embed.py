@@ -268,18 +268,21 @@ class Embedder:
         lazy: bool = False,
     ) -> None:
         """Load the vocabulary and the model; `threads`: onnxruntime intra-op threads (default:
-        the usable cores); `batch_tokens`: padded tokens per model call (1: every input alone);
-        `lazy`: start onnxruntime (not free) only when the model first runs or `dim` is asked for,
-        so a build whose passages are all cached never starts it (the model file is still read
-        and checked: its sha256 is in the fingerprint)."""
+        1 for the default model's integer graph, the usable cores for any other model);
+        `batch_tokens`: padded tokens per model call (1: every input alone); `lazy`: start
+        onnxruntime (not free) only when the model first runs or `dim` is asked for, so a build
+        whose passages are all cached never starts it (the model file is still read and checked:
+        its sha256 is in the fingerprint)."""
         self.spec = spec if spec is not None else ModelSpec()
-        self.threads = threads or _cpu_count()
         self.batch_tokens = max(1, batch_tokens)
         try:
             self.wordpiece = WordPiece(self.spec.vocab)
         except Exception as e:
             raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
         self.spec.fingerprint  # noqa: B018 - reads and checks the model file: ModelUnavailable now
+        # The integer graph is many small ops: a second intra-op thread saves it little wall time
+        # and costs CPU time in hand-offs (benchmarks/results/int8-*.json).
+        self.threads = threads or (1 if self.spec.integer_matmuls else _cpu_count())
         self._session: onnxruntime.InferenceSession | None = None
         self._dim = 0
         if not lazy:
