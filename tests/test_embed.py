@@ -484,3 +484,62 @@ def test_a_changed_default_model_is_refused_despite_its_stamp(tmp_path: Path, mo
     with pytest.raises(ModelUnavailable, match="sha256") as error:
         Embedder(ModelSpec(stamp_dir=stamps), lazy=True)
     assert str(model) in str(error.value)
+
+
+# --- the default model's integer matmuls (index/int8_graph.py) -------------------------------
+
+
+def test_the_integer_model_is_the_same_bytes_each_time() -> None:
+    from mkdocs_graphsearch.index.int8_graph import integer_model
+
+    model = _installed_model().read_bytes()
+    converted = integer_model(model)
+    assert converted == integer_model(model) and converted != model
+
+
+def test_the_integer_model_runs_integer_matmuls_on_the_int8_weights() -> None:
+    import onnx
+
+    from mkdocs_graphsearch.index.int8_graph import integer_model
+
+    graph = onnx.load_from_string(integer_model(_installed_model().read_bytes())).graph
+    ops = [node.op_type for node in graph.node]
+    assert ops.count("MatMulInteger") == 36  # 6 weight matrices in each of 6 layers
+    # the float matmuls left are attention's (activations by activations): no float weight
+    weights = {init.name for init in graph.initializer}
+    assert all(node.input[1] not in weights for node in graph.node if node.op_type == "MatMul")
+
+
+def test_the_conversion_is_cached_by_model_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mkdocs_graphsearch.index.int8_graph as int8_graph
+
+    spec = ModelSpec(stamp_dir=tmp_path)
+    first = spec.runtime_model()
+    assert int8_graph.cache_file(tmp_path, DEFAULT_MODEL_SHA256).is_file()
+
+    def refuse(model: bytes) -> bytes:
+        raise AssertionError("converted again")
+
+    monkeypatch.setattr(int8_graph, "integer_model", refuse)
+    assert ModelSpec(stamp_dir=tmp_path).runtime_model() == first
+    cached = int8_graph.cache_file(tmp_path, DEFAULT_MODEL_SHA256)
+    cached.write_bytes(cached.read_bytes()[:-10])  # damaged: converted again
+    monkeypatch.undo()
+    assert ModelSpec(stamp_dir=tmp_path).runtime_model() == first
+
+
+def test_the_integer_model_stays_close_to_the_float_graph(embedder: Embedder, tmp_path: Path) -> None:
+    """The conversion only rounds activations: vectors keep their direction. A model file of
+    another sha256 runs as it is (its fingerprint names no conversion)."""
+    import onnx
+
+    model = onnx.load(str(_installed_model()))
+    model.doc_string = "a copy"  # another file, the same graph
+    copy = tmp_path / "model.onnx"
+    copy.write_bytes(model.SerializeToString())
+    float_graph = Embedder(ModelSpec(onnx_path=copy), threads=1)
+    assert not float_graph.spec.integer_matmuls and embedder.spec.integer_matmuls
+    texts = _example_passages()[:12]
+    ours, theirs = embedder.embed_passages(texts), float_graph.embed_passages(texts)
+    assert not np.array_equal(ours, theirs)
+    assert float(np.min(np.sum(ours * theirs, axis=1))) > 0.995

