@@ -5,8 +5,12 @@ dequantizes it in the graph (`Mul(Cast(Wq), scale)`); onnxruntime folds that int
 and runs float MatMuls, most of the model's time. Here each such `MatMul(x, W)` becomes an integer
 matmul of the same int8 weights (`MatMulInteger`, which uses the CPU's int8 dot products):
 
-- `x` is quantized to uint8 per token (per row of its last axis): `x ~ lo + s * xq` with `lo`
-  and `hi` the row's min and max and `s = (hi - lo) / 255`;
+- `x` is quantized per token (per row of its last axis) to 7 bits in a uint8: `x ~ lo + s * xq`
+  with `lo` and `hi` the row's min and max and `s = (hi - lo) / LEVELS`. Seven bits, not eight:
+  x86 CPUs without VNNI multiply uint8 by int8 with an instruction that adds products in pairs
+  into 16 bits and saturates (255 x 128 x 2 overflows, 127 x 128 x 2 does not), so with 8 bits
+  vectors built on those CPUs would be wrong and differ from others' (onnxruntime's
+  `reduce_range` advice);
 - `x @ W ~ (s * (xq @ Wq) + lo * colsum(Wq)) * scale`, with `xq @ Wq` exact in int32.
 
 Each token's row is quantized from its own values only, so a passage's output bits do not depend
@@ -34,7 +38,9 @@ __all__ = ["CONVERTER_VERSION", "cached_integer_model", "integer_model"]
 
 #: Bump when the conversion's output changes: cached conversions and embedding fingerprints
 #: of another version are not used.
-CONVERTER_VERSION = 1
+CONVERTER_VERSION = 2
+#: Activation levels: 7 bits (see the module docstring: no saturation without VNNI).
+LEVELS = 127
 _KIND = "int8-model"
 #: Conversions kept in a cache folder (one per model file seen).
 _KEEP = 2
@@ -63,7 +69,7 @@ def cached_integer_model(model: bytes, model_sha256: str, cache_dir: Path | None
 
 def integer_model(model: bytes) -> bytes:
     """The ONNX model with every `MatMul(x, Mul(Cast(int8 initializer), per-column scale))` run
-    as a per-token uint8 x int8 `MatMulInteger`; the same bytes for the same input."""
+    as a per-token 7-bit uint8 x int8 `MatMulInteger`; the same bytes for the same input."""
     import onnx
     from onnx import helper, numpy_helper
 
@@ -72,8 +78,8 @@ def integer_model(model: bytes) -> bytes:
     inits = {i.name: i for i in graph.initializer}
     producer = {out: node for node in graph.node for out in node.output}
     added = [
-        numpy_helper.from_array(np.array(255.0, np.float32), "gs_q_255"),
-        numpy_helper.from_array(np.array(1.0 / 255.0, np.float32), "gs_q_inv255"),
+        numpy_helper.from_array(np.array(float(LEVELS), np.float32), "gs_q_levels"),
+        numpy_helper.from_array(np.array(1.0 / LEVELS, np.float32), "gs_q_inv_levels"),
         numpy_helper.from_array(np.array(1e-30, np.float32), "gs_q_tiny"),  # a constant row: no 0/0
     ]
     quantized: dict[str, str] = {}  # input -> prefix of its quantized names
@@ -92,8 +98,8 @@ def integer_model(model: bytes) -> bytes:
                 helper.make_node("ReduceMin", [x], [p + "lo"], axes=[-1], keepdims=1),
                 helper.make_node("Sub", [p + "hi", p + "lo"], [p + "range"]),
                 helper.make_node("Max", [p + "range", "gs_q_tiny"], [p + "span"]),
-                helper.make_node("Div", ["gs_q_255", p + "span"], [p + "inv"]),
-                helper.make_node("Mul", [p + "span", "gs_q_inv255"], [p + "step"]),
+                helper.make_node("Div", ["gs_q_levels", p + "span"], [p + "inv"]),
+                helper.make_node("Mul", [p + "span", "gs_q_inv_levels"], [p + "step"]),
                 helper.make_node("Sub", [x, p + "lo"], [p + "shifted"]),
                 helper.make_node("Mul", [p + "shifted", p + "inv"], [p + "scaled"]),
                 helper.make_node("Round", [p + "scaled"], [p + "rounded"]),
