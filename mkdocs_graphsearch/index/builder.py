@@ -17,7 +17,7 @@ from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.facets import facet_summary
 from mkdocs_graphsearch.index.graph import build_graph
 from mkdocs_graphsearch.index.known_words import cached_known_words
-from mkdocs_graphsearch.index.related import RELATED_COUNT, related_files
+from mkdocs_graphsearch.index.related import RELATED_COUNT, page_languages, related_files
 from mkdocs_graphsearch.index.token_cache import TokenCache
 from mkdocs_graphsearch.parse.model import Page
 
@@ -90,11 +90,12 @@ def _build_files(
                 settings = replace(settings, vector_only_threshold=vectors["vector_only_threshold"])
         except ModelUnavailable as error:
             warn(f"semantic search is off, the embedding model cannot run ({error}); shipping keyword search only")
-    related, top = related_files(corpus, index, extra_files, extra_manifest, related_count)
+    languages = page_languages(corpus)  # related pages and graph expansion (keyword.json)
+    related, top = related_files(corpus, index, extra_files, extra_manifest, languages, related_count)
     extra_files, extra_manifest = {**extra_files, **related}, {**extra_manifest, **top}
     words = cached_known_words(index.terms, settings.to_json(), derived)
     return build_bundle(
-        keyword=keyword_document(corpus, index, words, site_name),
+        keyword=keyword_document(corpus, index, languages, words, site_name),
         postings=index.postings,
         graph=build_graph(corpus).to_json(),
         texts=[chunk.text for chunk in corpus.chunks],

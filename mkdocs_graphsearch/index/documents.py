@@ -3,15 +3,14 @@ knows the format (bundle/format.py) and none of the index's classes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mkdocs_graphsearch.index.bm25 import KeywordIndex, path_names
 from mkdocs_graphsearch.index.corpus import Corpus
-from mkdocs_graphsearch.index.related import page_languages
+from mkdocs_graphsearch.index.related import home_page
 from mkdocs_graphsearch.index.release_log import is_release_log, version_names
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.tokenize import title_key, tokenize
-
-#: The home page: MkDocs serves `index.md` (or `README.md`) of the docs folder at the site's root.
-HOME_PAGES = ("index.md", "README.md")
 
 
 def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
@@ -46,21 +45,24 @@ def definition_keys(chunk: Chunk, release_log: bool = False) -> list[str]:
 
 
 def keyword_document(
-    corpus: Corpus, index: KeywordIndex, words: list[str] | None = None, site_name: str = ""
+    corpus: Corpus,
+    index: KeywordIndex,
+    languages: Sequence[str],
+    words: list[str] | None = None,
+    site_name: str = "",
 ) -> dict[str, object]:
     """keyword.json: terms, stems, and the pages and chunks in columns (`pages.tags`,
     `pages.language` and `chunks.defines` are optional: bundles before them lack them;
     `pages.language`, each page's language for graph expansion (engine/expand.py), only on a
-    site with pages in another language, "" the site's); `words`: the known words
+    site with pages in another language, "" the site's: `page_languages`); `words`: the known words
     that are no typos (index/known_words.py), which the writer puts in the term dictionary;
     the home page's root also defines `site_name`'s key."""
     chunk_index = corpus.index_of()
     chunks = corpus.chunks
     logs = [is_release_log(page) for page in corpus.pages]
-    home = next((i for i, page in enumerate(corpus.pages) if page.path in HOME_PAGES), None)
+    home = home_page([page.path for page in corpus.pages])
     defines = [definition_keys(chunk, logs[page]) for chunk, page in zip(chunks, corpus.chunk_page, strict=True)]
     key = title_key(site_name)
-    languages = page_languages(corpus)
     if key and home is not None:
         root = chunk_index[corpus.pages[home].path]
         defines[root] = list(dict.fromkeys([*defines[root], key]))
@@ -73,7 +75,7 @@ def keyword_document(
             "url": corpus.urls,
             "title": [page.title for page in corpus.pages],
             "tags": [page.tags for page in corpus.pages],
-            **({"language": languages} if any(languages) else {}),
+            **({"language": list(languages)} if any(languages) else {}),
         },
         "chunks": {
             "id": [chunk.id for chunk in chunks],

@@ -74,10 +74,12 @@ def related_files(
     index: KeywordIndex,
     semantic_files: dict[str, bytes],
     semantic_manifest: dict[str, object],
+    languages: Sequence[str],
     count: int = RELATED_COUNT,
 ) -> tuple[dict[str, bytes], dict[str, object]]:
     """related.json and the manifest's `top` (bundle/related.py), from the page vectors the
-    bundle carries (vectors.bin, as stored) or, without them, the pages' terms."""
+    bundle carries (vectors.bin, as stored) or, without them, the pages' terms; `languages`:
+    each page's (`page_languages`)."""
     links = page_links(corpus)
     vectors = semantic_manifest.get("vectors")
     if VECTORS in semantic_files and isinstance(vectors, dict):
@@ -88,7 +90,6 @@ def related_files(
     paths = [page.path for page in corpus.pages]
     titles = [page.title for page in corpus.pages]
     top = top_entries(top_pages(corpus, links), paths, titles, corpus.urls)
-    languages = page_languages(corpus)
     related = related_pages(content, links, count, home_page(paths), languages)
     return related_part(related, related_reasons(content, links, related, home_page(paths), languages)), {"top": top}
 
