@@ -194,17 +194,23 @@ def test_a_code_span_of_stop_words_stays_a_name() -> None:
     from mkdocs_graphsearch.parse.rendered import parse_rendered_page
     from mkdocs_graphsearch.text.tokenize import tokenize
 
-    source = "# Filters\n\nUse `where` to filter, `select()` to pick. Where does it go?\n\n## `as`\n\nx\n"
+    source = (
+        "# Filters\n\nUse `where` to filter, `select()` to pick. Where does it go?\n\n## `as`\n\nx\n\n"
+        "## `select` and `from`\n\ny\n"
+    )
     html = (
         '<h1 id="filters">Filters</h1><p>Use <code>where</code> to filter, <code>select()</code> to pick. '
         'Where does it go?</p><h2 id="as"><code>as</code></h2><p>x</p>'
+        '<h2 id="select-and-from"><code>select</code> and <code>from</code></h2><p>y</p>'
     )
     for page in (
         parse_page(source, "f.md", ["f.md"]),
         parse_rendered_page(html, "f.md", title="Filters", page_url="f/", pages_by_url={"f/": "f.md"}),
     ):
-        root, section = page.chunks
+        root, section, mixed = page.chunks
         assert root.text == "Use `where` to filter, select() to pick. Where does it go?"
         assert tokenize(root.text).count("where") == 1 and section.title == "as"
+        # A heading mixing names and prose: shown plain, its stop-word name kept as a symbol.
+        assert mixed.title == "select and from" and mixed.symbols == ["from"]
         # The embedding model reads the text as shown, as before the backticks were kept.
         assert passage_text(root) == "Filters\nUse where to filter, select() to pick. Where does it go?"

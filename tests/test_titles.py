@@ -58,7 +58,8 @@ EMPTY_FIELDS = dict.fromkeys(FIELD_WEIGHTS, "")
 #: Headings that are stop words alone (issue 22): an API page's sections `where` and `Or`.
 API_PAGE = (
     "# Query API\n\nBuild a query.\n\n## where\n\nFilters rows by a condition.\n\n"
-    "## Or\n\nJoins two conditions.\n\n## The where clause\n\nA clause of the query.\n"
+    "## Or\n\nJoins two conditions.\n\n## The where clause\n\nA clause of the query.\n\n"
+    "## `select` and `from`\n\nPick columns of a table.\n"
 )
 
 
@@ -78,7 +79,7 @@ def test_a_stop_word_heading_is_found_by_its_word_in_both_engines(
     (docs / "api.md").write_text(API_PAGE, encoding="utf-8")
     bundle_dir = build_bundle_dir(tmp_path_factory.mktemp("api-bundle"), docs, embeddings=False)
     bundle = load_bundle(bundle_dir)
-    wanted = {"where": "api/#where", "Or": "api/#or", "or": "api/#or"}
+    wanted = {"where": "api/#where", "Or": "api/#or", "or": "api/#or", "from": "api/#select-and-from"}
     python = {query: search(bundle, query, mode="keyword")["results"][0]["sections"][0]["url"] for query in wanted}
     outputs = run_js_queries(bundle_dir, [{"id": i, "query": query} for i, query in enumerate(wanted)], mode="keyword")
     js = {query: out["results"][0]["sections"][0]["url"] for query, out in zip(wanted, outputs, strict=True)}

@@ -7,6 +7,8 @@ of code allocates them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .model import Chunk, ChunkKind
 from .plaintext import clean_template_tags
 from .symbols import extract_definitions, extract_symbols
@@ -53,6 +55,11 @@ class ChunkTree:
         text = clean_template_tags(text)
         if text.strip():
             self.texts[position].append(text)
+
+    def add_symbols(self, position: int, names: Sequence[str]) -> None:
+        """Names a chunk answers to as code (an API object's, a heading's `from`), each once."""
+        symbols = self.chunks[position].symbols
+        symbols.extend(name for name in dict.fromkeys(names) if name not in symbols)
 
     def open_section(self, title: str, level: int, anchor: str, line: int, kind: ChunkKind = "section") -> int:
         """A heading of depth <= chunk_depth: a section (or an `api` entry) under the nearest

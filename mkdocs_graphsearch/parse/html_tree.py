@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from mkdocs_graphsearch.text.cells import CELL
 
 from .html_elements import VOID, ElementParser
-from .plaintext import code_span
+from .plaintext import code_span, is_stop_word_name
 
 __all__ = ["HtmlCode", "HtmlHeading", "HtmlItem", "HtmlLink", "HtmlSymbols", "HtmlText", "defuse", "read_html"]
 
@@ -271,8 +271,9 @@ class _Reader(ElementParser):
                 entry.pre = True
             elif tag == "code" and self.code is not None and entry.language:
                 self.code_language = entry.language
-            elif tag == "code" and self.code is None and self.heading is None:
-                entry.code_span = (self.text, len(self.text))
+            elif tag == "code" and self.code is None:
+                sink = self.sink()
+                entry.code_span = (sink, len(sink))
             elif tag == "a":
                 href = values.get("href")
                 if href is not None:
@@ -315,7 +316,12 @@ class _Reader(ElementParser):
                 self.end_link()
             if entry.code_span is not None:  # as the markdown front-end writes it (plaintext.py)
                 sink, start = entry.code_span
-                sink[start:] = [code_span("".join(sink[start:]))]
+                if self.heading is not None and sink is self.heading_parts:
+                    name = "".join(sink[start:]).strip()
+                    if is_stop_word_name(name):
+                        self.heading.symbols.append(name)
+                else:
+                    sink[start:] = [code_span("".join(sink[start:]))]
             if entry.tag == tag:
                 break
 

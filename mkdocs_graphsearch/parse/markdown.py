@@ -26,7 +26,7 @@ from .chunks import ChunkTree
 from .frontmatter import parse_front_matter
 from .links import Resolution, WikiIndex, resolve_markdown_link
 from .model import BrokenLink, Chunk, Link, LinkKind, Page, PageWarning, clip
-from .plaintext import RawLink, html_text, inline_text
+from .plaintext import RawLink, heading_names, html_text, inline_text
 
 __all__ = ["MARKDOWN_PARSER", "decode_source", "parse_page"]
 
@@ -127,6 +127,7 @@ class _Heading:
     explicit_id: str | None
     line: int  # 1-based
     links: list[RawLink]
+    names: list[str]  # code spans of stop words alone (plaintext.heading_names)
 
 
 @dataclass
@@ -196,7 +197,8 @@ def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
             inline = tokens[index + 1] if index + 1 < count and tokens[index + 1].type == "inline" else None
             title, explicit_id, links = _heading_title(inline, line)
             level = int(token.tag[1]) if len(token.tag) == 2 and token.tag[1].isdigit() else 1
-            items.append(_Heading(level, title, explicit_id, line, links))
+            names = heading_names(inline.children if inline is not None else None)
+            items.append(_Heading(level, title, explicit_id, line, links, names))
             index += 3 if inline is not None else 2
             continue
         if kind == "fence":
@@ -316,13 +318,16 @@ def _parse(
             if item is root_h1:
                 if front.title and item.title and item.title != front.title:
                     builder.add_text(current, item.title)  # shown on the page: keep it searchable
+                builder.add_symbols(current, item.names)
                 builder.add_links(current, item.links)
                 continue
             if item.level > chunk_depth:
                 builder.add_text(current, item.title)  # deep headings fold into their section
+                builder.add_symbols(current, item.names)
                 builder.add_links(current, item.links)
                 continue
             section = builder.open_section(item.title, item.level, anchor_of[id(item)], item.line)
+            builder.add_symbols(section, item.names)
             builder.add_links(section, item.links)
         elif isinstance(item, _Fence):
             builder.add_code(_language(item.info), item.code, item.line, item.end_line)

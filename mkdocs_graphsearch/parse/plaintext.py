@@ -18,7 +18,10 @@ from mkdocs_graphsearch.text.tokenize import tokenize
 
 from .links import WikiMatch, find_wiki_links
 
-__all__ = ["RawLink", "clean_template_tags", "code_span", "html_text", "inline_text", "without_span_marks"]
+__all__ = [
+    "RawLink", "clean_template_tags", "code_span", "heading_names", "html_text", "inline_text", "is_stop_word_name",
+    "without_span_marks",
+]
 
 
 @dataclass
@@ -123,11 +126,24 @@ def inline_text(
     return "".join(writer.parts), writer.links
 
 
+def is_stop_word_name(content: str) -> bool:
+    """A code span of stop words alone (`where`, `as`): prose would drop it, code keeps it."""
+    return not tokenize(content) and bool(tokenize(content, code=True))
+
+
 def code_span(content: str) -> str:
     """A code span's text in body text; one of stop words alone (`where`, `as`) keeps its
     backticks, so the tokenizer reads it as a name (text/tokenize.py rule 6), not as prose it
-    drops. (Headings are shown as titles: theirs are kept plain.)"""
-    return f"`{content}`" if not tokenize(content) and tokenize(content, code=True) else content
+    drops. (Headings are shown as titles: theirs are kept plain, see `heading_names`.)"""
+    return f"`{content}`" if is_stop_word_name(content) else content
+
+
+def heading_names(children: Sequence[Token] | None) -> list[str]:
+    """A heading's code spans of stop words alone, as names of its section: the title is shown
+    plain, and in `` `select` and `from` `` its prose would drop `from` (a title of stop words
+    alone is kept whole: text/tokenize.py rule 9)."""
+    names = (token.content.strip() for token in children or () if token.type == "code_inline")
+    return [name for name in names if is_stop_word_name(name)]
 
 
 _MARKED_SPAN = re.compile(r"`([^`]*)`")

@@ -69,12 +69,6 @@ def _stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0] or path
 
 
-def _add_symbols(chunk: Chunk, names: Sequence[str]) -> None:
-    for name in names:
-        if name not in chunk.symbols:
-            chunk.symbols.append(name)
-
-
 def _parse(
     html: str, path: str, title: str, resolver: _LinkResolver, chunk_depth: int,
     tags: Sequence[str], boost: float, exclude: bool,
@@ -103,16 +97,16 @@ def _parse(
                 # deeper than chunk_depth: shown on the page, so their section keeps the text.
                 if item is not root_h1 or (item.title and item.title != title):
                     tree.add_text(current, item.title)
-                _add_symbols(tree.chunks[current], item.symbols)
+                tree.add_symbols(current, item.symbols)
                 add_links(current, item.links)
                 continue
             section = tree.open_section(item.title, item.level, item.anchor, 0, "api" if item.doc else "section")
-            _add_symbols(tree.chunks[section], item.symbols)
+            tree.add_symbols(section, item.symbols)
             add_links(section, item.links)
         elif isinstance(item, HtmlCode):
             tree.add_code(item.language, item.code, 0, 0)
         elif isinstance(item, HtmlSymbols):
-            _add_symbols(tree.chunks[current], item.names)
+            tree.add_symbols(current, item.names)
         elif isinstance(item, HtmlText):
             tree.add_text(current, item.text)
             add_links(current, item.links)
