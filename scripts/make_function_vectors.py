@@ -4,7 +4,8 @@
                                 (js/src/engine/fuzzy.js osaWithin, typoDistance, strongTypo)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/engine/bundle/format.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
-                                path_roots, word_matches, coverage, typo_slip, fuse (js/src/engine/fuse.js); engine/keyword.py
+                                path_roots, word_matches, coverage, typo_slip, fuse
+                                (js/src/engine/fuse.js); engine/keyword.py
                                 typed_tokens (js/src/engine/keyword.js typedTokens)
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/engine/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and

@@ -27,16 +27,17 @@ the keyword side is sure of (`keyword_sure`): share 1, and search.py then keeps 
 the keyword side scored (no `min_score` cut, which would change page scores) and adds no
 graph neighbours, so the hybrid answer is the keyword answer (covers and definitions first):
 a typo-corrected match is no weaker evidence than the vector side's guess (CHANGELOG.md has
-the measurements). So is a query with a slip (`typo_slip`): a word that matched nothing but
-typo corrections, one of them a single edit away (`pyhton verison pinning`), even when no one
-chunk holds every word: a word one edit from a site term, no common English word (keyword.py),
-is a misspelling, which the vector side reads as written, while the keyword side read it as
-meant. Only one edit: a word two edits from a term is as often a word the site does not use
-(`unfinished` for `finished` in a question), where the vector side does know best. So is a completed one: a word being typed that is no term of the site
+the measurements). So is a completed one: a word being typed that is no term of the site
 (`heartb`, `BackgroundTa`) can only be the start of a word, and the vector side reads it
 through the same completion (keyword.py completed_query), so it has no evidence of its own
 there; the keyword side leads. A typed word that is a term (`fails` at the end of a
 question) may be finished: its completions (`failsafe`) are guesses and do not count.
+The keyword side is sure, too, of a query with a slip (`typo_slip`): a word that matched
+nothing but typo corrections, one of them a single edit away (`pyhton verison pinning`), even
+when no one chunk holds every word. A word one edit from a site term, and no common English
+word (keyword.py), is a misspelling: the vector side reads it as written, the keyword side as
+meant. Only one edit: a word two edits from a term is as often a word the site does not use
+(`unfinished` for `finished` in a question), where the vector side knows best.
 A question whose words are spread over many sections (`where does the generated html end
 up`) leans on meaning, the less the more of its words the best keyword match holds exactly
 and the further it leads the next. The scores say how far ahead a chunk is, where ranks
