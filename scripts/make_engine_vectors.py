@@ -53,6 +53,7 @@ QUERIES = [
     ("what happens when a render fails", "vector"), ("instal", "keyword"), ("instal", "hybrid"),
     ("upgrade", "hybrid"), ("RetryPolicy.delay_for", "hybrid"), ("dashbords", "keyword"),
     ("banana smoothie recipe", "hybrid"), ("", "hybrid"), ("--version", "keyword"),
+    ("dashbords retry backoff", "hybrid"),  # a misspelt word corrected: the keyword answer
     # Filters on a bundle made before them (no tags, no definitions): in, kind and lang still work.
     ("in:guide retry", "hybrid"), ("kind:code", "keyword"), ("lang:python retry", "hybrid"),
     ("retry kind:prose", "keyword"), ("tags:ops install", "hybrid"), ("lang:bash", "vector"),

@@ -4,7 +4,8 @@
                                 (js/src/engine/fuzzy.js osaWithin, typoDistance, strongTypo)
     tests/vectors/varints.json  bundle/format.py encode/decode_varints (js/src/engine/bundle/format.js decodeVarints)
     tests/vectors/fuse.json     engine/fuse.py identifier_tokens, exact_cover, defining_chunks,
-                                path_roots, word_matches, coverage, fuse (js/src/engine/fuse.js); engine/keyword.py
+                                path_roots, word_matches, coverage, typo_slip, fuse
+                                (js/src/engine/fuse.js); engine/keyword.py
                                 typed_tokens (js/src/engine/keyword.js typedTokens)
     tests/vectors/results.json  engine/results.py rank_chunks, page_score, group_by_page (js/src/engine/results.js)
     tests/vectors/filters.json  engine/filters.py parse_query, parse_filter, allowed_chunks and
@@ -41,6 +42,7 @@ from mkdocs_graphsearch.engine.fuse import (
     fuse,
     identifier_tokens,
     path_roots,
+    typo_slip,
     word_matches,
 )
 from mkdocs_graphsearch.engine.fuzzy import osa_within, strong_typo, typo_distance
@@ -173,6 +175,9 @@ FUSE = [
     ("one of two held, both matched (a typo correction): share 1", [0, 1], [1, 0], [], (1, 2, 2), FUSION),
     ("none held, every word matched by typo or prefix: share 1", [0, 1], [1, 0], [], (0, 3, 3), FUSION),
     ("one of three held, two matched: 0.4 + 0.4 x 1/3 + 0.2 x gap", [0, 1], [1, 0], [], (1, 3, 2), FUSION),
+    ("one of three held and matched, a misspelt word corrected: share 1", [0, 1], [1, 0], [], (1, 3, 1, True),
+     FUSION),
+    ("a slip without words: the keyword side is not sure", [0, 1], [1, 0], [], (0, 0, 0, True), FUSION),
     ("a single keyword match held whole: share 1, the vector side adds nothing", [0], [1, 0], [], (1, 1), FUSION),
     ("score gaps count, not only ranks", [4, 5, 6], [6, 5, 4], [], (1, 2), FUSION,
      [0.0, 0.0, 0.0, 0.0, 8.0, 0.4, 0.3], [0.0, 0.0, 0.0, 0.0, 0.21, 0.6, 0.61]),
@@ -210,6 +215,16 @@ COVERAGE_MATCHED = [
     (["visib", "jitter"], [], [3], [[4], [0]]),  # `visib` completed to `visibility_timeout`
     (["timeouts", "how"], ["how"], [1], [[3, 2], [0]]),  # either term of `timeouts` will do
     (["missing", "jitter"], [], [0], [[], [0]]),  # a token that matched nothing
+]
+#: Typo slips: (query tokens, stop tokens, per token the edits of each term it matched).
+TYPO_SLIPS = [
+    (["pyhton", "verison", "pinning"], [], [[1, 1], [1], [0]]),  # two slips
+    (["unfinished", "pages"], [], [[2], [0]]),  # two edits: maybe a word the site lacks, no slip
+    (["serch", "plugin"], [], [[1, 2], [0]]),  # the nearest correction one edit away
+    (["jitter", "timeout"], [], [[0], [0, 0]]),  # exact, prefix or stem matches only
+    (["missing", "jitter"], [], [[], [0]]),  # a token that matched nothing
+    (["which", "jitter"], ["which"], [[1], [0]]),  # a stop word's correction does not count
+    ([], [], []),
 ]
 #: Word matches: (query tokens, tokens being typed, per token the terms it matched) on the
 #: COVER_TERMS site: a typed token's completions are no evidence, its exact term and others are.
@@ -414,10 +429,12 @@ def exact_terms(tokens: list[str], terms: list[str]) -> list[list[int]]:
 def fuse_case(name: str, keyword: list[int], vector: list[int], cover: list[int], covered: tuple[int, ...],
               settings: dict[str, Any], scores: list[float] | None = None, cosines: list[float] | None = None,
               defined: list[int] | None = None) -> dict[str, Any]:
-    held, words, *matched = covered
+    held, words, *rest = covered
+    # (held, words, matched as held when not given, and the slip when given)
+    counts = [held, words, rest[0] if rest else held, *rest[1:]]
     case: dict[str, Any] = {"name": name, "keyword": keyword, "scores": scores or side_scores(keyword, 9.5, 0.25),
                             "vector": vector, "cosines": cosines or side_scores(vector, 0.7, 0.01),
-                            "coverage": [held, words, matched[0] if matched else held], "cover": cover}
+                            "coverage": counts, "cover": cover}
     if defined is not None:
         case["defined"] = defined
     return case | {"settings": settings}
@@ -452,7 +469,10 @@ def answer(kind: str, case: dict[str, Any]) -> Any:
     if kind == "word_matches":
         return word_matches(small_bundle(case), case["tokens"], case["matched"], set(case["typed"]))
     if kind == "coverage":
-        return list(coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"], case["matched"]))
+        covered = coverage(small_bundle(case), case["tokens"], set(case["stop"]), case["keyword"], case["matched"])
+        return [covered.held, covered.words, covered.matched]
+    if kind == "typo_slip":
+        return typo_slip(case["tokens"], set(case["stop"]), case["distances"])
     if kind == "defining_chunks":
         typed = set(case.get("typed", []))
         return sorted(defining_chunks(small_bundle(case), case["tokens"], set(case["cover"]), typed))
@@ -607,6 +627,9 @@ def families() -> dict[str, dict[str, list[dict[str, Any]]]]:
                 {"tokens": tokens, "stop": stop, "keyword": ranked, "matched": exact_terms(tokens, COVERAGE_LONG_TERMS),
                  "terms": COVERAGE_LONG_TERMS, "postings": COVERAGE_LONG_POSTINGS}
                 for tokens, stop, ranked in COVERAGE_LONG
+            ],
+            "typo_slip": [
+                {"tokens": tokens, "stop": stop, "distances": distances} for tokens, stop, distances in TYPO_SLIPS
             ],
             "word_matches": [
                 {"tokens": tokens, "typed": typed, "matched": matched, "terms": COVER_TERMS,

@@ -226,6 +226,9 @@ def test_explain_line_for_the_fusion() -> None:
     text = format_results(output, lambda word: word, "hybrid")
     assert text.splitlines()[1] == ("keyword share 0.70: its best match holds 1 of 2 query words "
                                     "(1 with typo, stem and completion matches), leads the next by 0.52")
+    output["fusion"] |= {"slip": True, "sure": True, "keyword_share": 1.0}
+    text = format_results(output, lambda word: word, "hybrid")
+    assert text.splitlines()[1].endswith("leads the next by 0.52; a misspelt word corrected: the keyword answer")
 
 
 def test_asked_mode_that_the_bundle_cannot_run_is_said(bundle: Path) -> None:

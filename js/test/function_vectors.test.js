@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { osaWithin, strongTypo, typoDistance } from "../src/engine/fuzzy.js";
 import { BundleError, decodeVarints } from "../src/engine/bundle/format.js";
-import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots, wordMatches } from "../src/engine/fuse.js";
+import { coverage, definingChunks, exactCover, fuse, identifierTokens, pathRoots, typoSlip, wordMatches } from "../src/engine/fuse.js";
 import { typedTokens } from "../src/engine/keyword.js";
 import { allowedChunks, facetKey, parseFilter, parseQuery, pathKey } from "../src/engine/filters.js";
 import { groupByPage, pageScore, rankChunks } from "../src/engine/results.js";
@@ -105,7 +105,7 @@ for (const c of fusion.exact_cover) {
 const matches = (ranked) => ({ chunks: Int32Array.from(ranked), best: ranked[0] ?? -1, next: ranked[1] ?? -1 });
 for (const c of fusion.fuse) {
   test(`fuse: ${c.name}`, () => {
-    const covered = { held: c.coverage[0], words: c.coverage[1], matched: c.coverage[2] };
+    const covered = { held: c.coverage[0], words: c.coverage[1], matched: c.coverage[2], slip: c.coverage[3] };
     const fused = fuse(matches(c.keyword), c.scores, matches(c.vector), c.cosines, covered, new Set(c.cover), c.settings, new Set(c.defined ?? []));
     // The spec's order: the keyword ranking's chunks, then the vector ranking's others.
     const chunks = [...new Set([...c.keyword, ...c.vector])];
@@ -120,6 +120,11 @@ for (const c of fusion.coverage) {
   test(`coverage of ${JSON.stringify(c.tokens)} (stop ${JSON.stringify(c.stop)}) by ${JSON.stringify(c.keyword)}`, () => {
     const covered = coverage(smallBundle(c), c.tokens, new Set(c.stop), matches(c.keyword), c.matched);
     assert.deepEqual([covered.held, covered.words, covered.matched], c.expected);
+  });
+}
+for (const c of fusion.typo_slip) {
+  test(`typo slip in ${JSON.stringify(c.tokens)} (stop ${JSON.stringify(c.stop)})`, () => {
+    assert.equal(typoSlip(c.tokens, new Set(c.stop), c.distances), c.expected);
   });
 }
 for (const c of fusion.word_matches) {

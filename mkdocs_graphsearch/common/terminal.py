@@ -73,6 +73,11 @@ def _explain_lines(explain: dict[str, Any]) -> list[str]:
     return lines
 
 
+def sure_reason(fusion: dict[str, Any]) -> str:
+    """Why the keyword side was sure of a hybrid query (engine/fuse.py keyword_sure)."""
+    return "every word matched" if fusion["matched"] == fusion["words"] else "a misspelt word corrected"
+
+
 def format_results(output: dict[str, Any], emphasis: Callable[[str], str], requested_mode: str | None) -> str:
     """A query's results: pages, their sections with score, `via`, snippet and (when asked) explain."""
     mode = f"{output['mode']} search"
@@ -89,7 +94,7 @@ def format_results(output: dict[str, Any], emphasis: Callable[[str], str], reque
             f"keyword share {fusion['keyword_share']:.2f}: its best match holds {fusion['held']} of "
             f"{plural(fusion['words'], 'query word')} ({fusion['matched']} with typo, stem and completion "
             f"matches), leads the next by {fusion['gap']:.2f}"
-            + ("; every word matched: the keyword answer" if fusion.get("sure") else "")
+            + (f"; {sure_reason(fusion)}: the keyword answer" if fusion.get("sure") else "")
         )
     for number, page in enumerate(results, 1):
         sections = page["sections"]

@@ -32,6 +32,12 @@ the measurements). So is a completed one: a word being typed that is no term of 
 through the same completion (keyword.py completed_query), so it has no evidence of its own
 there; the keyword side leads. A typed word that is a term (`fails` at the end of a
 question) may be finished: its completions (`failsafe`) are guesses and do not count.
+The keyword side is sure, too, of a query with a slip (`typo_slip`): a word that matched
+nothing but typo corrections, one of them a single edit away (`pyhton verison pinning`), even
+when no one chunk holds every word. A word one edit from a site term, and no common English
+word (keyword.py), is a misspelling: the vector side reads it as written, the keyword side as
+meant. Only one edit: a word two edits from a term is as often a word the site does not use
+(`unfinished` for `finished` in a question), where the vector side knows best.
 A question whose words are spread over many sections (`where does the generated html end
 up`) leans on meaning, the less the more of its words the best keyword match holds exactly
 and the further it leads the next. The scores say how far ahead a chunk is, where ranks
@@ -172,11 +178,23 @@ def path_roots(bundle: Bundle, text: str, found: Set[int]) -> set[int]:
 class Coverage(NamedTuple):
     """How much of the query the keyword side's best chunk holds: `held` of the query's `words`
     (its tokens that are not stop words) are exact terms of that chunk, `matched` of them are
-    there through a term that shows the word is there (`word_matches`)."""
+    there through a term that shows the word is there (`word_matches`); `slip`: the query has a
+    misspelt word the keyword side corrected (`typo_slip`) and the keyword side found chunks."""
 
     held: int
     words: int
     matched: int
+    slip: bool = False
+
+
+def typo_slip(tokens: list[str], stop: Set[str], distances: Sequence[Sequence[int]]) -> bool:
+    """Whether a query token that is not a stop word matched through typo corrections alone
+    (`distances`: per token, the edits of each term it matched, 0 for an exact, prefix or stem
+    match), one of them a single edit away."""
+    return any(
+        token not in stop and found and 0 not in found and 1 in found
+        for token, found in zip(tokens, distances, strict=True)
+    )
 
 
 def word_matches(bundle: Bundle, tokens: list[str], matched_terms: Sequence[Sequence[int]],
@@ -226,9 +244,10 @@ def keyword_gap(keyword_ranked: list[int], keyword_scores: Sequence[float] | np.
 
 
 def keyword_sure(covered: Coverage) -> bool:
-    """Whether the keyword side's best chunk matches every word of the query (share 1: the
-    hybrid answer is the keyword answer, search.py)."""
-    return covered.words > 0 and covered.matched == covered.words
+    """Whether the keyword side's best chunk matches every word of the query, or the query has
+    a slip the keyword side corrected (share 1: the hybrid answer is the keyword answer,
+    search.py)."""
+    return covered.words > 0 and (covered.matched == covered.words or covered.slip)
 
 
 def fusion_setting(settings: dict[str, Any], key: str) -> float:
@@ -260,12 +279,12 @@ def keyword_share(covered: Coverage, gap: float, settings: dict[str, Any]) -> fl
 def fusion_explain(covered: Coverage, keyword_ranked: list[int], keyword_scores: Sequence[float] | np.ndarray,
                    settings: dict[str, Any]) -> dict[str, Any]:
     """What set a hybrid query's keyword share (`--explain`): words held exactly and matched of
-    the query's words, the keyword gap, whether the keyword side is sure (its answer is the
-    hybrid answer) and the share."""
+    the query's words, the keyword gap, whether a typo slip was corrected, whether the keyword
+    side is sure (its answer is the hybrid answer) and the share."""
     gap = keyword_gap(keyword_ranked, keyword_scores)
     share = keyword_share(covered, gap, settings)
     return {"held": covered.held, "matched": covered.matched, "words": covered.words, "gap": gap,
-            "sure": keyword_sure(covered), "keyword_share": share}
+            "slip": covered.slip, "sure": keyword_sure(covered), "keyword_share": share}
 
 
 def fuse(

@@ -11,8 +11,9 @@ hybrid:  both sides' normalized scores mixed by how much of the query the best k
          (titles.py; in keyword mode too), less the chunks that only the
          vector side found with a cosine under `vector_only_threshold` (calibrated per site at
          build time: index/calibrate.py), then graph expansion (floor: `min_score`); when the
-         best keyword match holds the whole query (fuse.py keyword_sure), the keyword side's
-         chunks in fused order, none cut and none added by the graph.
+         best keyword match holds the whole query, or the query has a misspelt word the keyword
+         side corrected (fuse.py keyword_sure), the keyword side's chunks in fused order, none
+         cut and none added by the graph.
 The static encoder reads the query completed by the keyword side (keyword.completed_query).
 Every section says `via`: which of keyword, vector and graph put it in the results.
 """
@@ -37,6 +38,7 @@ from mkdocs_graphsearch.engine.fuse import (
     fusion_explain,
     keyword_sure,
     path_roots,
+    typo_slip,
     word_matches,
 )
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
@@ -146,6 +148,9 @@ def search(
             expansions = [[expansion.term for expansion in options] for options in keyword.expansions]
             matched = word_matches(bundle, keyword.tokens, expansions, keyword.typed)
             sure = coverage(bundle, keyword.tokens, keyword.stop, keyword_ranked, matched)
+            distances = [[expansion.distance for expansion in options] for options in keyword.expansions]
+            if keyword_ranked and typo_slip(keyword.tokens, keyword.stop, distances):
+                sure = sure._replace(slip=True)
             cosines_found: np.ndarray = cos if cos is not None else np.zeros(0)  # none: no vector ranking
             fused = fuse(keyword_ranked, keyword.scores, vector_ranked, cosines_found, sure, cover, settings, defined)
             if explain:  # recomputes the share fuse() used: only for --explain

@@ -6,7 +6,7 @@ import { keywordHighlight } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./bundle/vector-shards.js";
-import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure, pathRoots, wordMatches } from "./fuse.js";
+import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure, pathRoots, typoSlip, wordMatches } from "./fuse.js";
 import { liftTitled, titledRoots } from "./titles.js";
 import { expand, languagesOf } from "./expand.js";
 import { MODES } from "./bundle/format.js";
@@ -158,6 +158,8 @@ export function search(bundle, query, options = {}) {
       const expansions = keyword.expansions.map((options) => options.map((expansion) => expansion.term));
       const matched = wordMatches(bundle, keyword.tokens, expansions, keyword.typed);
       const sure = coverage(bundle, keyword.tokens, keyword.stop, keywordMatches, matched);
+      const distances = keyword.expansions.map((options) => options.map((expansion) => expansion.distance));
+      if (keywordMatches.best >= 0 && typoSlip(keyword.tokens, keyword.stop, distances)) sure.slip = true;
       fused = fuse(keywordMatches, keyword.scores, vectorMatches, cos ?? [], sure, cover, settings, defined); // no cosines: no vector ranking
       if (display.explain) fusion = fusionExplain(sure, keywordMatches, keyword.scores, settings); // recomputes fuse()'s share: only for explain
       // Sure of the keyword side (fuse.py): its answer, whole, without graph guesses.

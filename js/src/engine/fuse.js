@@ -105,8 +105,17 @@ export function wordMatches(bundle, tokens, matchedTerms, typed) {
 
 /** How much of the query the keyword side's best chunk holds: `held` of the query's `words` (its
  * tokens that are not stop words) are exact terms of that chunk, `matched` of them are there
- * through a term that shows the word is there (spec: Coverage).
- * @typedef {{held: number, words: number, matched: number}} Coverage */
+ * through a term that shows the word is there; `slip` (absent: false): the query has a misspelt
+ * word the keyword side corrected and the keyword side found chunks (spec: Coverage).
+ * @typedef {{held: number, words: number, matched: number, slip?: boolean}} Coverage */
+
+/** Whether a query token that is not a stop word matched through typo corrections alone
+ * (`distances`: per token, the edits of each term it matched, 0 for an exact, prefix or stem
+ * match), one of them a single edit away (spec: typo_slip).
+ * @param {string[]} tokens @param {Set<string>} stop @param {number[][]} distances @returns {boolean} */
+export function typoSlip(tokens, stop, distances) {
+  return tokens.some((token, i) => !stop.has(token) && distances[i].length > 0 && !distances[i].includes(0) && distances[i].includes(1));
+}
 
 /** Of the query's tokens that are not stop words, how many the keyword side's best chunk holds
  * as an exact term, and as any of its `matchedTerms` (wordMatches, per token of `tokens`); none
@@ -157,9 +166,10 @@ export function keywordGap(keyword, keywordScores) {
   return 1 - keywordScores[keyword.next] / keywordScores[keyword.best];
 }
 
-/** Whether the keyword side's best chunk matches every word of the query (spec: keyword_sure).
+/** Whether the keyword side's best chunk matches every word of the query, or the query has a
+ * slip the keyword side corrected (spec: keyword_sure).
  * @param {Coverage} covered @returns {boolean} */
-export const keywordSure = (covered) => covered.words > 0 && covered.matched === covered.words;
+export const keywordSure = (covered) => covered.words > 0 && (covered.matched === covered.words || covered.slip === true);
 
 /** The keyword side's confidence `a`: 1 when it is sure, else base + span x exact coverage + gap
  * span x gap, at most 1 (spec: keyword_confidence).
@@ -184,13 +194,14 @@ export function keywordShare(covered, gap, settings) {
 }
 
 /** What set a hybrid query's keyword share (explain): words held exactly and matched of the
- * query's words, the keyword gap, whether the keyword side is sure and the share (spec: fusion_explain).
+ * query's words, the keyword gap, whether a typo slip was corrected, whether the keyword side is
+ * sure and the share (spec: fusion_explain).
  * @param {Coverage} covered @param {Matches} keyword @param {ArrayLike<number>} keywordScores @param {any} settings
- * @returns {{held: number, matched: number, words: number, gap: number, sure: boolean, keyword_share: number}} */
+ * @returns {{held: number, matched: number, words: number, gap: number, slip: boolean, sure: boolean, keyword_share: number}} */
 export function fusionExplain(covered, keyword, keywordScores, settings) {
   const gap = keywordGap(keyword, keywordScores);
   return {
-    held: covered.held, matched: covered.matched, words: covered.words, gap, sure: keywordSure(covered),
+    held: covered.held, matched: covered.matched, words: covered.words, gap, slip: covered.slip === true, sure: keywordSure(covered),
     keyword_share: keywordShare(covered, gap, settings),
   };
 }
