@@ -2,7 +2,7 @@
 /** The static query encoder (spec, with the exact order of operations: engine/encoder.py).
  * Its token rows come in shards fetched by token (encoder-shards.js): `queryVector` names the
  * shards the query's pieces need that are not in; worker.js fetches them and asks again. */
-import { BundleError } from "./bundle/format.js";
+import { BundleError, fileName } from "./bundle/format.js";
 import { checkEncoder } from "./bundle/schema.js";
 import { parseJson, readFile } from "./bundle/read.js";
 import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
@@ -33,15 +33,21 @@ const STOP_PIECES_IF_ABSENT = [];
  * @returns {Promise<StaticEncoder>} */
 export async function loadEncoder(bundle, fetchFile) {
   const manifest = bundle.manifest;
-  const metaBytes = await readFile(fetchFile, manifest, "encoder.json");
+  const metaBytes = readFile(fetchFile, manifest, "encoder.json");
+  metaBytes.catch(() => {}); // its failure is reported below, once awaited
   // Imported here, not at the top: WordPiece (and its Unicode tables) is only needed once the
   // semantic part is in, so it stays off the first keystroke's path.
   const [{ createWordPiece, normalize, preTokenize }, shardsOf] = await Promise.all([
     import("./text/wordpiece.js"), import("./bundle/vocab-shards.js"),
   ]);
-  const meta = checkEncoder(parseJson("encoder.json", metaBytes), manifest);
-  const shards = /** @type {number[]} */ (manifest.encoder.shards);
   const n = manifest.encoder.vocab.shards;
+  const keyChars = shardsOf.keyCharsOf(manifest);
+  // With one-letter keys every continuation piece is in the shard of "##": a word the vocabulary
+  // does not hold whole needs it, named only once its first letter's shard is read. Downloaded
+  // now (read when a query names it), that is no round trip more for a pasted query.
+  if (keyChars === 1) fetchFile(fileName(manifest, shardsOf.vocabShard(shardsOf.keyShard("##", n)))).catch(() => {});
+  const meta = checkEncoder(parseJson("encoder.json", await metaBytes), manifest);
+  const shards = /** @type {number[]} */ (manifest.encoder.shards);
   /** @type {Map<string, number>} */
   const ids = new Map();
   const vocabLoaded = new Array(n).fill(false);
@@ -54,7 +60,6 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded[index] = true;
     return pairs.map(([, id]) => id);
   };
-  const keyChars = shardsOf.keyCharsOf(manifest);
   const special = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => shardsOf.keyShard(shardsOf.vocabKey(token, keyChars), n)));
   for (const index of [...special].sort((a, b) => a - b)) await addVocab(index);
   return {
