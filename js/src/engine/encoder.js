@@ -20,10 +20,11 @@ const STOP_PIECES_IF_ABSENT = [];
  *   k: number, meta: any, shards: number[], shardLoaded: boolean[], shardFailed: boolean[],
  *   maxPieces: number, stopPieces: Set<number>, wordpiece: import("./text/wordpiece.js").WordPiece,
  *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
- *   vocabShardsOf: (text: string) => number[]}} StaticEncoder
+ *   words: (text: string) => string[], vocabShardsOf: (text: string) => number[]}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
  *   stopPieces: pieces that make no vector on their own;
- *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); vocabShardsOf: the
+ *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); words: a text's
+ *   words as WordPiece cuts each on its own (normalized, pre-tokenized); vocabShardsOf: the
  *   vocab shards a text's words are looked up in, as far as the shards loaded tell (vocab-shards.js
  *   wordShards: queryVector asks again once they are in)
  */
@@ -76,6 +77,7 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded,
     vocabFailed,
     addVocab,
+    words: (text) => preTokenize(normalize(text)),
     vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(
       word, n, keyChars, (shard) => vocabLoaded[shard] || vocabFailed[shard], (entry) => ids.has(entry))),
   };
@@ -175,19 +177,28 @@ export function encodeQuery(encoder, pieces) {
 export function queryVector(bundle, query, wanted = null) {
   const encoder = bundle.encoder;
   if (!encoder) return null;
-  if (wanted) { // vocab shards as -1 - index: the words' pieces are known only once they are in
-    for (const index of encoder.vocabShardsOf(query)) {
-      if (!encoder.vocabLoaded[index] && !encoder.vocabFailed[index]) wanted.add(-1 - index);
+  if (wanted) {
+    // Word by word: a word's pieces are known once its own vocab shards are in (-1 - index until
+    // then), so its rows are named while other words' vocabulary still downloads. (A query of
+    // more than maxPieces pieces may so fetch a row it leaves unused.)
+    for (const word of encoder.words(query)) {
+      const missing = encoder.vocabShardsOf(word).filter((/** @type {number} */ i) => !encoder.vocabLoaded[i] && !encoder.vocabFailed[i]);
+      for (const index of missing) wanted.add(-1 - index);
+      if (!missing.length) wantRows(encoder, encoder.wordpiece.pieces(word), wanted);
     }
     if (wanted.size) return null;
   }
   const pieces = encoder.wordpiece.pieces(query).slice(0, encoder.maxPieces);
-  if (wanted) {
-    for (const piece of pieces) {
-      const index = encoderShardOf(encoder.shards, piece);
-      if (!encoder.shardLoaded[index] && !encoder.shardFailed[index]) wanted.add(index);
-    }
-    if (wanted.size) return null;
-  }
+  if (wanted && wantRows(encoder, pieces, wanted).size) return null; // (the query's own pieces decide)
   return encodeQuery(encoder, pieces);
+}
+
+/** Add to `wanted` the encoder shards of these pieces that are neither in nor failed.
+ * @param {StaticEncoder} encoder @param {number[]} pieces @param {Set<number>} wanted */
+function wantRows(encoder, pieces, wanted) {
+  for (const piece of pieces) {
+    const index = encoderShardOf(encoder.shards, piece);
+    if (!encoder.shardLoaded[index] && !encoder.shardFailed[index]) wanted.add(index);
+  }
+  return wanted;
 }

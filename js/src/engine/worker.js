@@ -40,7 +40,7 @@
  * once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a query entered
  * whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
  */
-import { BundleError, fileName, graphShard, listedParts } from "./bundle/format.js";
+import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
@@ -547,10 +547,11 @@ export function createService(post, options = {}) {
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {
       const listed = new Set(listedParts(manifest));
-      for (const part of parts) {
-        for (const name of part.prefetch) {
-          if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
-        }
+      // A site whose texts are one fragment has one display fragment: every answer's pages are
+      // in it, so it downloads now instead of after the query's term shards.
+      const display = Array.isArray(manifest.text_starts) && manifest.text_starts.length === 1 ? [displayFragment(0)] : [];
+      for (const name of [...parts.flatMap((part) => part.prefetch), ...display]) {
+        if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
       }
       top = topPages(manifest);
       if (top.length && state !== "error") postStatus();
