@@ -7,6 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { fileName } from "../src/engine/bundle/format.js";
 import { search } from "../src/engine/engine.js";
 import { createService, loadBundle } from "../src/engine/worker.js";
 
@@ -175,4 +176,39 @@ test("a settled query's vocabulary downloads beside its term shards", { timeout:
   await finished;
   const full = await loadBundle(fetchFile);
   assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+});
+
+// The timeout turns a hang (rows named only once every word's vocabulary is in) into a failure.
+test("a word's encoder rows download as soon as its own vocabulary is in, beside another word's", { timeout: 120_000 }, async () => {
+  const full = await loadBundle(fetchFile);
+  const [first, second] = ["render", "fails"].map((word) => new Set(full.encoder.vocabShardsOf(word)));
+  const late = new Set([...second].filter((index) => !first.has(index)).map((i) => fileName(full.manifest, `vocab.${i}.json`)));
+  assert.ok(late.size, "the two words share every vocab shard");
+  let loading = true;
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  let ready = () => {};
+  const loaded = new Promise((resolve) => { ready = () => resolve(undefined); });
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  /** @type {any} */
+  let last = null;
+  const service = createService((message) => {
+    if (message.type === "status" && message.done) ready();
+    if (message.type !== "results") return;
+    last = message;
+    if (message.complete && message.mode === "hybrid") finish();
+  }, {
+    fetcher: () => async (name) => {
+      if (!loading && /^encoder\.\d+\./.test(name)) release();
+      if (!loading && late.has(name)) await held; // the second word's vocabulary comes only once a row was asked for
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await loaded;
+  loading = false;
+  service.handle({ type: "query", channel: "box", id: 1, query: "render fails", limit: 10, settled: true });
+  await finished;
+  assert.deepEqual(last.results, search(full, "render fails", { mode: "hybrid", limit: 10 }).results);
 });
