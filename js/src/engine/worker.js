@@ -416,7 +416,7 @@ export function createService(post, options = {}) {
             warnings.push(`${label}: ${describe(error)}`);
             postStatus();
           },
-        ).then(rerun);
+        ).then(rerunSoon);
       }
       loading ||= states.get(index) === "loading";
     }
@@ -536,6 +536,13 @@ export function createService(post, options = {}) {
     flush();
   }
 
+  /** Re-answer every channel's latest query once the files arriving now are in: a burst of them
+   * (a query's vocabulary, its rows) costs one search, not one per file. */
+  function rerunSoon() {
+    for (const channel of latest.keys()) waiting.add(channel);
+    schedule();
+  }
+
   /** @param {string} bundleUrl @param {number | undefined} timeout */
   async function init(bundleUrl, timeout) {
     if (context) return;
@@ -547,10 +554,13 @@ export function createService(post, options = {}) {
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {
       const listed = new Set(listedParts(manifest));
-      // A site whose texts are one fragment has one display fragment: every answer's pages are
-      // in it, so it downloads now instead of after the query's term shards.
-      const display = Array.isArray(manifest.text_starts) && manifest.text_starts.length === 1 ? [displayFragment(0)] : [];
-      for (const name of [...parts.flatMap((part) => part.prefetch), ...display]) {
+      // A site whose texts are one fragment has one display fragment and one graph shard: every
+      // answer's pages are in the one, every expansion's edges (vector and hybrid answers) in the
+      // other, a few KiB: they download now, not after the query's term shards or its vector.
+      const whole = Array.isArray(manifest.text_starts) && manifest.text_starts.length === 1;
+      const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
+      const fragments = whole ? [displayFragment(0), ...graph] : [];
+      for (const name of [...parts.flatMap((part) => part.prefetch), ...fragments]) {
         if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
       }
       top = topPages(manifest);
