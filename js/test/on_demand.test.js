@@ -94,7 +94,7 @@ test("a graph shard that fails: a warning, and the answer still goes out", async
 });
 
 // The timeout turns a hang (the display fragment fetched only once a query needs it) into a failure.
-test("a site whose texts are one fragment fetches its display fragment as soon as the manifest is read", { timeout: 60_000 }, async () => {
+test("a site whose texts are one fragment fetches its display fragment and graph as soon as the manifest is read", { timeout: 60_000 }, async () => {
   const manifest = JSON.parse(String(await fetchFile("manifest.json")));
   const display = fileName(manifest, "display.0.json");
   // the same manifest with one text fragment (so one display fragment and one graph shard)
@@ -116,8 +116,10 @@ test("a site whose texts are one fragment fetches its display fragment as soon a
   });
   service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
   await held;
-  assert.ok(requested.includes(display), requested.join());
-  // with three fragments, no display file before a query: every part loaded, none fetched
+  for (const part of ["display.0.json", "graph.json", "graph.0.json"]) { // (a bundle with vectors: its answers expand)
+    assert.ok(requested.includes(fileName(manifest, part)), `${part}: ${requested.join()}`);
+  }
+  // with three fragments, no display or graph file before a query: every part loaded, none fetched
   /** @type {string[]} */
   const three = [];
   await new Promise((resolve) => {
@@ -125,5 +127,5 @@ test("a site whose texts are one fragment fetches its display fragment as soon a
                                  { fetcher: () => (name) => { three.push(name); return fetchFile(name); } });
     before.handle({ type: "init", bundleUrl: "http://localhost/search/" });
   });
-  assert.ok(!three.some((name) => name.startsWith("display.")), three.join());
+  assert.ok(!three.some((name) => /^(display|graph)\./.test(name)), three.join());
 });
