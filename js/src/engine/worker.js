@@ -36,9 +36,9 @@
  * query is answered again (`complete` stays false until they are in, or failed). The semantic
  * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
  * keyword answer: while they are missing the query is answered in keyword mode (incomplete). The
- * query encoder's (vocabulary and rows) are fetched at once; vector clusters and graph shards only
- * once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a query entered
- * whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
+ * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
+ * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
+ * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
  */
 import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
