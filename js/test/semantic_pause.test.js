@@ -146,8 +146,13 @@ test("the semantic part's files download beside the keyword part, as soon as the
   assert.ok(requested.some((name) => /^encoder\.[0-9a-f]+\.json$/.test(name)), requested.join());
 });
 
-// The timeout turns a hang (vocabulary fetched only once the term shards are in) into a failure.
-test("a settled query's vocabulary downloads beside its term shards", { timeout: 120_000 }, async () => {
+/**
+ * A query entered whole (settled) on a service with every part loaded, whose files that `holds`
+ * names come only once a file that `opens` names was asked for (a hang otherwise: the tests'
+ * timeouts make it a failure); resolves with its complete hybrid answer.
+ * @param {string} query @param {RegExp} opens @param {(name: string) => boolean} holds
+ */
+async function heldUntil(query, opens, holds) {
   let loading = true;
   let release = () => {};
   const held = new Promise((resolve) => { release = () => resolve(undefined); });
@@ -164,16 +169,23 @@ test("a settled query's vocabulary downloads beside its term shards", { timeout:
     if (message.complete && message.mode === "hybrid") finish();
   }, {
     fetcher: () => async (name) => {
-      if (!loading && /^vocab\.\d+\./.test(name)) release();
-      if (!loading && name.startsWith("postings.")) await held; // the terms come only once a vocab shard was asked for
+      if (!loading && opens.test(name)) release();
+      if (!loading && holds(name)) await held;
       return fetchFile(name);
     },
   });
   service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
   await loaded;
   loading = false;
-  service.handle({ type: "query", channel: "box", id: 1, query: FINAL, limit: 10, settled: true });
+  service.handle({ type: "query", channel: "box", id: 1, query, limit: 10, settled: true });
   await finished;
+  return last;
+}
+
+// The timeout turns a hang (vocabulary fetched only once the term shards are in) into a failure.
+test("a settled query's vocabulary downloads beside its term shards", { timeout: 120_000 }, async () => {
+  // the terms come only once a vocab shard was asked for
+  const last = await heldUntil(FINAL, /^vocab\.\d+\./, (name) => name.startsWith("postings."));
   const full = await loadBundle(fetchFile);
   assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
 });
@@ -184,31 +196,7 @@ test("a word's encoder rows download as soon as its own vocabulary is in, beside
   const [first, second] = ["render", "fails"].map((word) => new Set(full.encoder.vocabShardsOf(word)));
   const late = new Set([...second].filter((index) => !first.has(index)).map((i) => fileName(full.manifest, `vocab.${i}.json`)));
   assert.ok(late.size, "the two words share every vocab shard");
-  let loading = true;
-  let release = () => {};
-  const held = new Promise((resolve) => { release = () => resolve(undefined); });
-  let ready = () => {};
-  const loaded = new Promise((resolve) => { ready = () => resolve(undefined); });
-  let finish = () => {};
-  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
-  /** @type {any} */
-  let last = null;
-  const service = createService((message) => {
-    if (message.type === "status" && message.done) ready();
-    if (message.type !== "results") return;
-    last = message;
-    if (message.complete && message.mode === "hybrid") finish();
-  }, {
-    fetcher: () => async (name) => {
-      if (!loading && /^encoder\.\d+\./.test(name)) release();
-      if (!loading && late.has(name)) await held; // the second word's vocabulary comes only once a row was asked for
-      return fetchFile(name);
-    },
-  });
-  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  await loaded;
-  loading = false;
-  service.handle({ type: "query", channel: "box", id: 1, query: "render fails", limit: 10, settled: true });
-  await finished;
+  // the second word's vocabulary comes only once a row was asked for
+  const last = await heldUntil("render fails", /^encoder\.\d+\./, (name) => late.has(name));
   assert.deepEqual(last.results, search(full, "render fails", { mode: "hybrid", limit: 10 }).results);
 });
