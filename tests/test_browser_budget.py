@@ -4,7 +4,8 @@ test of how many requests a reader's search makes, never of how fast.
 From the reader's first intent (the `/` key) until the final hybrid answer is complete (every
 snippet in): a query of a few words pasted into the box makes at most FIRST_ANSWER_BUDGET
 requests; a whole question typed key by key at most TYPED_BUDGET (typed prefixes cost keyword
-requests only: the semantic half waits for typing to pause, worker.js SEMANTIC_PAUSE_MS). Each
+requests and the query encoder's small files: vector clusters and graph shards wait for typing to
+pause, worker.js SEMANTIC_PAUSE_MS, so the final answer needs no pause once those are in). Each
 count includes the runtime (one worker file: site_output/js_bundle.py) and every bundle file.
 The example site's snippet texts are one fragment (bundle/format.py WHOLE_TEXT_BYTES), so one
 text and one display file; a word the vocabulary holds whole costs one vocabulary shard
@@ -24,7 +25,8 @@ from browser_support import DIALOG, expect, open_search, wait_complete  # noqa: 
 pytestmark = pytest.mark.browser
 
 FIRST_ANSWER_BUDGET = 20
-TYPED_BUDGET = 32
+#: 28 measured before typed prefixes fetched the encoder's rows, 39 after (issue 23's budget: 60)
+TYPED_BUDGET = 44
 #: 33 characters, six words, typed one key at a time
 QUESTION = "how do I retry a failed job later"
 #: Well under SEMANTIC_PAUSE_MS between keys, so only the question's last text pauses.

@@ -10,9 +10,10 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileName } from "../src/engine/bundle/format.js";
 import { fragmentOf } from "../src/engine/bundle/read.js";
-import { loadBundle } from "../src/engine/worker.js";
+import { createService, loadBundle } from "../src/engine/worker.js";
 import { search } from "../src/engine/engine.js";
 import { askService } from "./service.js";
+import { sealedManifest } from "./sealed-manifest.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 /** @param {string} name */
@@ -90,4 +91,41 @@ test("a graph shard that fails: a warning, and the answer still goes out", async
   assert.ok(status.warnings.some((/** @type {string} */ w) => w.startsWith("graph: ")), status.warnings.join());
   assert.ok(last.results.length);
   assert.ok(last.results.every((/** @type {any} */ r) => r.sections.every((/** @type {any} */ s) => !s.via.includes("graph"))));
+});
+
+// The timeout turns a hang (the display fragment fetched only once a query needs it) into a failure.
+test("a site whose texts are one fragment fetches its display fragment and graph as soon as the manifest is read", { timeout: 60_000 }, async () => {
+  const manifest = JSON.parse(String(await fetchFile("manifest.json")));
+  const display = fileName(manifest, "display.0.json");
+  // the same manifest with one text fragment (so one display fragment and one graph shard)
+  const files = { ...manifest.files };
+  for (const kind of ["text.#.json", "display.#.json", "graph.#.json"]) files[kind] = files[kind].slice(0, 1);
+  const whole = sealedManifest({ ...manifest, text_starts: [0], files });
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  /** @type {string[]} */
+  const requested = [];
+  const service = createService(() => {}, {
+    fetcher: () => async (name) => {
+      requested.push(name);
+      if (name === display) release();
+      if (name === "manifest.json") return whole;
+      if (name.startsWith("keyword.")) await held; // keyword.json comes only once it was asked for
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await held;
+  for (const part of ["display.0.json", "graph.json", "graph.0.json"]) { // (a bundle with vectors: its answers expand)
+    assert.ok(requested.includes(fileName(manifest, part)), `${part}: ${requested.join()}`);
+  }
+  // with three fragments, no display or graph file before a query: every part loaded, none fetched
+  /** @type {string[]} */
+  const three = [];
+  await new Promise((resolve) => {
+    const before = createService((message) => { if (message.type === "status" && message.done) resolve(undefined); },
+                                 { fetcher: () => (name) => { three.push(name); return fetchFile(name); } });
+    before.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  });
+  assert.ok(!three.some((name) => /^(display|graph)\./.test(name)), three.join());
 });

@@ -1,11 +1,13 @@
 // @ts-check
 // The semantic half waits for typing to pause (worker.js SEMANTIC_PAUSE_MS): a query whose encoder
-// rows, vocabulary or vector shards are not in gets its keyword answer at once, and the files the
-// semantic half lacks are fetched only for the text the reader stops at, never for the prefixes
-// typed on the way; the final answer is the fully loaded bundle's.
+// rows, vocabulary, vector shards or graph edges are not in gets its keyword answer at once; the
+// vector clusters and graph shards it lacks are fetched only for the text the reader stops at,
+// the query encoder's files at once (a word's vocabulary follows from its first letter); the
+// final answer is the fully loaded bundle's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { fileName } from "../src/engine/bundle/format.js";
 import { search } from "../src/engine/engine.js";
 import { createService, loadBundle } from "../src/engine/worker.js";
 
@@ -14,6 +16,8 @@ const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 const fetchFile = (name) => readFile(new URL(name, BUNDLE));
 const TYPED = ["what hap", "what happens when a ren", "what happens when a render fa"];
 const FINAL = "what happens when a render fails";
+/** A question whose hybrid answer expands through the graph (js/test/graph.test.js). */
+const EXPANDS = "configure retries for a task";
 /** The semantic half's on-demand files (encoder rows, vocabulary shards). @param {string} name */
 const semantic = (name) => /^(encoder|vocab)\.\d+\./.test(name);
 
@@ -49,28 +53,32 @@ async function typed(queries) {
   return { fetched: fetched.slice(atLoad), answers };
 }
 
-test("typing fetches the semantic half's files of the final text only, keyword answers come at once", async () => {
+test("keys that come faster than answers fetch the semantic half's files of the last text only", async () => {
   const full = await loadBundle(fetchFile);
   const session = await typed([...TYPED, FINAL]);
   const alone = await typed([FINAL]);
   assert.ok(session.fetched.some(semantic), "the final query fetched no encoder or vocab shard");
   assert.deepEqual(session.fetched.filter(semantic).sort(), alone.fetched.filter(semantic).sort());
   const first = session.answers.find((answer) => answer.id === TYPED.length + 1);
-  assert.equal(first.mode, "keyword"); // before its encoder rows were in
-  assert.equal(first.complete, false);
-  assert.deepEqual(ranked(first.results), ranked(search(full, FINAL, { mode: "keyword", limit: 10 }).results));
+  if (first.mode === "keyword") { // before its encoder rows were in (they may come before its display fragments)
+    assert.equal(first.complete, false);
+    assert.deepEqual(ranked(first.results), ranked(search(full, FINAL, { mode: "keyword", limit: 10 }).results));
+  }
   const last = session.answers[session.answers.length - 1];
   assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
 });
 
 /**
  * One query on a service whose typing pause never ends within the test; resolves with its
- * answers once one is hybrid and complete, or once every part is tried and `settleMs` passed.
- * @param {boolean} settled @param {number} settleMs
+ * answers and the files fetched once one is hybrid and complete, or once every part is tried
+ * and `settleMs` passed.
+ * @param {boolean} settled @param {number} settleMs @param {string} [query]
  */
-async function asked(settled, settleMs) {
+async function asked(settled, settleMs, query = FINAL) {
   /** @type {any[]} */
   const answers = [];
+  /** @type {string[]} */
+  const fetched = [];
   let finish = () => {};
   const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -80,26 +88,39 @@ async function asked(settled, settleMs) {
     if (message.type !== "results") return;
     answers.push(message);
     if (message.complete && message.mode === "hybrid") finish();
-  }, { semanticPause: 3_600_000, fetcher: () => fetchFile });
+  }, { semanticPause: 3_600_000, fetcher: () => (name) => { fetched.push(name); return fetchFile(name); } });
   service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  service.handle({ type: "query", channel: "box", id: 1, query: FINAL, limit: 10, settled });
+  service.handle({ type: "query", channel: "box", id: 1, query, limit: 10, settled });
   await finished;
   clearTimeout(timer);
   service.handle({ type: "clear", channel: "box" }); // its pause timer goes too
-  return answers;
+  return { answers, fetched };
 }
 
 // The timeout turns a settled query that waits for the pause (an hour here) into a failure.
 test("a query entered whole (settled) gets its hybrid answer without the typing pause", { timeout: 120_000 }, async () => {
   const full = await loadBundle(fetchFile);
-  const answers = await asked(true, 60_000);
+  const { answers } = await asked(true, 60_000, EXPANDS);
+  const last = answers[answers.length - 1];
+  assert.equal(last.mode, "hybrid");
+  assert.equal(last.complete, true);
+  assert.deepEqual(last.results, search(full, EXPANDS, { mode: "hybrid", limit: 10 }).results);
+  // while typing, the same query waits for the pause: keyword answers only, no graph file fetched
+  const typing = await asked(false, 1000, EXPANDS);
+  assert.ok(typing.answers.length && typing.answers.every((answer) => answer.mode === "keyword"),
+            typing.answers.map((a) => a.mode).join());
+  assert.ok(!typing.fetched.some((name) => name.startsWith("graph.")), typing.fetched.join());
+  assert.ok(typing.fetched.some(semantic), "no encoder or vocab shard was fetched while typing");
+});
+
+// The timeout turns a typed query whose encoder files wait for the pause (an hour) into a failure.
+test("while typing, the query encoder's files come at once: without graph edges to wait for, the hybrid answer needs no pause", { timeout: 120_000 }, async () => {
+  const full = await loadBundle(fetchFile);
+  const { answers } = await asked(false, 60_000);
   const last = answers[answers.length - 1];
   assert.equal(last.mode, "hybrid");
   assert.equal(last.complete, true);
   assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
-  // while typing, the same query waits for the pause: keyword answers only
-  const typing = await asked(false, 1000);
-  assert.ok(typing.length && typing.every((answer) => answer.mode === "keyword"), typing.map((a) => a.mode).join());
 });
 
 // The timeout turns a hang (semantic files fetched only after the keyword part) into a failure.
@@ -125,8 +146,13 @@ test("the semantic part's files download beside the keyword part, as soon as the
   assert.ok(requested.some((name) => /^encoder\.[0-9a-f]+\.json$/.test(name)), requested.join());
 });
 
-// The timeout turns a hang (vocabulary fetched only once the term shards are in) into a failure.
-test("a settled query's vocabulary downloads beside its term shards", { timeout: 120_000 }, async () => {
+/**
+ * A query entered whole (settled) on a service with every part loaded, whose files that `holds`
+ * names come only once a file that `opens` names was asked for (a hang otherwise: the tests'
+ * timeouts make it a failure); resolves with its complete hybrid answer.
+ * @param {string} query @param {RegExp} opens @param {(name: string) => boolean} holds
+ */
+async function heldUntil(query, opens, holds) {
   let loading = true;
   let release = () => {};
   const held = new Promise((resolve) => { release = () => resolve(undefined); });
@@ -143,16 +169,34 @@ test("a settled query's vocabulary downloads beside its term shards", { timeout:
     if (message.complete && message.mode === "hybrid") finish();
   }, {
     fetcher: () => async (name) => {
-      if (!loading && /^vocab\.\d+\./.test(name)) release();
-      if (!loading && name.startsWith("postings.")) await held; // the terms come only once a vocab shard was asked for
+      if (!loading && opens.test(name)) release();
+      if (!loading && holds(name)) await held;
       return fetchFile(name);
     },
   });
   service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
   await loaded;
   loading = false;
-  service.handle({ type: "query", channel: "box", id: 1, query: FINAL, limit: 10, settled: true });
+  service.handle({ type: "query", channel: "box", id: 1, query, limit: 10, settled: true });
   await finished;
+  return last;
+}
+
+// The timeout turns a hang (vocabulary fetched only once the term shards are in) into a failure.
+test("a settled query's vocabulary downloads beside its term shards", { timeout: 120_000 }, async () => {
+  // the terms come only once a vocab shard was asked for
+  const last = await heldUntil(FINAL, /^vocab\.\d+\./, (name) => name.startsWith("postings."));
   const full = await loadBundle(fetchFile);
   assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+});
+
+// The timeout turns a hang (rows named only once every word's vocabulary is in) into a failure.
+test("a word's encoder rows download as soon as its own vocabulary is in, beside another word's", { timeout: 120_000 }, async () => {
+  const full = await loadBundle(fetchFile);
+  const [first, second] = ["render", "fails"].map((word) => new Set(full.encoder.vocabShardsOf(word)));
+  const late = new Set([...second].filter((index) => !first.has(index)).map((i) => fileName(full.manifest, `vocab.${i}.json`)));
+  assert.ok(late.size, "the two words share every vocab shard");
+  // the second word's vocabulary comes only once a row was asked for
+  const last = await heldUntil("render fails", /^encoder\.\d+\./, (name) => late.has(name));
+  assert.deepEqual(last.results, search(full, "render fails", { mode: "hybrid", limit: 10 }).results);
 });

@@ -2,7 +2,7 @@
 /** The static query encoder (spec, with the exact order of operations: engine/encoder.py).
  * Its token rows come in shards fetched by token (encoder-shards.js): `queryVector` names the
  * shards the query's pieces need that are not in; worker.js fetches them and asks again. */
-import { BundleError } from "./bundle/format.js";
+import { BundleError, fileName } from "./bundle/format.js";
 import { checkEncoder } from "./bundle/schema.js";
 import { parseJson, readFile } from "./bundle/read.js";
 import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
@@ -20,10 +20,11 @@ const STOP_PIECES_IF_ABSENT = [];
  *   k: number, meta: any, shards: number[], shardLoaded: boolean[], shardFailed: boolean[],
  *   maxPieces: number, stopPieces: Set<number>, wordpiece: import("./text/wordpiece.js").WordPiece,
  *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
- *   vocabShardsOf: (text: string) => number[]}} StaticEncoder
+ *   words: (text: string) => string[], vocabShardsOf: (text: string) => number[]}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
  *   stopPieces: pieces that make no vector on their own;
- *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); vocabShardsOf: the
+ *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); words: a text's
+ *   words as WordPiece cuts each on its own (normalized, pre-tokenized); vocabShardsOf: the
  *   vocab shards a text's words are looked up in, as far as the shards loaded tell (vocab-shards.js
  *   wordShards: queryVector asks again once they are in)
  */
@@ -33,15 +34,21 @@ const STOP_PIECES_IF_ABSENT = [];
  * @returns {Promise<StaticEncoder>} */
 export async function loadEncoder(bundle, fetchFile) {
   const manifest = bundle.manifest;
-  const metaBytes = await readFile(fetchFile, manifest, "encoder.json");
+  const metaBytes = readFile(fetchFile, manifest, "encoder.json");
+  metaBytes.catch(() => {}); // its failure is reported below, once awaited
   // Imported here, not at the top: WordPiece (and its Unicode tables) is only needed once the
   // semantic part is in, so it stays off the first keystroke's path.
   const [{ createWordPiece, normalize, preTokenize }, shardsOf] = await Promise.all([
     import("./text/wordpiece.js"), import("./bundle/vocab-shards.js"),
   ]);
-  const meta = checkEncoder(parseJson("encoder.json", metaBytes), manifest);
-  const shards = /** @type {number[]} */ (manifest.encoder.shards);
   const n = manifest.encoder.vocab.shards;
+  const keyChars = shardsOf.keyCharsOf(manifest);
+  // With one-letter keys every continuation piece is in the shard of "##": a word the vocabulary
+  // does not hold whole needs it, named only once its first letter's shard is read. Downloaded
+  // now (read when a query names it), that is no round trip more for a pasted query.
+  if (keyChars === 1) fetchFile(fileName(manifest, shardsOf.vocabShard(shardsOf.keyShard("##", n)))).catch(() => {});
+  const meta = checkEncoder(parseJson("encoder.json", await metaBytes), manifest);
+  const shards = /** @type {number[]} */ (manifest.encoder.shards);
   /** @type {Map<string, number>} */
   const ids = new Map();
   const vocabLoaded = new Array(n).fill(false);
@@ -54,7 +61,6 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded[index] = true;
     return pairs.map(([, id]) => id);
   };
-  const keyChars = shardsOf.keyCharsOf(manifest);
   const special = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => shardsOf.keyShard(shardsOf.vocabKey(token, keyChars), n)));
   for (const index of [...special].sort((a, b) => a - b)) await addVocab(index);
   return {
@@ -71,6 +77,7 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded,
     vocabFailed,
     addVocab,
+    words: (text) => preTokenize(normalize(text)),
     vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(
       word, n, keyChars, (shard) => vocabLoaded[shard] || vocabFailed[shard], (entry) => ids.has(entry))),
   };
@@ -170,19 +177,28 @@ export function encodeQuery(encoder, pieces) {
 export function queryVector(bundle, query, wanted = null) {
   const encoder = bundle.encoder;
   if (!encoder) return null;
-  if (wanted) { // vocab shards as -1 - index: the words' pieces are known only once they are in
-    for (const index of encoder.vocabShardsOf(query)) {
-      if (!encoder.vocabLoaded[index] && !encoder.vocabFailed[index]) wanted.add(-1 - index);
+  if (wanted) {
+    // Word by word: a word's pieces are known once its own vocab shards are in (-1 - index until
+    // then), so its rows are named while other words' vocabulary still downloads. (A query of
+    // more than maxPieces pieces may so fetch a row it leaves unused.)
+    for (const word of encoder.words(query)) {
+      const missing = encoder.vocabShardsOf(word).filter((/** @type {number} */ i) => !encoder.vocabLoaded[i] && !encoder.vocabFailed[i]);
+      for (const index of missing) wanted.add(-1 - index);
+      if (!missing.length) wantRows(encoder, encoder.wordpiece.pieces(word), wanted);
     }
     if (wanted.size) return null;
   }
   const pieces = encoder.wordpiece.pieces(query).slice(0, encoder.maxPieces);
-  if (wanted) {
-    for (const piece of pieces) {
-      const index = encoderShardOf(encoder.shards, piece);
-      if (!encoder.shardLoaded[index] && !encoder.shardFailed[index]) wanted.add(index);
-    }
-    if (wanted.size) return null;
-  }
+  if (wanted && wantRows(encoder, pieces, wanted).size) return null; // (the query's own pieces decide)
   return encodeQuery(encoder, pieces);
+}
+
+/** Add to `wanted` the encoder shards of these pieces that are neither in nor failed.
+ * @param {StaticEncoder} encoder @param {number[]} pieces @param {Set<number>} wanted */
+function wantRows(encoder, pieces, wanted) {
+  for (const piece of pieces) {
+    const index = encoderShardOf(encoder.shards, piece);
+    if (!encoder.shardLoaded[index] && !encoder.shardFailed[index]) wanted.add(index);
+  }
+  return wanted;
 }

@@ -35,11 +35,12 @@
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed). The semantic
  * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
- * keyword answer: while they are missing the query is answered in keyword mode (incomplete), and
- * they are fetched only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once
- * for a query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
+ * keyword answer: while they are missing the query is answered in keyword mode (incomplete). The
+ * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
+ * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
+ * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
  */
-import { BundleError, fileName, graphShard, listedParts } from "./bundle/format.js";
+import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
@@ -219,13 +220,22 @@ function withinSeconds(promise, seconds, name) {
   return /** @type {Promise<T>} */ (Promise.race([promise, late])).finally(() => clearTimeout(timer));
 }
 /**
- * Milliseconds a box's query must stay unchanged before the semantic half fetches what it lacks
- * for it (query encoder rows and vocabulary, vector clusters, graph edges). Until then, and until
- * those files are in, the query gets its keyword answer at once: while the reader types, every
- * prefix is answered by keyword and only the text they stop at costs the semantic half's
- * requests (issue 23: typing a question fetched every prefix's shards).
+ * Milliseconds a box's query must stay unchanged before the semantic half fetches the vector
+ * clusters and graph edges it lacks for it (issue 23: typing a question fetched every prefix's
+ * shards). Until then, and until those files are in, the query gets its keyword answer at once.
+ * The query encoder's files are not held: a word's vocabulary shards follow from its first letter
+ * (bundle/vocab-shards.js), so its prefixes need the same ones, and its rows come in small files;
+ * fetched while the reader types, they leave the pause only arithmetic where nothing else is
+ * missing (then there is no pause: the hybrid answer follows the keyword one at once).
  */
 export const SEMANTIC_PAUSE_MS = 250;
+
+/**
+ * Whether the whole graph is a file or two (graph.json and one shard: a site whose texts are one
+ * fragment): fetched while the reader types like the encoder's files, as any prefix's answer
+ * needs the same ones. @param {Bundle} bundle
+ */
+const fewGraphFiles = (bundle) => bundle.textStarts.length === 1;
 
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
@@ -315,16 +325,15 @@ export function createService(post, options = {}) {
       return;
     }
     const left = message.settled ? 0 : semanticPause - (Date.now() - (arrived.get(message) ?? 0));
-    if (wantShards(bundle, wanted)) { // answered when they are in
-      // Meanwhile engine.js named the vocabulary of the words as entered: it downloads beside them.
-      if (left <= 0) wantEncoderShards(bundle, encoderWanted);
-      return;
-    }
-    if (encoderWanted.size || clusters.size || graphs.size) { // the semantic half lacks files
-      if (left > 0) pauseThen(message, left); // fetched once the reader stops typing
-      if (left > 0 ||
-          wantEncoderShards(bundle, encoderWanted) || // the query encoder's rows: answered when in
-          wantClusters(bundle, clusters) || // the vector clusters probed: likewise
+    const terms = wantShards(bundle, wanted); // requested first: the keyword answer waits on them
+    // The query encoder's files download beside them, typing or not (SEMANTIC_PAUSE_MS).
+    const encoding = wantEncoderShards(bundle, encoderWanted);
+    if (terms) return; // answered when they are in
+    if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
+      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !fewGraphFiles(bundle)));
+      if (held) pauseThen(message, left); // fetched once the reader stops typing
+      if (encoding || held ||
+          wantClusters(bundle, clusters) || // the vector clusters probed: answered when in
           wantGraphs(bundle, graphs)) { // the edges from the expansion's seeds: likewise
         if (message.mode !== "vector") answerByKeyword(bundle, message); // meanwhile
         return;
@@ -407,7 +416,7 @@ export function createService(post, options = {}) {
             warnings.push(`${label}: ${describe(error)}`);
             postStatus();
           },
-        ).then(rerun);
+        ).then(rerunSoon);
       }
       loading ||= states.get(index) === "loading";
     }
@@ -527,6 +536,13 @@ export function createService(post, options = {}) {
     flush();
   }
 
+  /** Re-answer every channel's latest query once the files arriving now are in: a burst of them
+   * (a query's vocabulary, its rows) costs one search, not one per file. */
+  function rerunSoon() {
+    for (const channel of latest.keys()) waiting.add(channel);
+    schedule();
+  }
+
   /** @param {string} bundleUrl @param {number | undefined} timeout */
   async function init(bundleUrl, timeout) {
     if (context) return;
@@ -538,10 +554,14 @@ export function createService(post, options = {}) {
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {
       const listed = new Set(listedParts(manifest));
-      for (const part of parts) {
-        for (const name of part.prefetch) {
-          if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
-        }
+      // A site whose texts are one fragment has one display fragment and one graph shard: every
+      // answer's pages are in the one, every expansion's edges (vector and hybrid answers) in the
+      // other, a few KiB: they download now, not after the query's term shards or its vector.
+      const whole = Array.isArray(manifest.text_starts) && manifest.text_starts.length === 1;
+      const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
+      const fragments = whole ? [displayFragment(0), ...graph] : [];
+      for (const name of [...parts.flatMap((part) => part.prefetch), ...fragments]) {
+        if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
       }
       top = topPages(manifest);
       if (top.length && state !== "error") postStatus();
