@@ -13,7 +13,7 @@ import pytest
 
 from conftest import VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, compact_files, file_name, hashed_name, listed_parts
-from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.read import load_bundle, read_vectors
 from mkdocs_graphsearch.bundle.vector_shards import (
     Clusters,
     group_clusters,
@@ -231,7 +231,7 @@ def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
     monkeypatch.setattr(kmeans, "GROUPS_PER_READ", 2)
     grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
     manifest = json.loads((grouped / MANIFEST).read_bytes())
-    assert manifest["format"] == 4 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
+    assert manifest["format"] == 5 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
     assert len(manifest["files"]["vectors.#.bin"]) == 2
     _as_format_3(grouped, tmp_path / "format-3")
     new, old = load_bundle(grouped), load_bundle(tmp_path / "format-3")
@@ -240,3 +240,20 @@ def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
     for query in ("what happens when a render fails", "retry policy", "deploy"):
         for mode in ("vector", "hybrid"):
             assert search(new, query, mode=mode, explain=True) == search(old, query, mode=mode, explain=True)
+
+
+def test_a_small_site_stores_one_vectors_bin_of_codes(tmp_path: Path) -> None:
+    """Below the clustered layout's size, vectors.bin holds `vectors.bits`-bit codes (format 5):
+    the rows both engines score are the int8 rows re-quantized as the clustered layout does, and
+    written as int8 bytes (bits 8) the same vectors read back unchanged."""
+    folder = build_bundle_dir(tmp_path / "coded", DOCS, embeddings=True)
+    manifest = json.loads((folder / MANIFEST).read_bytes())
+    bundle = load_bundle(folder)
+    n, dim = bundle.n_chunks, manifest["vectors"]["dim"]
+    assert "clusters" not in manifest["vectors"] and manifest["vectors"]["bits"] == kmeans.BITS
+    assert (folder / file_name(manifest, "vectors.bin")).stat().st_size == n * (row_bytes(dim, kmeans.BITS) + 4)
+    assert bundle.vectors is not None and bundle.vector_scales is not None
+    assert np.abs(bundle.vectors).max() <= 2 ** (kmeans.BITS - 1) - 1
+    data = pack_codes(bundle.vectors, 8) + bundle.vector_scales.astype("<f4").tobytes()
+    rows, scales = read_vectors(data, n, dim, 8)
+    assert np.array_equal(rows, bundle.vectors) and np.array_equal(scales, bundle.vector_scales)

@@ -446,7 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     index.add_argument(
         "--vector-bits", type=_int_range(2, 8), default=None, metavar="B",
-        help="bits per dimension of the clustered vectors (8: int8 as in one file; default: 4)",
+        help="bits per dimension of the stored passage vectors (8: int8; default: 4)",
     )
     index.add_argument(
         "--vector-cells", type=_int_range(1), default=None, metavar="G",
