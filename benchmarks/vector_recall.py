@@ -13,7 +13,9 @@ default kmeans.probe_rule) and --bits B codes (default kmeans.BITS), so one uncl
 measures many layouts. Recall@10 = mean over queries with an exact top 10 of |approx top 10 &
 exact top 10| / |exact top 10|, against two exact searches: over the same codes ("same") and
 over the bundle's stored vectors ("stored": today's int8 rows for an unclustered bundle). Bytes:
-gzip -9 of centroids.bin plus the probed clusters' files, mean and max over the queries.
+gzip -9 of centroids.bin plus the files holding the probed clusters (each group file once), mean
+and max over the queries; files: those files (the requests of the vector side). QUERIES may name
+several files, comma-separated (their queries together).
 
 Two levels (--cells G: each layout, the bundle's own too, also with its clusters grouped in G
 cells by index/kmeans.py grouped_in_cells; --cell-reads R: the cells taken cover R times the
@@ -42,6 +44,7 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     Clusters,
     cell_centroids,
     clustered_files,
+    group_starts,
     read_cell,
     read_centroids,
     read_group,
@@ -57,11 +60,12 @@ from mkdocs_graphsearch.index.kmeans import CELL_READS, grouped_in_cells, probe_
 TOP = 10
 
 
-Layout = tuple[Clusters, np.ndarray, np.ndarray, dict[str, bytes]]
+Layout = tuple[Clusters, np.ndarray, np.ndarray, dict[str, bytes], list[int]]
 
 
 def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int) -> Layout:
-    """(clusters, every chunk's decoded codes and scales, files) from the layout's files."""
+    """(clusters, every chunk's decoded codes and scales, files, each group file's first cluster)
+    from the layout's files."""
     manifest = {"vectors": {"dim": dim, "clusters": entry}, "counts": {"chunks": n}}
     c_rows, c_scales = read_centroids(files[CENTROIDS], manifest)
     cell_rows, cell_scales = c_rows, c_scales
@@ -78,7 +82,7 @@ def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int
     if "cells" in entry:
         clusters.cells, clusters.cell_chunks = entry["cells"], entry["cell_chunks"]
         clusters.cell_centroids, clusters.cell_scales = cell_rows, cell_scales
-    return clusters, codes, code_scales, files
+    return clusters, codes, code_scales, files, group_starts(entry)
 
 
 def made_layout(rows: np.ndarray, scales: np.ndarray, count: int, rule: dict[str, int]) -> Layout:
@@ -92,7 +96,7 @@ def made_layout(rows: np.ndarray, scales: np.ndarray, count: int, rule: dict[str
 
 def in_cells(layout: Layout, rule: dict[str, int], cells: int) -> Layout:
     """A one-level layout's clusters grouped in `cells` cells (the build's grouped_in_cells)."""
-    clusters, codes, code_scales, _ = layout
+    clusters, codes, code_scales, _, _ = layout
     n, dim = codes.shape
     assignment = np.zeros(n, dtype=np.int64)
     for i, members in enumerate(clusters.members):
@@ -142,7 +146,12 @@ def main() -> int:
         return 1
     levels = query_levels(bundle.manifest)
     threshold = bundle.settings["vector_threshold"]
-    queries = [orjson.loads(line)["query"] for line in Path(args.queries).read_bytes().splitlines() if line.strip()]
+    queries = [
+        orjson.loads(line)["query"]
+        for path in args.queries.split(",")
+        for line in Path(path).read_bytes().splitlines()
+        if line.strip()
+    ]
     vectors = []
     for query in queries:
         searched = parse_query(query).text
@@ -151,14 +160,15 @@ def main() -> int:
             vectors.append(vector)
     n = bundle.n_chunks
     stored = [top(threshold, cosines(bundle.vectors, bundle.vector_scales, v, levels)) for v in vectors]
-    layouts: list[tuple[str, Clusters, np.ndarray, np.ndarray, dict[str, bytes]]] = []
+    layouts: list[tuple[str, Clusters, np.ndarray, np.ndarray, dict[str, bytes], list[int]]] = []
     if bundle.clusters is not None:
         rule = bundle.manifest["vectors"]["clusters"]
         files = {name: bundle.files[name] for name in bundle.files if name.endswith(".bin")}
         name = f"bundle's own, bits {rule['bits']}"
-        layouts.append((name, bundle.clusters, bundle.vectors, bundle.vector_scales, files))
+        layouts.append((name, bundle.clusters, bundle.vectors, bundle.vector_scales, files, group_starts(rule)))
     rules = [probe_rule(n, probe, args.bits) for probe in args.probe]
-    rules += [{**probe_rule(n, None, args.bits), "probe_chunks": math.ceil(n * s)} for s in args.probe_share]
+    share_rule = {**probe_rule(n, None, args.bits), "probe": 1}  # the best clusters until a share is read
+    rules += [{**share_rule, "probe_chunks": math.ceil(n * share)} for share in args.probe_share]
     if args.centroid_bits:
         rules = [{**rule, "centroid_bits": args.centroid_bits} for rule in rules]
     for count in args.clusters:
@@ -175,7 +185,7 @@ def main() -> int:
                 for reads in args.cell_reads:
                     rule = {"probe": 1, "probe_chunks": chunks, "cell_chunks": min(n, math.ceil(reads * chunks))}
                     rule = {**probe_rule(n, None, args.bits), **rule}
-                    grouped = in_cells((layout[0], layout[1], layout[2], layout[3]), rule, cells)
+                    grouped = in_cells((layout[0], layout[1], layout[2], layout[3], layout[4]), rule, cells)
                     layouts.append((f"{name}, {cells} cells x {reads}, {chunks} chunks", *grouped))
     _, unique_index, canon_inverse = np.unique(
         np.hstack([bundle.vectors.view(np.uint8), bundle.vector_scales.astype("<f4")[:, None].view(np.uint8)]),
@@ -185,9 +195,11 @@ def main() -> int:
     )
     canon = unique_index[canon_inverse.ravel()]
     print(f"{bundle.path}: {n} chunks, {len(vectors)} of {len(queries)} queries have a vector")
-    for name, clusters, codes, code_scales, files in layouts:
+    for name, clusters, codes, code_scales, files, groups in layouts:
         gz = {part: len(gzip.compress(data, 9, mtime=0)) for part, data in files.items()}
+        group_of = np.searchsorted(groups, np.arange(len(clusters.members)), side="right") - 1
         recall_same, recall_stored, recall_dup, recall_distinct, read, sent = [], [], [], [], [], []
+        fetched: list[int] = []
         for vector, want_stored in zip(vectors, stored, strict=True):
             cos = cosines(codes, code_scales, vector, levels)
             ranked = top(threshold, cos, None)
@@ -198,9 +210,11 @@ def main() -> int:
                 mask[clusters.members[cluster]] = True
             read.append(mask.sum() / n)
             cells = probed_cells(clusters, vector, levels) if clusters.cells is not None else []
+            wanted = {int(group_of[c]) for c in probed}  # the group files holding them
             sent.append(
-                gz[CENTROIDS] + sum(gz[cell_centroids(g)] for g in cells) + sum(gz[vector_shard(c)] for c in probed)
+                gz[CENTROIDS] + sum(gz[cell_centroids(g)] for g in cells) + sum(gz[vector_shard(g)] for g in wanted)
             )
+            fetched.append(1 + len(cells) + len(wanted))
             got_ranked = top(threshold, np.where(mask, cos, 0.0), None)
             got = set(got_ranked[:TOP])
             if want:
@@ -219,7 +233,8 @@ def main() -> int:
             f"(dup {np.mean(recall_dup):.4f}, distinct {np.mean(recall_distinct):.4f}), "
             f"stored vectors {np.mean(recall_stored):.4f} ({len(recall_same)} queries); vectors read "
             f"{np.mean(read) * 100:.1f} % (max {max(read) * 100:.1f} %); gzip centroids "
-            f"{gz[CENTROIDS] / 1024:.1f} KiB + clusters = {np.mean(sent) / 1024:.1f} KiB (max {max(sent) / 1024:.1f})"
+            f"{gz[CENTROIDS] / 1024:.1f} KiB + clusters = {np.mean(sent) / 1024:.1f} KiB (max {max(sent) / 1024:.1f}); "
+            f"files {np.mean(fetched):.1f} (max {max(fetched)})"
         )
     return 0
 

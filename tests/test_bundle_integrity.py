@@ -204,6 +204,8 @@ MALFORMED = {
     "vectors dim 0": (M, _edit("vectors/dim", 0), f"{M}: vectors.dim {WHOLE} 1 to "),
     "encoder missing": (M, _edit("encoder", delete=True), f"{M}: encoder must be an object"),
     "query levels a list": (M, _edit("vectors/query_levels", [1]), f"{M}: vectors.query_levels {WHOLE} 1 to "),
+    "vector bits 9": (M, _edit("vectors/bits", 9), f"{M}: vectors.bits {WHOLE} 2 to 8"),
+    "vector bits not vectors.bin's": (M, _edit("vectors/bits", 8), "vectors.bin has "),
     "facets a list": (M, _edit("facets", []), f"{M}: facets must be an object"),
     "a facet not a list": (M, _edit("facets/kind", {}), f"{M}: facets.kind must be a list"),
     "a facet entry a string": (M, _edit("facets/lang/1", "shell"), f"{M}: facets.lang[1] must be an object"),

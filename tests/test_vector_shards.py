@@ -13,7 +13,7 @@ import pytest
 
 from conftest import VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, compact_files, file_name, hashed_name, listed_parts
-from mkdocs_graphsearch.bundle.read import load_bundle
+from mkdocs_graphsearch.bundle.read import load_bundle, read_vectors
 from mkdocs_graphsearch.bundle.vector_shards import (
     Clusters,
     group_clusters,
@@ -29,8 +29,10 @@ from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.engine.vector import probed_clusters, query_levels
 from mkdocs_graphsearch.index import kmeans
 from mkdocs_graphsearch.index.kmeans import (
+    PROBE,
+    PROBE_SHARE,
     SINGLE_FILE_BYTES,
-    TWO_LEVEL_CHUNKS,
+    TWO_LEVEL_CLUSTERS,
     cell_rule,
     chained,
     cluster_rule,
@@ -68,32 +70,37 @@ def test_kmeans_is_deterministic_and_breaks_ties_to_the_lower_cluster() -> None:
 def test_small_sites_stay_one_file_unless_forced() -> None:
     small = SINGLE_FILE_BYTES // (128 + 4)
     assert cluster_rule(small, 128) == 1
-    assert cluster_rule(small, 128, force=True) == round(8 * small**0.5)
-    # k8s-docs: docs/format3-status.md
-    assert cluster_rule(12486, 128) == 894
+    # one file of 4-bit codes holds 1,927 chunks (uv-docs' 1,332 too); int8 rows: 992
+    assert cluster_rule(1927, 128) == 1 and cluster_rule(1928, 128) > 1 and cluster_rule(993, 128, bits=8) > 1
+    # forced (tests): PROBE clusters hold PROBE_SHARE of the chunks
+    assert cluster_rule(small, 128, force=True) == round(PROBE * small / math.ceil(small * PROBE_SHARE)) == 124
+    # k8s-docs: ten clusters hold the 999 chunks a query reads
+    assert cluster_rule(12486, 128) == 125
     assert probe_rule(12486, None, None) == {
-        "bits": 4, "centroid_bits": 4, "probe": 1, "probe_chunks": 999, "cell_chunks": 7992
+        "bits": 4, "centroid_bits": 4, "reads": 999, "probe": PROBE, "probe_chunks": 0, "cell_chunks": 7992
     }
-    forced = {"bits": 8, "centroid_bits": 4, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486}
+    forced = {"bits": 8, "centroid_bits": 4, "reads": 999, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486}
     assert probe_rule(12486, 5, 8) == forced
-    assert probe_rule(12486, None, None, min_reads(128))["probe_chunks"] == 999
+    assert probe_rule(12486, None, None, min_reads(128))["reads"] == 999
 
 
 def test_a_site_just_over_one_file_reads_what_one_file_holds() -> None:
-    """uv-docs' size: 8 % would be 107 chunks; a query reads as many as a one-file site holds."""
+    """Just over one file (uv-docs' size of int8 rows, fastapi-docs' of codes): 8 % would be
+    107 chunks; a query reads as many as one file holds as int8 rows, in PROBE clusters."""
     assert min_reads(128) == SINGLE_FILE_BYTES // 132 == 992
-    assert probe_rule(1332, None, None, min_reads(128))["probe_chunks"] == 992
-    assert probe_rule(900, None, None, min_reads(128))["probe_chunks"] == 900
-    assert probe_rule(1332, None, None)["probe_chunks"] == 107
+    assert probe_rule(1332, None, None, min_reads(128))["reads"] == 992
+    assert probe_rule(900, None, None, min_reads(128))["reads"] == 900
+    assert probe_rule(1332, None, None)["reads"] == 107
+    assert cluster_rule(2482, 128) == round(PROBE * 2482 / 992) == 25  # fastapi-docs
 
 
-def test_big_sites_get_two_levels() -> None:
-    """Up to TWO_LEVEL_CHUNKS: one level (k8s-docs as before); beyond: 2 sqrt(clusters) cells
-    covering 8 x the chunks read (the 100k site: docs/format3-status.md)."""
-    assert cell_rule(12486, 894) == 1 and cell_rule(TWO_LEVEL_CHUNKS, 1024) == 1
-    assert cluster_rule(99888, 128) == 2528 and cell_rule(99888, 2528) == 101
+def test_the_requests_of_the_vector_side_do_not_grow_with_the_site() -> None:
+    """The 100k site: still PROBE clusters a query, one level (two only beyond TWO_LEVEL_CLUSTERS,
+    when asked for: 2 sqrt(clusters) cells covering 8 x the chunks read)."""
+    assert cluster_rule(99888, 128) == 125 and cell_rule(99888, 125) == 1
+    assert cell_rule(99888, TWO_LEVEL_CLUSTERS) == 1 and cell_rule(99888, 2528) == 101
     rule = probe_rule(99888, None, None)
-    assert (rule["probe_chunks"], rule["cell_chunks"]) == (7992, 63936)
+    assert (rule["probe"], rule["reads"], rule["cell_chunks"]) == (PROBE, 7992, 63936)
 
 
 def test_cells_number_the_clusters_cell_by_cell() -> None:
@@ -178,15 +185,15 @@ def test_a_query_scores_only_the_probed_clusters(clustered: Path) -> None:
     assert everything == search(bundle, query, mode="vector", explain=True)
 
 
-def test_chosen_clusters_read_at_least_min_reads(tmp_path: Path) -> None:
-    """`--vector-clusters K` without a probe: the default rule with its floor (a site this small
-    reads every chunk); "auto" (the tests' clustered small site) has no floor."""
+def test_chosen_clusters_are_probed_by_the_default_rule(tmp_path: Path) -> None:
+    """`--vector-clusters K` without a probe: PROBE of them (all 3 here: every chunk); "auto"
+    (the tests' clustered small site) makes the rule's clusters even for a site this small."""
     chosen = load_bundle(build_bundle_dir(tmp_path / "k", DOCS, embeddings=True, clusters=3))
     auto = load_bundle(build_bundle_dir(tmp_path / "auto", DOCS, embeddings=True, clusters="auto"))
     assert chosen.clusters is not None and auto.clusters is not None
     n = len(chosen.chunks["id"])
-    assert chosen.clusters.probe_chunks == n
-    assert auto.clusters.probe_chunks == math.ceil(n * 0.08)
+    assert chosen.clusters.probe == 3 and chosen.clusters.probe_chunks == 0  # all 3: every chunk
+    assert len(auto.clusters.members) == min(n, 124) and auto.clusters.probe == min(n, PROBE)
 
 
 def test_chained_numbers_the_clusters_along_their_centroids() -> None:
@@ -231,7 +238,7 @@ def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
     monkeypatch.setattr(kmeans, "GROUPS_PER_READ", 2)
     grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
     manifest = json.loads((grouped / MANIFEST).read_bytes())
-    assert manifest["format"] == 4 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
+    assert manifest["format"] == 5 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
     assert len(manifest["files"]["vectors.#.bin"]) == 2
     _as_format_3(grouped, tmp_path / "format-3")
     new, old = load_bundle(grouped), load_bundle(tmp_path / "format-3")
@@ -240,3 +247,20 @@ def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
     for query in ("what happens when a render fails", "retry policy", "deploy"):
         for mode in ("vector", "hybrid"):
             assert search(new, query, mode=mode, explain=True) == search(old, query, mode=mode, explain=True)
+
+
+def test_a_small_site_stores_one_vectors_bin_of_codes(tmp_path: Path) -> None:
+    """Below the clustered layout's size, vectors.bin holds `vectors.bits`-bit codes (format 5):
+    the rows both engines score are the int8 rows re-quantized as the clustered layout does, and
+    written as int8 bytes (bits 8) the same vectors read back unchanged."""
+    folder = build_bundle_dir(tmp_path / "coded", DOCS, embeddings=True)
+    manifest = json.loads((folder / MANIFEST).read_bytes())
+    bundle = load_bundle(folder)
+    n, dim = bundle.n_chunks, manifest["vectors"]["dim"]
+    assert "clusters" not in manifest["vectors"] and manifest["vectors"]["bits"] == kmeans.BITS
+    assert (folder / file_name(manifest, "vectors.bin")).stat().st_size == n * (row_bytes(dim, kmeans.BITS) + 4)
+    assert bundle.vectors is not None and bundle.vector_scales is not None
+    assert np.abs(bundle.vectors).max() <= 2 ** (kmeans.BITS - 1) - 1
+    data = pack_codes(bundle.vectors, 8) + bundle.vector_scales.astype("<f4").tobytes()
+    rows, scales = read_vectors(data, n, dim, 8)
+    assert np.array_equal(rows, bundle.vectors) and np.array_equal(scales, bundle.vector_scales)

@@ -1,4 +1,4 @@
-"""Bundle format v4: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v5: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), site_name (optional:
@@ -26,8 +26,9 @@
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
                     fragments of the results shown, when they are shown
-    vectors.bin     int8 passage vectors (chunks x dim, row-major), then one float32
-                    little-endian scale per chunk                                -- semantic part
+    vectors.bin     passage vectors (chunks x dim, row-major) as rows of `vectors.bits`-bit
+                    codes (bundle/vector_shards.py; no `bits`, format 4 and older: int8
+                    bytes), then one float32 little-endian scale per chunk       -- semantic part
                     (a big site has instead centroids.bin -- semantic part -- and one
                     vectors.<i>.bin per group of clusters, fetched when a query probes one of
                     its clusters, both as compact codes, described by the manifest's
@@ -53,7 +54,7 @@ The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v3 and v4): the names above are the parts' logical names. Every part is stored
+Layout on disk (v3 to v5): the names above are the parts' logical names. Every part is stored
 under a content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
 extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0a1b2c3d.json`);
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
@@ -69,7 +70,7 @@ The manifest checks itself: it starts with `{"checksum":"` and eight lowercase h
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 or -4 manifest
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -5 manifest
 without it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
 manifests lacked it: they are refused for their version), so no damaged byte can switch the check
 off; every later format keeps this definition, so any reader tells a damaged manifest from a
@@ -92,10 +93,11 @@ from typing import Any
 
 import numpy as np
 
-#: The format this package writes; readers accept MIN_FORMAT_VERSION up to it. Format 4 stores a
+#: The format this package writes; readers accept MIN_FORMAT_VERSION up to it. Format 5 stores
+#: vectors.bin as codes of `vectors.bits` bits (format 4: int8, read as 8 bits); format 4 stores a
 #: clustered bundle's vectors by groups of clusters (the manifest's `vectors.clusters.groups`);
 #: format 3 (no `groups`: one cluster a file) is read as groups of one cluster.
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 MIN_FORMAT_VERSION = 3
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"

@@ -52,8 +52,10 @@ from mkdocs_graphsearch.bundle.schema import (
 )
 from mkdocs_graphsearch.bundle.vector_shards import (
     CENTROIDS,
+    VECTOR_BITS_IF_ABSENT,
     Clusters,
     cell_centroids,
+    code_rows,
     group_starts,
     read_cell,
     read_centroids,
@@ -240,7 +242,8 @@ def load_bundle(path: Path) -> Bundle:
         else:
             files[VECTORS] = read_file(folder, manifest, VECTORS)
             dim = manifest["vectors"]["dim"]
-            bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim)
+            bits = manifest["vectors"].get("bits", VECTOR_BITS_IF_ABSENT)
+            bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim, bits)
         # encoder.json, every vocab shard and encoder shard (the JS runtime fetches only the
         # query's), then the model part (never fetched by the browser).
         files[ENCODER] = read_file(folder, manifest, ENCODER)
@@ -358,10 +361,7 @@ def read_clustered(
     return vectors, scales, clusters
 
 
-def read_vectors(data: bytes, n_chunks: int, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    """int8 rows (n_chunks x dim), then float32 little-endian scales (one per chunk)."""
-    if len(data) != n_chunks * dim + 4 * n_chunks:
-        raise BundleError(f"{VECTORS} has {len(data)} bytes, expected {n_chunks * (dim + 4)} (corrupted)")
-    vectors = np.frombuffer(data, dtype=np.int8, count=n_chunks * dim).reshape(n_chunks, dim)
-    scales = np.frombuffer(data, dtype="<f4", offset=n_chunks * dim).astype(np.float64)
-    return vectors, scales
+def read_vectors(data: bytes, n_chunks: int, dim: int, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """vectors.bin: n_chunks rows of `bits`-bit codes (bundle/vector_shards.py; 8: int8 bytes),
+    then float32 little-endian scales (one per chunk) -> (the codes as int8 rows, float64 scales)."""
+    return code_rows(VECTORS, data, n_chunks, dim, bits)

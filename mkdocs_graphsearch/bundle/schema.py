@@ -185,6 +185,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
         vectors["dim"] = _whole(MANIFEST, vectors.get("dim"), "vectors.dim", low=1)
         if "query_levels" in vectors:
             vectors["query_levels"] = _whole(MANIFEST, vectors["query_levels"], "vectors.query_levels", low=1)
+        if "bits" in vectors:  # vectors.bin's code width (format 5; absent: int8)
+            vectors["bits"] = _whole(MANIFEST, vectors["bits"], "vectors.bits", 2, 8)
         if "clusters" in vectors:
             _check_clusters(vectors, counts["chunks"])
         encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")

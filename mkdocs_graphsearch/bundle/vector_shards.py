@@ -24,8 +24,8 @@ cluster; `groups`: each group file's first cluster, 0 first, rising; format 3 ha
 cluster a file, groups [0, 1, .. k-1]), and for
 two levels (a big site: the k centroids are not all loaded) "cells": [k_0, .. k_G-1] (cell g
 holds the k_g clusters after those of cells 0..g-1: clusters are numbered cell by cell) and
-"cell_chunks": m2. A bundle without `clusters` has one vectors.bin (int8 rows: exact search
-over all vectors).
+"cell_chunks": m2. A bundle without `clusters` has one vectors.bin (rows of `vectors.bits`-bit codes,
+then their scales, as above; format 4 and older: int8 rows): exact search over all vectors.
 
 Query (engine/vector.py probed_clusters): cosine of the query with each centroid, exactly as with
 passages (integer dot products); clusters best first (ties to the lower cluster number), taken
@@ -50,6 +50,8 @@ import numpy as np
 from mkdocs_graphsearch.bundle.format import VECTORS, BundleError
 
 CENTROIDS = "centroids.bin"
+#: A manifest without `vectors.bits` (format 4 and older) stores vectors.bin as int8 rows.
+VECTOR_BITS_IF_ABSENT = 8
 
 
 def vector_shard(index: int) -> str:
@@ -118,6 +120,8 @@ def pack_codes(codes: np.ndarray, bits: int) -> bytes:
 
 def unpack_codes(data: bytes, n: int, dim: int, bits: int) -> np.ndarray:
     """The rows' bytes -> int8 codes (n x dim): pack_codes reversed."""
+    if bits == 8:
+        return np.frombuffer(data, dtype=np.int8, count=n * dim).reshape(n, dim)
     raw = np.frombuffer(data, dtype=np.uint8, count=n * row_bytes(dim, bits)).reshape(n, row_bytes(dim, bits))
     stream = np.unpackbits(raw, axis=1, bitorder="little")[:, : dim * bits].reshape(n, dim, bits).astype(np.int64)
     values = (stream << np.arange(bits)).sum(axis=2)
@@ -178,9 +182,11 @@ def clustered_files(
     return files, entry
 
 
-def _rows(
+def code_rows(
     name: str, data: bytes, count: int, dim: int, bits: int, offset: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
+    """`count` rows of `bits`-bit codes then their float32 scales, from `offset` to the end of
+    `data` (checked) -> (the codes as int8 rows, float64 scales)."""
     width = row_bytes(dim, bits)
     if len(data) != offset + count * (width + 4):
         raise BundleError(f"{name} has {len(data)} bytes, expected {offset + count * (width + 4)} (corrupted)")
@@ -194,14 +200,14 @@ def read_centroids(data: bytes, manifest: dict[str, Any]) -> tuple[np.ndarray, n
     cells' (G rows)."""
     clusters = manifest["vectors"]["clusters"]
     count = len(clusters["cells"] if "cells" in clusters else clusters["sizes"])
-    return _rows(CENTROIDS, data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
+    return code_rows(CENTROIDS, data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
 
 
 def read_cell(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray]:
     """centroids.<index>.bin -> (its clusters' centroids as int8 rows, float64 scales)."""
     clusters = manifest["vectors"]["clusters"]
     count = clusters["cells"][index]
-    return _rows(cell_centroids(index), data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
+    return code_rows(cell_centroids(index), data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
 
 
 def group_clusters(manifest: dict[str, Any], index: int) -> range:
@@ -225,7 +231,7 @@ def read_group(data: bytes, manifest: dict[str, Any], index: int) -> list[tuple[
     at = 0
     for size in sizes:
         end = at + size * (4 + row_bytes(dim, bits) + 4)
-        rows, scales = _rows(name, data[at:end], size, dim, bits, offset=4 * size)
+        rows, scales = code_rows(name, data[at:end], size, dim, bits, offset=4 * size)
         chunks = np.frombuffer(data, dtype="<u4", count=size, offset=at).astype(np.int64)
         if chunks.size and (np.any(np.diff(chunks) <= 0) or chunks[-1] >= manifest["counts"]["chunks"]):
             raise BundleError(f"{name}: its chunk numbers must rise and name chunks that exist (corrupted)")

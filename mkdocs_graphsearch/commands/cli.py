@@ -442,16 +442,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     index.add_argument(
         "--vector-probe", type=_int_range(1), default=None, metavar="P",
-        help="clusters a query reads (default: the best clusters until 8 %% of the chunks are read)",
+        help="clusters a query reads (default: the best 10, the clusters sized so that 10 hold 8 %% of the chunks)",
     )
     index.add_argument(
         "--vector-bits", type=_int_range(2, 8), default=None, metavar="B",
-        help="bits per dimension of the clustered vectors (8: int8 as in one file; default: 4)",
+        help="bits per dimension of the stored passage vectors (8: int8; default: 4)",
     )
     index.add_argument(
         "--vector-cells", type=_int_range(1), default=None, metavar="G",
         help="group the clusters in G cells whose centroids a query fetches for its best cells "
-        "(1: one level; default: 2 sqrt(clusters) cells beyond 16,384 chunks)",
+        "(1: one level; default: 2 sqrt(clusters) cells beyond 1,024 clusters)",
     )
     index.set_defaults(func=cmd_index)
 

@@ -27,23 +27,23 @@ KMeans = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
 
 #: Lloyd iterations (fixed: the same vectors always give the same clusters).
 ITERATIONS = 20
-#: Below this many bytes of int8 rows + scales, every vector is one file (no clusters: exact
-#: search over int8 rows, as before the clustered layout); a site of a few hundred chunks stays
-#: whole.
+#: Up to this many bytes of coded rows + scales, every vector is one file (no clusters: exact
+#: search over every vector, one request); a site of a thousand or two chunks stays whole.
 SINGLE_FILE_BYTES = 128 * 1024
-#: Clusters per square root of the chunk count, the share of the chunks a query reads, and the
-#: code widths of the clustered layout (cluster_rule; benchmarks/results/history/
-#: format3-work-log.md). Passages at 4 bits (was 6): the first hybrid answer's clusters shrink by
-#: almost half at the same recall against exact search over the same codes and no loss on the
-#: judged queries; the top 10 agrees less with an int8 exact search, which they do not see.
-CLUSTERS_PER_ROOT = 8
+#: The clustered layout (cluster_rule, probe_rule): a query reads PROBE clusters, best first, so
+#: its vector side costs PROBE requests (plus centroids.bin) on a site of any size; the clusters
+#: are as many as make PROBE of them hold the chunks a query reads (PROBE_SHARE of the site, at
+#: least min_reads). Before: round(8 sqrt(n)) small clusters probed until that share was read,
+#: which kept more of exact search's top 10 but scattered a query over dozens of files
+#: (benchmarks/vector_recall.py; benchmarks/results/vectors-*.json). Codes of BITS bits,
+#: centroids of CENTROID_BITS (benchmarks/results/history/format3-work-log.md).
+PROBE = 10
 PROBE_SHARE = 0.08
 BITS = 4
 CENTROID_BITS = 4
-#: Beyond this many chunks the clusters get two levels (cell_rule): their centroids (4-bit, all
-#: loaded) would grow too large for the always-loaded part. (A share of reads falling with n lost
-#: recall there: benchmarks/results/history/format3-work-log.md.)
-TWO_LEVEL_CHUNKS = 16384
+#: Beyond this many clusters (only when asked for: `--vector-clusters K`) they get two levels
+#: (cell_rule): their centroids, all loaded, would grow too large for the always-loaded part.
+TWO_LEVEL_CLUSTERS = 1024
 #: Two levels: cells per square root of the clusters, and the chunks the cells a query takes
 #: cover (CELL_READS times the chunks it reads), chosen on a large site's own clusters
 #: (benchmarks/results/history/format3-work-log.md: cells are coarse; fewer cover too few of the
@@ -51,47 +51,47 @@ TWO_LEVEL_CHUNKS = 16384
 CELLS_PER_ROOT = 2
 CELL_READS = 8
 #: A group file of clusters (bundle/vector_shards.py) closes once it holds this share of the
-#: bytes a query reads (probe_rule): a query's clusters, numbered along their centroids' chain
-#: (chained), then fall into a few files, each a request.
-GROUPS_PER_READ = 8
+#: bytes a query reads: about half a cluster's, so a cluster is mostly a file of its own, and
+#: the smallest, numbered next to a similar one (chained), share one.
+GROUPS_PER_READ = 2 * PROBE
 
 
-def cluster_rule(n_chunks: int, dim: int, force: bool = False) -> int:
-    """How many clusters for a site: one (exact search) while all vectors fit in SINGLE_FILE_BYTES
-    (unless `force`), else round(CLUSTERS_PER_ROOT sqrt(n)). Chosen with
-    benchmarks/vector_recall.py (benchmarks/results/history/format3-work-log.md): the static
-    encoder's query vectors sit far from every centroid, so small clusters probed until a share
-    of the chunks is read beat big ones (half as many clusters needed a far larger share for the
-    same recall against exact search over the same codes); 4-bit centroids keep the
-    always-loaded part small enough to afford them."""
-    if n_chunks * (dim + 4) <= SINGLE_FILE_BYTES and not force or n_chunks < 2:
+def reads(n_chunks: int, least: int) -> int:
+    """The chunks a query reads: PROBE_SHARE of the site, at least `least` (min_reads)."""
+    return min(n_chunks, max(math.ceil(n_chunks * PROBE_SHARE), least))
+
+
+def cluster_rule(n_chunks: int, dim: int, force: bool = False, bits: int = BITS) -> int:
+    """How many clusters for a site: one (exact search) while all vectors, as `bits`-bit codes,
+    fit in SINGLE_FILE_BYTES (unless `force`), else as many as make PROBE of them hold `reads`
+    chunks (with `force`, a small site's tests: no min_reads floor)."""
+    if n_chunks * (row_bytes(dim, bits) + 4) <= SINGLE_FILE_BYTES and not force or n_chunks < 2:
         return 1
-    return min(n_chunks, max(2, round(CLUSTERS_PER_ROOT * math.sqrt(n_chunks))))
+    read = reads(n_chunks, 0 if force else min_reads(dim))
+    return min(n_chunks, max(2, round(PROBE * n_chunks / read)))
 
 
 def cell_rule(n_chunks: int, clusters: int) -> int:
     """How many cells group the clusters: none (one level: every centroid in centroids.bin)
-    up to TWO_LEVEL_CHUNKS chunks, else round(CELLS_PER_ROOT sqrt(clusters))."""
-    return 1 if n_chunks <= TWO_LEVEL_CHUNKS else max(2, round(CELLS_PER_ROOT * math.sqrt(clusters)))
+    up to TWO_LEVEL_CLUSTERS clusters, else round(CELLS_PER_ROOT sqrt(clusters))."""
+    return 1 if clusters <= TWO_LEVEL_CLUSTERS else max(2, round(CELLS_PER_ROOT * math.sqrt(clusters)))
 
 
 def min_reads(dim: int) -> int:
-    """The fewest chunks a query reads by default: as many int8 vectors as a site under
-    SINGLE_FILE_BYTES loads whole. A site just above it would otherwise read only PROBE_SHARE of
-    its few chunks and lose what exact search finds; on a large site the share is more."""
+    """The fewest chunks a query reads by default: as many as SINGLE_FILE_BYTES holds as int8
+    rows. A site just above one file would otherwise read only PROBE_SHARE of its few chunks and
+    lose what exact search finds; on a large site the share is more."""
     return SINGLE_FILE_BYTES // (dim + 4)
 
 
 def probe_rule(n_chunks: int, probe: int | None, bits: int | None, least: int = 0) -> dict[str, int]:
-    """The manifest's code widths and probe rule: `probe` clusters if given (exactly that many),
-    else the best clusters until PROBE_SHARE of the chunks, and at least `least` (min_reads), are
-    read; two levels: the best cells until CELL_READS times that many chunks (with `probe`: every
-    cell)."""
-    rule = {"bits": bits or BITS, "centroid_bits": CENTROID_BITS}
+    """The manifest's code widths and probe rule: `probe` clusters if given, else PROBE (the
+    clusters are sized for it: cluster_rule); two levels: the best cells until CELL_READS times
+    `reads` chunks (with `probe`: every cell). `reads` also sizes the group files."""
+    rule = {"bits": bits or BITS, "centroid_bits": CENTROID_BITS, "reads": reads(n_chunks, least)}
     if probe is not None:
         return {**rule, "probe": probe, "probe_chunks": 0, "cell_chunks": n_chunks}
-    chunks = min(n_chunks, max(math.ceil(n_chunks * PROBE_SHARE), least))
-    return {**rule, "probe": 1, "probe_chunks": chunks, "cell_chunks": min(n_chunks, CELL_READS * chunks)}
+    return {**rule, "probe": PROBE, "probe_chunks": 0, "cell_chunks": min(n_chunks, CELL_READS * rule["reads"])}
 
 
 def unit_rows(rows: np.ndarray, scales: np.ndarray) -> np.ndarray:
@@ -213,7 +213,7 @@ def clustered_layout(
     (cached_kmeans: a result kept from an earlier build)."""
     n, dim = rows.shape
     if clusters is None or clusters == "auto":
-        count = cluster_rule(n, dim, force=clusters == "auto")
+        count = cluster_rule(n, dim, clusters == "auto", bits or BITS)
     else:
         count = min(int(clusters), n)
     if count <= 1:
@@ -227,6 +227,6 @@ def clustered_layout(
     if cell_count > 1:
         centroids, assignment, grouped = grouped_in_cells(centroids, assignment, cell_count)
     centroids, assignment = chained(centroids, assignment, grouped[1] if grouped else None)
-    rule["group_bytes"] = rule["probe_chunks"] * (4 + row_bytes(dim, rule["bits"]) + 4) // GROUPS_PER_READ
+    rule["group_bytes"] = rule["reads"] * (4 + row_bytes(dim, rule["bits"]) + 4) // GROUPS_PER_READ
     points = rows.astype(np.float64) * scales[:, None]
     return clustered_files(points, centroids, assignment, rule, grouped)

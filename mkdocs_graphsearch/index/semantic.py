@@ -30,6 +30,7 @@ import orjson
 
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
 from mkdocs_graphsearch.bundle.format import VECTORS
+from mkdocs_graphsearch.bundle.vector_shards import pack_codes, quantize_codes
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.index import vocab_cache
@@ -40,7 +41,7 @@ from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
 from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, read_head, unpack_entry
-from mkdocs_graphsearch.index.kmeans import cached_kmeans, clustered_layout
+from mkdocs_graphsearch.index.kmeans import BITS, cached_kmeans, clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
@@ -84,7 +85,8 @@ class SemanticOptions:
 
 
 def quantize_vectors(vectors: np.ndarray) -> bytes:
-    """int8 rows (per-vector scale max|v| / 127), then the float32 scales: vectors.bin."""
+    """int8 rows (per-vector scale max|v| / 127), then the float32 scales: the rows the stored
+    codes are quantized from (bundle/vector_shards.py quantize_codes)."""
     vectors = np.asarray(vectors, dtype=np.float64)
     peak = np.abs(vectors).max(axis=1)
     peak[peak == 0] = 1.0
@@ -168,11 +170,14 @@ def semantic_files(
     quantized = quantize_vectors(projected)
     rows = np.frombuffer(quantized, dtype=np.int8, count=projected.size).reshape(projected.shape)
     scales = np.frombuffer(quantized, dtype="<f4", offset=projected.size).astype(np.float64)
+    # What both engines score: the int8 rows as `bits`-bit codes (bundle/vector_shards.py).
+    bits = options.vector_bits or BITS
+    codes, code_scales = quantize_codes(rows.astype(np.float64) * scales[:, None], bits)
     stops = stop_pieces(encoder_files, embedder.wordpiece, stop_words)
     encoder_parts, encoder_shards = split_encoder(*encoder_files)
     vocab_parts, vocab = store.vocab_shards(embedder.wordpiece)
     files = {
-        VECTORS: quantized,
+        VECTORS: pack_codes(codes, bits) + code_scales.astype("<f4").tobytes(),
         **vocab_parts,
         **encoder_parts,
     }
@@ -182,9 +187,10 @@ def semantic_files(
             "space": "encoder-pca",
             "model": fingerprint,
             "query_levels": QUERY_LEVELS,
+            "bits": bits,
             # calibrate.py; the builder writes it into the search settings both engines read
             "vector_only_threshold": vector_only_threshold(
-                rows, scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS, stops
+                codes, code_scales, encoder_files, embedder.wordpiece, MAX_QUERY_PIECES, QUERY_LEVELS, stops
             ),
         },
         "encoder": {
@@ -201,6 +207,7 @@ def semantic_files(
     )
     if clustered is not None:  # a query reads a few clusters' vectors (bundle/vector_shards.py)
         del files[VECTORS]
+        del manifest["vectors"]["bits"]  # type: ignore[attr-defined]
         files.update(clustered[0])
         manifest["vectors"]["clusters"] = clustered[1]  # type: ignore[index]
     return files, manifest

@@ -176,6 +176,8 @@ export function checkManifest(manifest) {
     const vectors = object(m, manifest.vectors, "vectors");
     whole(m, own(vectors, "dim"), "vectors.dim", 1);
     if (Object.hasOwn(vectors, "query_levels")) whole(m, vectors.query_levels, "vectors.query_levels", 1);
+    // vectors.bin's code width (format 5; absent: int8)
+    if (Object.hasOwn(vectors, "bits")) whole(m, vectors.bits, "vectors.bits", 2, 8);
     if (Object.hasOwn(vectors, "clusters")) checkClusters(vectors, counts.chunks);
     const encoder = object(m, own(manifest, "encoder"), "encoder");
     if (Object.hasOwn(encoder, "max_query_pieces")) whole(m, encoder.max_query_pieces, "encoder.max_query_pieces");

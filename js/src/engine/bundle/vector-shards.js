@@ -35,6 +35,8 @@ import { dot, quantizeQuery } from "../vector.js";
  */
 
 export const CENTROIDS = "centroids.bin";
+/** A manifest without `vectors.bits` (format 4 and older) stores vectors.bin as int8 rows. */
+const VECTOR_BITS_IF_ABSENT = 8;
 
 /** The file of cluster group `index`. @param {number} index */
 export const vectorShard = (index) => `vectors.${index}.bin`;
@@ -91,7 +93,10 @@ export async function loadVectors(bundle, fetchFile) {
   const info = bundle.manifest.vectors;
   if (!info) return null;
   const n = bundle.nChunks, dim = info.dim;
-  if (!info.clusters) return { ...codeRows("vectors.bin", await readFile(fetchFile, bundle.manifest, "vectors.bin"), n, dim, 8), dim };
+  if (!info.clusters) {
+    const bytes = await readFile(fetchFile, bundle.manifest, "vectors.bin");
+    return { ...codeRows("vectors.bin", bytes, n, dim, info.bits ?? VECTOR_BITS_IF_ABSENT), dim };
+  }
   const { sizes, probe, probe_chunks: probeChunks, bits, centroid_bits: centroidBits, cells: counts } = info.clusters;
   const rows = counts ? counts.length : sizes.length;
   const centroids = codeRows(CENTROIDS, await readFile(fetchFile, bundle.manifest, CENTROIDS), rows, dim, centroidBits);
