@@ -47,13 +47,13 @@ def test_a_damaged_state_is_one_warning_naming_it(tmp_path: Path, damage: bytes)
 def test_saved_pages_load_as_they_were_less_their_reports(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, save_pages
+    from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, pages_payload, save_pages
     from mkdocs_graphsearch.parse.markdown import parse_page
 
     source = b"---\ntags: [a]\n---\n# Title\n\nSee [gone](missing.md) and [x](b.md#y).\n\n## Part\n\n```py\ncode\n```\n"
     page = parse_page(source, "a.md", {"a.md", "b.md"})
     assert page.broken_links and page.chunks[0].links  # reports to drop, links to keep
     state = tmp_path / "pages.cache"
-    save_pages(state, 3, {"a.md": SavedPage("a/", "digest", page, "key")})
+    save_pages(state, pages_payload(3, {"a.md": SavedPage("a/", "digest", page, "key")}))
     loaded = load_pages(state, 3, print)
     assert loaded == {"a.md": SavedPage("a/", "digest", replace(page, broken_links=[], warnings=[]), "key")}

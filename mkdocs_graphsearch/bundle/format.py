@@ -88,9 +88,14 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from mkdocs_graphsearch.files.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # loaded on first use (files/lazy.py)
+    np = lazy_module("numpy")
 
 #: The format this package writes; readers accept MIN_FORMAT_VERSION up to it. Format 4 stores a
 #: clustered bundle's vectors by groups of clusters (the manifest's `vectors.clusters.groups`);

@@ -40,14 +40,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-import numpy as np
-
+from mkdocs_graphsearch.files.lazy import lazy_module
 from mkdocs_graphsearch.index.int8_graph import CONVERTER_VERSION, cached_integer_model
 from mkdocs_graphsearch.index.model_stamp import stamped_sha256
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_MAX_TOKENS, DEFAULT_VOCAB, WordPiece
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     import onnxruntime
+else:  # loaded on first use (files/lazy.py)
+    np = lazy_module("numpy")
 
 __all__ = [
     "DEFAULT_BATCH_TOKENS",
