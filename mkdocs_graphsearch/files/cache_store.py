@@ -57,7 +57,7 @@ _LEGACY = (b"GSEMBC1\n", b"GSFITS", b"GSKWTK1\n", b"GSVOCAB1\n", b"GSENCC1\n", b
 _CACHE_NAMES = (
     "vectors-f32-*.bin", "fitstats-*.cache", "encoder-*.cache", "vocab-shards-*.cache",
     "keyword-tokens-*.cache", "source-facts-*.cache", "pages-*.cache", "model-stamp-*.cache",
-    "runtime-*.cache",
+    "runtime-*.cache", "bundle-*.cache",
 )
 _OLD_NAMES = ("pages-*.json", "model-stamp-*.json", "encoder-*.json", "encoder-*.bin")
 

@@ -2,52 +2,46 @@
 
 Why: bundles are deterministic, so a build whose pages, settings, model and code are all the last
 build's makes a bundle of the same bytes; building it (keyword index, semantic files, vector
-layout) was most of what the plugin added to a CI build that keeps the cache folder. The bundle's
-parts wait in the cache folder through MkDocs' clean of site_dir (bundle/kept.py); this module
-keeps the manifest, and a key over every input of the bundle, beside the page state. When the key
-matches, the parts are read back (each checked against the manifest's CRC-32) and written as the
-build would write them (bundle/write.py): no index is built.
+layout) was most of what the plugin added to a build that keeps the cache folder. So each build
+that builds a bundle keeps it in the cache folder with a key over every input of it, and a build
+whose key is that key writes that bundle (bundle/write.py) instead of building one. The bundle is
+kept whole in the cache folder, not only in site_dir: a CI job keeps the cache folder between runs
+and starts with no site at all.
 
 Key (`inputs_key`): sha256 over the plugin's code and version (`package_digest`), the pages as
 the page state saves them (site_pages.py `SitePages.digest`), every page's URL, the search
 settings, the semantic options (the model's fingerprint and the vector layout, or keyword-only),
 related_count and site_name. The cache's other contents never change a bundle's bytes
-(files/cache_store.py). A build that cannot restore (no record, another key, a part missing or
-changed) builds the bundle as before and records it.
+(files/cache_store.py). A build that cannot restore (no record, another key, a damaged record)
+builds the bundle as before and keeps it.
 
-Only a bundle built without a warning is recorded: the warnings building one can give are
-about the cache folder or a model that cannot run (a keyword-only bundle), which the next build
-must meet again rather than inherit.
+Only a bundle built without a warning is kept: the warnings building one can give are about the
+cache folder or a model that cannot run (a keyword-only bundle), which the next build must meet
+again rather than inherit.
 
-File: `bundle-<site key>.cache` beside the page state, framed by files/cache_store.py; payload
-JSON: key, manifest (text).
+File: `bundle-<site key>.cache` beside the page state, framed by files/cache_store.py; payload:
+the length of its head (uint32), the head (JSON: the key, each file's name and length), then the
+files' bytes in that order.
 """
 
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 import mkdocs_graphsearch
-from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, file_name, listed_parts, part_crc
 from mkdocs_graphsearch.files import cache_store
 
-__all__ = ["BundleRecord", "inputs_key", "load_record", "package_digest", "record_file", "restore", "save_record"]
+__all__ = ["inputs_key", "package_digest", "record_file", "restore", "save_record"]
 
-_KIND, _VERSION = "bundle-record", 1
-
-
-@dataclass(frozen=True)
-class BundleRecord:
-    """The last bundle built for a site: the key of its inputs and its manifest."""
-
-    key: str
-    manifest: bytes
+_KIND, _VERSION = "bundle", 1
+_HEAD_LEN = struct.Struct("<I")
 
 
 def record_file(state_path: Path) -> Path:
@@ -74,42 +68,37 @@ def inputs_key(pages_digest: str, urls: Mapping[str, str], options: Mapping[str,
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def load_record(path: Path) -> BundleRecord | None:
-    """The record, or None (none, another version, damaged or unreadable: the bundle is built)."""
-    try:
-        payload = cache_store.read(path, _KIND, _VERSION)
-        if payload is None:
-            return None
-        data = orjson.loads(payload)
-        record = BundleRecord(data["key"], data["manifest"].encode("utf-8"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return record if isinstance(record.key, str) else None
-
-
 def save_record(path: Path, key: str, files: Mapping[str, bytes]) -> None:
-    """Record the bundle just built; OSError to the caller (a cache: it warns and goes on)."""
-    payload = {"key": key, "manifest": files[MANIFEST].decode("utf-8")}
-    cache_store.write(path, _KIND, _VERSION, orjson.dumps(payload))
+    """Keep the bundle just built under `key`; OSError to the caller (a cache: it warns and goes on)."""
+    names = sorted(files)
+    head = orjson.dumps({"key": key, "files": [[name, len(files[name])] for name in names]})
+    cache_store.write(path, _KIND, _VERSION, b"".join([_HEAD_LEN.pack(len(head)), head, *(files[n] for n in names)]))
 
 
-def restore(record: BundleRecord, key: str, folder: Path | None) -> dict[str, bytes] | None:
-    """The recorded bundle's files by name (manifest included) when `key` is its key and
-    `folder` (where the last build's parts are: bundle/kept.py) holds every part it lists with
-    the manifest's CRC-32; else None."""
-    if record.key != key or folder is None:
-        return None
+def restore(path: Path, key: str) -> dict[str, bytes] | None:
+    """The bundle kept at `path` by name, if it was kept under `key`; else None (no record, another
+    key or version, damaged: the bundle is built)."""
     try:
-        manifest = orjson.loads(record.manifest)
-        files: dict[str, bytes] = {}
-        for part in listed_parts(manifest):
-            name = file_name(manifest, part)
-            data = (folder / name).read_bytes()
-            if checksum(data) != part_crc(manifest, part):
-                return None
-            files[name] = data
-    except (OSError, ValueError, TypeError, AttributeError):
+        data = path.read_bytes()
+        head = _head(cache_store.unframe(data, _KIND, _VERSION, checked=False))
+        if head.get("key") != key:
+            return None
+        payload = cache_store.unframe(data, _KIND, _VERSION)  # the checksum: only for the bundle to use
+    except (OSError, ValueError, TypeError, KeyError, struct.error):
         return None
-    files[MANIFEST] = record.manifest
-    return files
+    files: dict[str, bytes] = {}
+    at = _HEAD_LEN.size + _HEAD_LEN.unpack_from(payload)[0]
+    for name, size in head["files"]:
+        files[str(name)] = payload[at : at + size]
+        at += size
+    return files if at == len(payload) else None
 
+
+def _head(payload: bytes) -> dict[str, Any]:
+    (size,) = _HEAD_LEN.unpack_from(payload)
+    head = orjson.loads(payload[_HEAD_LEN.size : _HEAD_LEN.size + size])
+    if not isinstance(head, dict) or not all(
+        isinstance(name, str) and isinstance(length, int) and length >= 0 for name, length in head["files"]
+    ):
+        raise ValueError("not a bundle record's head")
+    return head

@@ -17,7 +17,7 @@ from mkdocs.structure.files import Files
 from mkdocs_graphsearch.bundle.kept import set_aside
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import previous_files, write_bundle
-from mkdocs_graphsearch.mkdocs_plugin.bundle_reuse import inputs_key, load_record, restore, save_record
+from mkdocs_graphsearch.mkdocs_plugin.bundle_reuse import inputs_key, restore, save_record
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.parse.model import Page
 from mkdocs_graphsearch.site_output.assets import ASSETS_DIR, copy_runtime
@@ -58,9 +58,7 @@ class SiteIndex:
             options = {"settings": settings.to_json(), "semantic": _semantic_inputs(semantic),
                        "related_count": related_count, "site_name": self.site_name}
             key = inputs_key(self.pages_digest, self.urls, options)
-            record = load_record(self.record)
-            # kept None: a --dirty build, whose site_dir still holds the last bundle
-            files = restore(record, key, kept or out_dir) if record is not None else None
+            files = restore(self.record, key)
         if files is None:
             from mkdocs_graphsearch.index.builder import build_files  # the index's code: only to build one
 
