@@ -83,8 +83,10 @@ def pages_payload(chunk_depth: int, pages: dict[str, SavedPage]) -> bytes:
 
 
 def save_pages(path: Path, payload: bytes) -> None:
-    """Write `pages_payload` atomically (temp file + rename): a killed build never leaves half a state."""
-    cache_store.write(path, _KIND, STATE_VERSION, payload)
+    """Write `pages_payload` atomically (temp file + rename): a killed build never leaves half a
+    state. The same pages as the file holds (a build where no page changed) are not written again."""
+    if not cache_store.holds(path, _KIND, STATE_VERSION, payload):
+        cache_store.write(path, _KIND, STATE_VERSION, payload)
 
 
 def load_pages(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> dict[str, SavedPage]:
