@@ -21,6 +21,7 @@ from mkdocs.utils import is_error_template
 
 from mkdocs_graphsearch.files.cache_store import usable_folder
 from mkdocs_graphsearch.index.token_cache import tokens_file
+from mkdocs_graphsearch.mkdocs_plugin.bundle_reuse import record_file
 from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig, check_cache_dir
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
@@ -167,7 +168,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
             state = self.pages.state_path
             index = SiteIndex(pages=pages, urls=self.pages.urls, token_cache=tokens_file(state) if state else None,
-                              cache_dir=self.cache_dir, site_name=config.site_name or "")
+                              cache_dir=self.cache_dir, site_name=config.site_name or "",
+                              pages_digest=self.pages.digest, record=record_file(state) if state else None)
             site_dir, related_count = Path(config.site_dir), self.config.related_count
             files = index.write(
                 site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept

@@ -12,7 +12,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 import mkdocs_graphsearch.index.bm25 as bm25
-import mkdocs_graphsearch.mkdocs_plugin.site_pages as site_pages
+import mkdocs_graphsearch.parse.rendered as rendered
 from conftest import EXAMPLE_SITE
 
 EDIT = "\n\nA closing paragraph about upgrading the scheduler.\n"
@@ -58,13 +58,13 @@ def test_an_edit_build_is_a_fresh_build_byte_for_byte(project: Path, monkeypatch
     page.write_text(page.read_text(encoding="utf-8") + EDIT, encoding="utf-8")
     tokenized = _spy_tokenizing(monkeypatch)
     parsed: list[str] = []
-    parse = site_pages.parse_rendered_page
+    parse = rendered.parse_rendered_page
 
     def spy(html: str, path: str, **options):
         parsed.append(path)
         return parse(html, path, **options)
 
-    monkeypatch.setattr(site_pages, "parse_rendered_page", spy)
+    monkeypatch.setattr(rendered, "parse_rendered_page", spy)  # site_pages imports it when a page needs it
     edited = _build(project, "site", "cache")
     assert parsed == ["user-guide/scheduling.md"]  # the other pages' HTML is unchanged: their saved chunks
     assert tokenized and all("upgrading the scheduler" in " ".join(fields.values()) for fields in tokenized)
@@ -83,6 +83,8 @@ def test_a_damaged_keyword_tokens_cache_is_one_warning(
     data = bytearray(entry.read_bytes())
     data[len(data) // 2] ^= 0x20
     entry.write_bytes(bytes(data))
+    for record in (project / "cache").glob("bundle-*.cache"):  # else the unchanged site's bundle is reused
+        record.unlink()
     tokenized = _spy_tokenizing(monkeypatch)
     with caplog.at_level(logging.WARNING):
         assert _build(project, "site", "cache", embeddings=False) == first

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_graphsearch.mkdocs_plugin import site_pages
 from mkdocs_graphsearch.mkdocs_plugin.site_pages import SitePages
 from mkdocs_graphsearch.mkdocs_plugin.source_facts import facts_file
+from mkdocs_graphsearch.parse import markdown
 
 PAGES = {
     "index.md": b"---\ntags: [a, b]\nsearch:\n  boost: 2\n---\n# T\n\n```python\nx\n",
@@ -36,13 +36,13 @@ def _read_all(site: SitePages, pages: dict[str, bytes] = PAGES) -> dict[str, obj
 
 def _parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     parsed: list[str] = []
-    real = site_pages.parse_page
+    real = markdown.parse_page
 
     def counting(source, path, *args, **kwargs):  # type: ignore[no-untyped-def]
         parsed.append(path)
         return real(source, path, *args, **kwargs)
 
-    monkeypatch.setattr(site_pages, "parse_page", counting)
+    monkeypatch.setattr(markdown, "parse_page", counting)  # site_pages imports it when a page needs it
     return parsed
 
 

@@ -89,9 +89,14 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from mkdocs_graphsearch.files.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # loaded on first use (files/lazy.py)
+    np = lazy_module("numpy")
 
 #: The format this package writes; readers accept MIN_FORMAT_VERSION up to it. Format 5 stores
 #: vectors.bin as codes of `vectors.bits` bits (format 4: int8, read as 8 bits); format 4 stores a

@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, field
 
 #: The search modes both engines know (`default_mode` is one of them).
 MODES = ("keyword", "vector", "hybrid")
+#: Related pages a build lists per page (index/related.py; the plugin's `related_count`).
+RELATED_COUNT = 5
 
 _LANGUAGE_ALIASES = {
     **dict.fromkeys(["py", "py3", "python3", "pycon", "pyi", "ipython", "ipython3"], "python"),

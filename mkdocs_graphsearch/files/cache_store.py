@@ -34,6 +34,7 @@ __all__ = [
     "OldFormat",
     "check_identity",
     "frame",
+    "holds",
     "identity",
     "lock",
     "newest",
@@ -57,7 +58,7 @@ _LEGACY = (b"GSEMBC1\n", b"GSFITS", b"GSKWTK1\n", b"GSVOCAB1\n", b"GSENCC1\n", b
 _CACHE_NAMES = (
     "vectors-f32-*.bin", "fitstats-*.cache", "encoder-*.cache", "vocab-shards-*.cache",
     "keyword-tokens-*.cache", "source-facts-*.cache", "pages-*.cache", "model-stamp-*.cache",
-    "runtime-*.cache",
+    "runtime-*.cache", "bundle-*.cache",
 )
 _OLD_NAMES = ("pages-*.json", "model-stamp-*.json", "encoder-*.json", "encoder-*.bin")
 
@@ -116,6 +117,18 @@ def read(path: Path, kind: str, version: int) -> bytes | None:
 def write(path: Path, kind: str, version: int, payload: bytes) -> None:
     """Write a cache file whole or not at all; OSError to the caller (who warns and goes on)."""
     write_framed(path, frame(kind, version, payload))
+
+
+def holds(path: Path, kind: str, version: int, payload: bytes) -> bool:
+    """Whether the file at `path` is a `frame` of this payload by its head alone (identity and
+    checksum): writing it again would change no byte. A file whose payload was damaged after its
+    head is not caught here; its reader still warns and recomputes."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(FRAME_SIZE)
+    except OSError:
+        return False
+    return head == identity(kind, version) + hashlib.sha256(payload).digest()
 
 
 def write_framed(path: Path, data: bytes) -> None:

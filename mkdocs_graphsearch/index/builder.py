@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mkdocs_graphsearch.bundle.settings import SearchSettings
+from mkdocs_graphsearch.bundle.settings import RELATED_COUNT, SearchSettings
 from mkdocs_graphsearch.bundle.write import build_bundle
 from mkdocs_graphsearch.index.blas import one_blas_thread
 from mkdocs_graphsearch.index.bm25 import build_keyword_index
@@ -17,7 +17,7 @@ from mkdocs_graphsearch.index.documents import keyword_document
 from mkdocs_graphsearch.index.facets import facet_summary
 from mkdocs_graphsearch.index.graph import build_graph
 from mkdocs_graphsearch.index.known_words import cached_known_words
-from mkdocs_graphsearch.index.related import RELATED_COUNT, page_languages, related_files
+from mkdocs_graphsearch.index.related import page_languages, related_files
 from mkdocs_graphsearch.index.token_cache import TokenCache
 from mkdocs_graphsearch.parse.model import Page
 

@@ -40,14 +40,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-import numpy as np
-
+from mkdocs_graphsearch.files.lazy import lazy_module
 from mkdocs_graphsearch.index.int8_graph import CONVERTER_VERSION, cached_integer_model
 from mkdocs_graphsearch.index.model_stamp import stamped_sha256
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_MAX_TOKENS, DEFAULT_VOCAB, WordPiece
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     import onnxruntime
+else:  # loaded on first use (files/lazy.py)
+    np = lazy_module("numpy")
 
 __all__ = [
     "DEFAULT_BATCH_TOKENS",
@@ -272,13 +274,13 @@ class Embedder:
         `batch_tokens`: padded tokens per model call (1: every input alone); `lazy`: start
         onnxruntime (not free) only when the model first runs or `dim` is asked for, so a build
         whose passages are all cached never starts it (the model file is still read and checked:
-        its sha256 is in the fingerprint)."""
+        its sha256 is in the fingerprint), and build the tokenizer only when first used (a build
+        whose bundle is the last build's never uses it)."""
         self.spec = spec if spec is not None else ModelSpec()
         self.batch_tokens = max(1, batch_tokens)
-        try:
-            self.wordpiece = WordPiece(self.spec.vocab)
-        except Exception as e:
-            raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
+        self._wordpiece: WordPiece | None = None
+        if not lazy:
+            self.wordpiece  # noqa: B018 - loads the vocabulary: ModelUnavailable now
         self.spec.fingerprint  # noqa: B018 - reads and checks the model file: ModelUnavailable now
         # The integer graph is many small ops: a second intra-op thread saves it little wall time
         # and costs CPU time in hand-offs (benchmarks/results/int8-*.json).
@@ -287,6 +289,16 @@ class Embedder:
         self._dim = 0
         if not lazy:
             self._load()
+
+    @property
+    def wordpiece(self) -> WordPiece:
+        """The model's tokenizer, loaded on first use."""
+        if self._wordpiece is None:
+            try:
+                self._wordpiece = WordPiece(self.spec.vocab)
+            except Exception as e:
+                raise ModelUnavailable(f"cannot load the vocabulary {self.spec.vocab}: {e}") from e
+        return self._wordpiece
 
     @property
     def session(self) -> onnxruntime.InferenceSession:

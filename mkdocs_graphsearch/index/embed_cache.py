@@ -21,11 +21,16 @@ import struct
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.files.atomic import write_atomic
+from mkdocs_graphsearch.files.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # loaded on first use (files/lazy.py)
+    np = lazy_module("numpy")
 
 __all__ = ["DEFAULT_CACHE_DIR", "HEADER_SIZE", "EmbeddingCache", "cache_key"]
 

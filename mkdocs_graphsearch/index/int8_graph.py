@@ -28,11 +28,16 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mkdocs_graphsearch.files import cache_store
+from mkdocs_graphsearch.files.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # loaded on first use (files/lazy.py)
+    np = lazy_module("numpy")
+
 
 __all__ = ["CONVERTER_VERSION", "cached_integer_model", "integer_model"]
 

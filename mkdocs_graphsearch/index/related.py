@@ -47,12 +47,12 @@ from mkdocs_graphsearch.bundle.related import (
     related_part,
     top_entries,
 )
+from mkdocs_graphsearch.bundle.settings import RELATED_COUNT
 from mkdocs_graphsearch.bundle.vector_shards import VECTOR_BITS_IF_ABSENT
 from mkdocs_graphsearch.index.bm25 import KeywordIndex
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.text.tokenize import CJK, token_spans
 
-RELATED_COUNT = 5
 TOP_COUNT = 8
 CONTENT_WEIGHT = 0.6
 LINK_WEIGHT = 0.4

@@ -22,7 +22,6 @@ import struct
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,16 +36,14 @@ from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.index.derived_cache import DerivedCache
-from mkdocs_graphsearch.index.embed import Embedder
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.encoder import fit_encoder, project
 from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, read_head, unpack_entry
 from mkdocs_graphsearch.index.kmeans import BITS, cached_kmeans, clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
+from mkdocs_graphsearch.index.semantic_options import Progress, SemanticOptions
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
-#: (done, total, chunks per second) -> None; called at most every PROGRESS_SECONDS.
-Progress = Callable[[int, int, float], None]
 PROGRESS_SECONDS = 5.0
 #: New passage vectors are written to the cache at least this often while embedding.
 FLUSH_SECONDS = 30.0
@@ -65,23 +62,6 @@ _ENCODERS, _FIT_STATS = "encoder-*.cache", "fitstats-*.cache"
 #: passage rows are exact integers in both engines).
 MAX_QUERY_PIECES = 64
 QUERY_LEVELS = 32767
-
-
-@dataclass
-class SemanticOptions:
-    embedder: Embedder
-    cache_dir: Path | None
-    progress: Progress | None = None
-    #: Reuse the last fitted encoder even if passages changed (`mkdocs serve`: an edit must not
-    #: cost a model pass over the whole site; `mkdocs build` always refits).
-    reuse_encoder: bool = False
-    #: The clustered vector layout (index/kmeans.py clustered_layout): None = its rule, "auto" =
-    #: the rule even for a small site, a number = that many clusters (1: one vectors.bin).
-    vector_clusters: int | str | None = None
-    vector_probe: int | None = None
-    vector_bits: int | None = None
-    #: Cells grouping the clusters (two levels): None = the rule, 1 = one level.
-    vector_cells: int | None = None
 
 
 def quantize_vectors(vectors: np.ndarray) -> bytes:

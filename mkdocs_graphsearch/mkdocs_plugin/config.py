@@ -8,11 +8,10 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 
-from mkdocs_graphsearch.bundle.settings import MODES, SearchSettings
+from mkdocs_graphsearch.bundle.settings import MODES, RELATED_COUNT, SearchSettings
 from mkdocs_graphsearch.index.embed import POOLINGS, ModelSpec
 from mkdocs_graphsearch.index.embed_cache import DEFAULT_CACHE_DIR
-from mkdocs_graphsearch.index.related import RELATED_COUNT
-from mkdocs_graphsearch.parse.markdown import DEFAULT_CHUNK_DEPTH
+from mkdocs_graphsearch.parse.model import DEFAULT_CHUNK_DEPTH
 from mkdocs_graphsearch.site_output.assets import bundle_folder
 
 # The options' defaults are the search settings' and the embedder's own: each defined once.

@@ -64,8 +64,8 @@ def _page_from_json(data: dict[str, Any]) -> Page:
     return Page(**{**data, "chunks": chunks, "broken_links": [], "warnings": []})
 
 
-def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> None:
-    """Write atomically (temp file + rename): a killed build never leaves half a state."""
+def pages_payload(chunk_depth: int, pages: dict[str, SavedPage]) -> bytes:
+    """What `save_pages` writes: every input of the bundle a page gives (bundle_reuse.py hashes it)."""
     data = {
         "generator": __version__,
         "chunk_depth": chunk_depth,
@@ -79,7 +79,14 @@ def save_pages(path: Path, chunk_depth: int, pages: dict[str, SavedPage]) -> Non
             for name, saved in sorted(pages.items())
         },
     }
-    cache_store.write(path, _KIND, STATE_VERSION, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+
+
+def save_pages(path: Path, payload: bytes) -> None:
+    """Write `pages_payload` atomically (temp file + rename): a killed build never leaves half a
+    state. The same pages as the file holds (a build where no page changed) are not written again."""
+    if not cache_store.holds(path, _KIND, STATE_VERSION, payload):
+        cache_store.write(path, _KIND, STATE_VERSION, payload)
 
 
 def load_pages(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> dict[str, SavedPage]:

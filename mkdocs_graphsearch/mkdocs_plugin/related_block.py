@@ -28,8 +28,6 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from mkdocs_graphsearch.bundle.format import RELATED, BundleError
-from mkdocs_graphsearch.bundle.read import read_file, read_manifest, read_pages
-from mkdocs_graphsearch.bundle.related import parse_related
 from mkdocs_graphsearch.files.atomic import write_atomic
 from mkdocs_graphsearch.files.bounded import MAX_CONFIG, RefusedInput, check_regular
 
@@ -110,6 +108,10 @@ def write_related(
     bundle_dir: Path, built: Mapping[str, BuiltPage], template: jinja2.Template, warn: Callable[[str], None]
 ) -> int:
     """Render each built page's related pages into its HTML; returns how many files changed."""
+    # The bundle reader: only for a site that shows related pages.
+    from mkdocs_graphsearch.bundle.read import read_file, read_manifest, read_pages
+    from mkdocs_graphsearch.bundle.related import parse_related
+
     try:
         manifest = read_manifest(bundle_dir)
         pages = read_pages(bundle_dir, manifest)

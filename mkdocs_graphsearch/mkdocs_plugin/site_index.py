@@ -17,13 +17,13 @@ from mkdocs.structure.files import Files
 from mkdocs_graphsearch.bundle.kept import set_aside
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.write import previous_files, write_bundle
-from mkdocs_graphsearch.index.builder import build_files
+from mkdocs_graphsearch.mkdocs_plugin.bundle_reuse import inputs_key, restore, save_record
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.parse.model import Page
 from mkdocs_graphsearch.site_output.assets import ASSETS_DIR, copy_runtime
 
-if TYPE_CHECKING:  # semantic.py imports onnxruntime: only when embeddings are on
-    from mkdocs_graphsearch.index.semantic import Progress, SemanticOptions
+if TYPE_CHECKING:
+    from mkdocs_graphsearch.index.semantic_options import Progress, SemanticOptions
 
 
 @dataclass
@@ -35,6 +35,10 @@ class SiteIndex:
     token_cache: Path | None = None  # index/token_cache.py (None: no cache folder)
     cache_dir: Path | None = None  # the plugin's cache folder (the shipped runtime is kept there)
     site_name: str = ""  # mkdocs.yml's site_name: a query of it finds the home page
+    #: The pages' digest (SitePages.digest) and where the last bundle is recorded (bundle_reuse.py):
+    #: a build whose inputs are the last build's writes that bundle again. None: always built.
+    pages_digest: str = ""
+    record: Path | None = None
 
     def write(
         self,
@@ -47,21 +51,54 @@ class SiteIndex:
         kept: Path | None = None,
     ) -> dict[str, bytes]:
         """Write the bundle and the browser runtime into the built site (`kept`: keep_bundle's folder)."""
-        files = build_files(
-            self.pages,
-            settings=settings,
-            url_for=self.urls.__getitem__,
-            semantic=semantic,
-            warn=warn,
-            related_count=related_count,
-            token_cache=self.token_cache,
-            site_name=self.site_name,
-            cache_dir=self.cache_dir,
-        )
+        out_dir = site_dir / bundle_dir
+        key: str | None = None
+        files: dict[str, bytes] | None = None
+        if self.record is not None and self.pages_digest:
+            options = {"settings": settings.to_json(), "semantic": _semantic_inputs(semantic),
+                       "related_count": related_count, "site_name": self.site_name}
+            key = inputs_key(self.pages_digest, self.urls, options)
+            files = restore(self.record, key)
+        if files is None:
+            from mkdocs_graphsearch.index.builder import build_files  # the index's code: only to build one
+
+            warned: list[str] = []
+
+            def warn_and_note(message: str) -> None:  # a bundle built with a warning is not recorded
+                warned.append(message)
+                warn(message)
+
+            files = build_files(
+                self.pages,
+                settings=settings,
+                url_for=self.urls.__getitem__,
+                semantic=semantic,
+                warn=warn_and_note,
+                related_count=related_count,
+                token_cache=self.token_cache,
+                site_name=self.site_name,
+                cache_dir=self.cache_dir,
+            )
+            if key is not None and self.record is not None and not warned:
+                try:
+                    save_record(self.record, key, files)
+                except OSError as error:
+                    warn(f"cannot save {self.record} ({error}); the next build builds the bundle again")
         # write_bundle removes only the parts its previous manifest listed (other files stay).
-        write_bundle(site_dir / bundle_dir, files, kept)
+        write_bundle(out_dir, files, kept)
         copy_runtime(site_dir, ASSETS_DIR, self.cache_dir)
         return files
+
+
+def _semantic_inputs(semantic: SemanticOptions | None) -> dict[str, object] | None:
+    """What of the semantic options a bundle depends on (the model by its fingerprint)."""
+    if semantic is None:
+        return None
+    return {
+        "model": semantic.embedder.fingerprint,
+        "reuse_encoder": semantic.reuse_encoder,
+        "layout": [semantic.vector_clusters, semantic.vector_probe, semantic.vector_bits, semantic.vector_cells],
+    }
 
 
 def keep_bundle(cache_dir: Path | None, site_dir: Path, bundle_dir: str, dirty: bool) -> Path | None:
@@ -106,7 +143,7 @@ def semantic_options(
 ) -> SemanticOptions | None:
     """The embedder for a build, or None (after one warning) when the model cannot load."""
     from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
-    from mkdocs_graphsearch.index.semantic import SemanticOptions
+    from mkdocs_graphsearch.index.semantic_options import SemanticOptions
 
     # An option the model config leaves out keeps ModelSpec's default (defined there only).
     tuning = {key: model[key] for key in ("pooling", "query_prefix", "passage_prefix", "max_tokens") if key in model}

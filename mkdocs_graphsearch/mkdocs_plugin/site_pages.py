@@ -14,14 +14,14 @@ those of the last build (`rendered_key`), so an edit parses the edited page's HT
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
 from mkdocs_graphsearch.files.bounded import MAX_PAGE, MAX_PAGE_HTML, size_text
-from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, load_pages, save_pages, source_digest
+from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, load_pages, pages_payload, save_pages, source_digest
 from mkdocs_graphsearch.mkdocs_plugin.source_facts import (
     SourceFacts,
     code_digest,
@@ -30,9 +30,7 @@ from mkdocs_graphsearch.mkdocs_plugin.source_facts import (
     pages_digest,
     save_facts,
 )
-from mkdocs_graphsearch.parse.markdown import parse_page
 from mkdocs_graphsearch.parse.model import Page, PageWarning
-from mkdocs_graphsearch.parse.rendered import parse_rendered_page
 
 
 @dataclass
@@ -62,6 +60,8 @@ class SitePages:
     facts: dict[str, SourceFacts] = field(init=False)
     saved: dict[str, SavedPage] = field(init=False)  # the last build's pages (page_state.py)
     rendered_keys: dict[str, str] = field(default_factory=dict)
+    #: sha256 of every page as `finish` saves them (bundle_reuse.py); "" until then.
+    digest: str = ""
 
     def __post_init__(self) -> None:
         self.pages_by_url = {url: path for path, url in self.urls.items()}
@@ -78,7 +78,7 @@ class SitePages:
         key = facts_key(digest, path, self._pages_sha256, self.chunk_depth)
         known = self.facts.get(path)
         if known is None or known.key != key:
-            page = parse_page(source[:MAX_PAGE], path, self.urls.keys(), chunk_depth=self.chunk_depth)
+            page = _parse_markdown(source, path, self.urls.keys(), self.chunk_depth)
             link_lines = {link.line for link in page.broken_links}
             kept = [w for w in page.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
             if len(source) > MAX_PAGE:
@@ -105,6 +105,8 @@ class SitePages:
         if previous is not None and previous.rendered_key == key:
             self.rendered[path] = previous.page
             return
+        from mkdocs_graphsearch.parse.rendered import parse_rendered_page  # only for a page not cached
+
         self.rendered[path] = parse_rendered_page(
             html, path, title=title, page_url=self.urls[path],
             pages_by_url=self.pages_by_url, chunk_depth=self.chunk_depth,
@@ -131,12 +133,14 @@ class SitePages:
                     page = previous.page
                 else:
                     note(path)
-                    page = parse_page(source[:MAX_PAGE], path, self.urls.keys(), chunk_depth=self.chunk_depth)
+                    page = _parse_markdown(source, path, self.urls.keys(), self.chunk_depth)
             pages.append(page)
             keep[path] = SavedPage(self.urls[path], digest, page, self.rendered_keys.get(path, ""))
+        payload = pages_payload(self.chunk_depth, keep)
+        self.digest = hashlib.sha256(payload).hexdigest()
         if self.state_path is not None:
             try:
-                save_pages(self.state_path, self.chunk_depth, keep)
+                save_pages(self.state_path, payload)
             except OSError as error:  # a full disk, say: the site and its bundle are still built
                 self.warn(f"cannot save the page state {self.state_path} ({error}); the next build reparses")
         if self.facts_path is not None:
@@ -145,6 +149,13 @@ class SitePages:
             except OSError as error:
                 self.warn(f"cannot save the page facts cache {self.facts_path} ({error}); the next build reparses")
         return pages
+
+
+def _parse_markdown(source: bytes, path: str, known_pages: Collection[str], chunk_depth: int) -> Page:
+    """The markdown front-end's page (its module loads markdown-it: only for a page not cached)."""
+    from mkdocs_graphsearch.parse.markdown import parse_page
+
+    return parse_page(source[:MAX_PAGE], path, known_pages, chunk_depth=chunk_depth)
 
 
 def _cut_message(what: str, size: int, limit: int) -> str:

@@ -4,10 +4,14 @@ Parsing knows nothing of MkDocs: anchors and settings come in as data, so the pl
 CLI share it.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .anchors import slugify
-from .markdown import parse_page
 from .model import BrokenLink, Chunk, Link, Page, PageWarning
-from .symbols import extract_symbols
+
+if TYPE_CHECKING:
+    from .markdown import parse_page
+    from .symbols import extract_symbols
 
 __all__ = [
     "BrokenLink",
@@ -19,3 +23,16 @@ __all__ = [
     "parse_page",
     "slugify",
 ]
+
+#: Imported on first use: they load markdown-it, which a build whose pages are cached never needs.
+_LATER = {"parse_page": ".markdown", "extract_symbols": ".symbols"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(_LATER[name], __name__), name)
+    globals()[name] = value
+    return value

@@ -25,10 +25,10 @@ from .blocks import flatten_blocks
 from .chunks import ChunkTree
 from .frontmatter import parse_front_matter
 from .links import Resolution, WikiIndex, resolve_markdown_link
-from .model import BrokenLink, Chunk, Link, LinkKind, Page, PageWarning, clip
+from .model import DEFAULT_CHUNK_DEPTH, BrokenLink, Chunk, Link, LinkKind, Page, PageWarning, clip
 from .plaintext import RawLink, heading_names, html_text, inline_text
 
-__all__ = ["MARKDOWN_PARSER", "decode_source", "parse_page"]
+__all__ = ["DEFAULT_CHUNK_DEPTH", "MARKDOWN_PARSER", "decode_source", "parse_page"]
 
 #: Block nesting (markdown-it levels: a blockquote is one, a list item two) past which a block's
 #: lines are kept as plain text (`_deep_text`), bounding recursion on `>>>>>>...` and deep lists.
@@ -44,9 +44,6 @@ MARKDOWN_PARSER = MarkdownIt("commonmark", {"maxNesting": NESTING_LIMIT + 10}).e
 # is not parsed. markdown-it-py's time per `[` or `*` adds up: one huge paragraph of brackets
 # would otherwise take minutes.
 _INLINE_LIMIT = 100_000
-#: Headings up to this level start a chunk. 6 ranked best on the judged sets: MkDocs sites put
-#: API entries under h5/h6.
-DEFAULT_CHUNK_DEPTH = 6
 
 
 def _guarded_inline(state: StateCore) -> None:

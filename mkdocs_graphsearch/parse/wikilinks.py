@@ -12,13 +12,9 @@ import posixpath
 import re
 from collections.abc import Callable, Collection
 
-from markdown_it.rules_core import block, normalize
-from markdown_it.rules_core.state_core import StateCore
-
 from .anchors import slugify as default_slugify
 from .blocks import flatten_blocks
 from .links import WikiIndex, WikiMatch, find_wiki_links
-from .markdown import MARKDOWN_PARSER
 from .model import PageWarning, clip
 
 __all__ = ["markdown_start_line", "rewrite_wiki_links"]
@@ -30,7 +26,13 @@ _LINK_TEXT_ESCAPES = str.maketrans({"[": r"\[", "]": r"\]", "\\": "\\\\"})
 def _code_lines(lines: list[str]) -> set[int]:
     """0-based indexes of lines inside fenced or indented code blocks."""
     # Block rules only: code blocks do not depend on inline markup, whose parse was most of the
-    # time here on a long release log (on every build: such a page has `[[`).
+    # time here on a long release log (on every build: such a page has `[[`). Imported here:
+    # markdown-it is loaded only for a page with a wiki link.
+    from markdown_it.rules_core import block, normalize
+    from markdown_it.rules_core.state_core import StateCore
+
+    from .markdown import MARKDOWN_PARSER
+
     state = StateCore("\n".join(flatten_blocks(lines)), MARKDOWN_PARSER, {})
     normalize(state)
     block(state)

@@ -49,18 +49,19 @@ def runtime_sources() -> list[Path]:
     return sorted(path for path in (js_dir() / "src").rglob("*") if path.is_file() and path.suffix in RUNTIME_SUFFIXES)
 
 
-def runtime_path(source: Path) -> str:
+def runtime_path(source: Path, src: Path | None = None) -> str:
     """A runtime file's path in the site's runtime folder: its path under src/ (`engine/keyword.js`),
-    so the modules' relative imports resolve there as in js/src."""
-    return source.relative_to(js_dir() / "src").as_posix()
+    so the modules' relative imports resolve there as in js/src (`src`: that folder, if known)."""
+    return source.relative_to(src or js_dir() / "src").as_posix()
 
 
 def runtime_version() -> str:
     """A short hash of the runtime's file names and bytes and of strip_js.py and js_bundle.py,
     which make the shipped copy (re-read only when a file changed)."""
-    sources = [(path, runtime_path(path)) for path in runtime_sources()]
+    src = js_dir() / "src"
+    sources = [(path, runtime_path(path, src)) for path in runtime_sources()]
     sources += [(Path(module.__file__ or ""), Path(module.__file__ or "").name) for module in (strip_js, js_bundle)]
-    stats = tuple((str(path), name, path.stat().st_size, path.stat().st_mtime_ns) for path, name in sources)
+    stats = tuple((str(path), name, stat.st_size, stat.st_mtime_ns) for path, name in sources for stat in [path.stat()])
     return _hash_files(stats)
 
 
