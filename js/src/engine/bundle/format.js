@@ -8,8 +8,9 @@
  */
 
 /** The format this runtime reads up to (and the oldest it still reads: format 3 differs only in
- * its clustered vectors, one cluster a file: vector-shards.js groupStarts). */
-export const FORMAT_VERSION = 4;
+ * its clustered vectors, one cluster a file: vector-shards.js groupStarts; formats 3 and 4 in
+ * their display fragments, over the text fragments' ranges: schema.js displayStarts). */
+export const FORMAT_VERSION = 5;
 export const MIN_FORMAT_VERSION = 3;
 export const MANIFEST = "manifest.json";
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
