@@ -4,20 +4,34 @@
 // first complete answer (snippets in), in all and by part (the file name's first word: `text`,
 // `display`, `postings` = term shards, `manifest`, ...), and the first answer in hybrid mode.
 // Usage: node benchmarks/first_query_bytes.mjs BUNDLE_DIR QUERY [MODE] [RUNTIME_SRC]
+//        node benchmarks/first_query_bytes.mjs BUNDLE_DIR --queries FILE.jsonl [--typed MS] [MODE] [RUNTIME_SRC]
 // RUNTIME_SRC (default js/src) lets the same script measure another checkout's runtime.
-import { existsSync } from "node:fs";
+// --queries: each query of a judged set (a `query` field a line) in a fresh service, pasted
+// (settled); --typed MS: typed instead, one prefix every MS milliseconds (the semantic pause
+// applies), counted until the whole query's complete answer. Prints one JSON line a query, then
+// the medians of requests and gzip KiB at each step.
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const [folder, query, mode = "keyword", runtime = "js/src"] = process.argv.slice(2);
+const args = process.argv.slice(2);
+/** @param {string} flag */
+const option = (flag) => {
+  const at = args.indexOf(flag);
+  return at < 0 ? null : args.splice(at, 2)[1];
+};
+const queriesFile = option("--queries");
+const typedMs = option("--typed");
+const [folder, ...rest] = args;
+const [query, mode = "keyword", runtime = "js/src"] = queriesFile ? [null, ...rest] : rest;
 // The engine half of a runtime: js/src/engine/, or the js/src of a checkout from before the split.
 const engineDir = existsSync(resolve(runtime, "engine", "worker.js")) ? resolve(runtime, "engine") : resolve(runtime);
 const { createService } = await import(pathToFileURL(resolve(engineDir, "worker.js")).href);
-/** @type {{name: string, gzip: number}[]} */
-const fetched = [];
-const report = (/** @type {string} */ when) => {
+
+/** @param {{name: string, gzip: number}[]} fetched @param {string} when */
+const report = (fetched, when) => {
   const gzip = fetched.reduce((sum, file) => sum + file.gzip, 0);
   /** @type {Record<string, number>} */
   const parts = {};
@@ -31,27 +45,70 @@ const report = (/** @type {string} */ when) => {
   for (const part in parts) parts[part] = +(parts[part] / 1024).toFixed(1);
   return { when, files: fetched.length, gzip_bytes: gzip, gzip_kib: +(gzip / 1024).toFixed(1), parts, requests };
 };
-const out = [];
-await new Promise((done) => {
-  const service = createService((message) => {
-    if (message.type === "status" && message.state === "error") throw new Error(message.message);
-    if (message.type !== "results") return;
-    if (!out.length) out.push(report("first answer"));
-    if (message.mode === "hybrid" && !out.some((step) => step.when === "first hybrid answer")) {
-      out.push(report("first hybrid answer"));
-    }
-    if (message.complete) {
-      out.push(report("first complete answer"));
-      done(undefined);
-    }
-  }, {
-    fetcher: () => async (/** @type {string} */ name) => {
-      const bytes = await readFile(join(folder, name));
-      fetched.push({ name, gzip: gzipSync(bytes, { level: 9 }).length });
-      return new Uint8Array(bytes); // as fetch gives (a node Buffer's slice() is a view)
-    },
+
+/**
+ * One search in a fresh service: `texts` sent one after another, `delay` ms apart (the last is
+ * the query; one text and `settled`: pasted).
+ * @param {string[]} texts @param {number} delay @param {boolean} settled
+ */
+async function measure(texts, delay, settled) {
+  /** @type {{name: string, gzip: number}[]} */
+  const fetched = [];
+  const out = [];
+  const last = texts.length;
+  await new Promise((done) => {
+    const service = createService((message) => {
+      if (message.type === "status" && message.state === "error") throw new Error(message.message);
+      if (message.type !== "results" || message.id !== last) return;
+      if (!out.length) out.push(report(fetched, "first answer"));
+      if (message.mode === "hybrid" && !out.some((step) => step.when === "first hybrid answer")) {
+        out.push(report(fetched, "first hybrid answer"));
+      }
+      if (message.complete) {
+        out.push(report(fetched, "first complete answer"));
+        done(undefined);
+      }
+    }, {
+      fetcher: () => async (/** @type {string} */ name) => {
+        const bytes = await readFile(join(folder, name));
+        fetched.push({ name, gzip: gzipSync(bytes, { level: 9 }).length });
+        return new Uint8Array(bytes); // as fetch gives (a node Buffer's slice() is a view)
+      },
+    });
+    service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+    texts.forEach((text, i) => setTimeout(
+      () => service.handle({ type: "query", channel: "box", id: i + 1, query: text, mode, settled }), i * delay,
+    ));
   });
-  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-  service.handle({ type: "query", channel: "box", id: 1, query, mode });
-});
-console.log(JSON.stringify({ bundle: folder, query, mode, steps: out, fetched: fetched.map((f) => f.name) }));
+  return { steps: out, fetched: fetched.map((f) => f.name) };
+}
+
+if (!queriesFile) {
+  const { steps, fetched } = await measure([/** @type {string} */ (query)], 0, false);
+  console.log(JSON.stringify({ bundle: folder, query, mode, steps, fetched }));
+} else {
+  const queries = readFileSync(queriesFile, "utf8").split("\n").filter((line) => line.trim())
+    .map((line) => JSON.parse(line).query);
+  /** @type {Record<string, {files: number[], gzip_kib: number[]}>} */
+  const steps = {};
+  for (const text of queries) {
+    const typed = typedMs ? [...text].map((_, i) => text.slice(0, i + 1)) : [text];
+    const result = await measure(typed, Number(typedMs ?? 0), !typedMs);
+    console.log(JSON.stringify({ query: text, steps: result.steps }));
+    for (const step of result.steps) {
+      steps[step.when] ??= { files: [], gzip_kib: [] };
+      steps[step.when].files.push(step.files);
+      steps[step.when].gzip_kib.push(step.gzip_kib);
+    }
+  }
+  const median = (/** @type {number[]} */ values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const summary = Object.fromEntries(Object.entries(steps).map(([when, { files, gzip_kib }]) =>
+    [when, { queries: files.length, requests_p50: median(files), requests_max: Math.max(...files),
+             gzip_kib_p50: +median(gzip_kib).toFixed(1), gzip_kib_max: Math.max(...gzip_kib) }]));
+  console.log(JSON.stringify({ bundle: folder, queries: queriesFile, mode, typed_ms: typedMs && Number(typedMs),
+                               runtime, summary }));
+}

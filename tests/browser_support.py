@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import EXAMPLE_SITE, bundle_part, rewrite_bundle_file
-from mkdocs_graphsearch.bundle.display import page_range
+from mkdocs_graphsearch.bundle.display import display_starts, page_range
 from mkdocs_graphsearch.bundle.format import MANIFEST, display_fragment
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -177,7 +177,7 @@ class Sites:
         build_site(config, out)
         bundle = out / "search"
         keyword = json.loads(bundle_part(bundle, "keyword.json").read_text(encoding="utf-8"))
-        starts = json.loads((bundle / MANIFEST).read_text(encoding="utf-8"))["text_starts"]
+        starts = display_starts(json.loads((bundle / MANIFEST).read_text(encoding="utf-8")))
         paths, chunk_pages = keyword["pages"]["path"], keyword["chunks"]["page"]
         evil = {paths.index("evil.md"): "javascript:alert(1)//", paths.index("index.md"): "//evil.example/"}
         for index in range(len(starts)):  # page urls are in the display fragments (bundle/display.py)

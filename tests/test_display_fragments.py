@@ -9,12 +9,14 @@ from typing import Any
 import orjson
 import pytest
 
-from conftest import VECTORS
+from conftest import ROOT, VECTORS, build_bundle_dir
+from mkdocs_graphsearch.bundle import display
 from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES
 from mkdocs_graphsearch.bundle.format import BundleError
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.bundle.schema import check_keyword
 from mkdocs_graphsearch.engine.search import search
+from parity import assert_parity, generated_queries
 
 FROZEN = VECTORS / "engine" / "bundle"
 
@@ -55,3 +57,30 @@ def test_a_fragment_must_start_a_page(bundle: Bundle) -> None:
     manifest["text_starts"] = [0, 1]  # chunk 1 is on chunk 0's page
     with pytest.raises(BundleError, match=r"keyword.json: chunks.page\[1\] must start a page \(text fragment 1"):
         check_keyword(keyword, manifest)
+
+
+def test_a_display_fragment_must_start_a_page(bundle: Bundle) -> None:
+    keyword = orjson.loads(bundle.files["keyword.json"])
+    manifest = {**copy.deepcopy(bundle.manifest), "display_starts": [0, 1]}  # format 5's own ranges
+    with pytest.raises(BundleError, match=r"keyword.json: chunks.page\[1\] must start a page \(display fragment 1"):
+        check_keyword(keyword, manifest)
+
+
+def test_display_fragments_are_sized_apart_from_text_fragments(tmp_path, monkeypatch) -> None:
+    """Format 5: display fragments end at page boundaries once they hold DISPLAY_FRAGMENT_BYTES
+    (the manifest's display_starts), whatever the text fragments; both engines read the same
+    columns and answers as from one display fragment."""
+    docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
+    whole = load_bundle(build_bundle_dir(tmp_path / "whole", docs, embeddings=False))
+    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 1024)
+    split_dir = build_bundle_dir(tmp_path / "split", docs, embeddings=False)
+    split = load_bundle(split_dir)
+    starts, pages = split.manifest["display_starts"], split.chunks["page"]
+    assert whole.manifest["display_starts"] == [0] and len(starts) > 2
+    assert starts != split.manifest["text_starts"]
+    assert all(pages[start] != pages[start - 1] for start in starts[1:])
+    assert len(split.manifest["files"]["display.#.json"]) == len(starts)
+    assert split.chunks == whole.chunks and split.pages == whole.pages
+    queries = generated_queries(split, 40)
+    assert [search(split, q) for q in queries] == [search(whole, q) for q in queries]
+    assert assert_parity(split_dir, queries, ["keyword"]) == len(queries)

@@ -188,7 +188,7 @@ for (const c of results.group_by_page) {
   test(`group by page: ${c.name}`, () => {
     // Every display column loaded: one fragment (bundle/read.js loadDisplay)
     const bundle = /** @type {any} */ ({ settings: c.settings, chunks: c.chunks, pages: c.pages, texts: c.texts,
-                                        textStarts: [0], displayLoaded: Uint8Array.of(1) });
+                                        textStarts: [0], displayStarts: [0], displayLoaded: Uint8Array.of(1) });
     const details = new Map(Object.entries(c.details).map(([chunk, info]) => [Number(chunk), info]));
     const marks = highlight(c.query, new Map(Object.entries(c.matched)), STOP_WORDS);
     const got = groupByPage(bundle, c.ranked, Float64Array.from(c.scores), marks, c.limit, details, { explain: c.explain });

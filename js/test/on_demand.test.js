@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileName } from "../src/engine/bundle/format.js";
-import { fragmentOf } from "../src/engine/bundle/read.js";
+import { displayOf } from "../src/engine/bundle/read.js";
 import { createService, loadBundle } from "../src/engine/worker.js";
 import { search } from "../src/engine/engine.js";
 import { askService } from "./service.js";
@@ -49,9 +49,9 @@ test("an answer fetches the display fragments of the pages it shows, and answers
   const { last, fetched } = await ask("retry policy", "keyword");
   assert.deepEqual(last.results, search(full, "retry policy", { mode: "keyword" }).results);
   const pages = last.results.map((/** @type {any} */ r) => full.pages.path.indexOf(r.page));
-  const wanted = pages.map((/** @type {number} */ page) => fragmentOf(full, full.chunks.page.indexOf(page)));
+  const wanted = pages.map((/** @type {number} */ page) => displayOf(full, full.chunks.page.indexOf(page)));
   assert.deepEqual(only(fetched, /^display\./), names(full, "display", wanted));
-  assert.ok(new Set(wanted).size < full.textStarts.length, "the query shows every fragment's pages");
+  assert.ok(new Set(wanted).size < full.displayStarts.length, "the query shows every fragment's pages");
 });
 
 test("a damaged display fragment or term shard: search is unavailable, never an answer without it", async () => {

@@ -88,7 +88,7 @@ const results = JSON.parse(readFileSync(new URL("../../tests/vectors/results.jso
 for (const c of results.group_by_page) {
   test(`group by page, chunks in any order: ${c.name}`, () => {
     const bundle = /** @type {any} */ ({ settings: c.settings, chunks: c.chunks, pages: c.pages, texts: c.texts,
-                                        textStarts: [0], displayLoaded: Uint8Array.of(1) });
+                                        textStarts: [0], displayStarts: [0], displayLoaded: Uint8Array.of(1) });
     const details = new Map(Object.entries(c.details).map(([chunk, info]) => [Number(chunk), info]));
     const marks = highlight(c.query, new Map(Object.entries(c.matched)), ["a", "do", "how", "i", "is", "the", "to"]);
     for (const ranked of [[...c.ranked].reverse(), [...c.ranked].sort((/** @type {number} */ a, /** @type {number} */ b) => a - b)]) {

@@ -69,6 +69,87 @@ test("keys that come faster than answers fetch the semantic half's files of the 
 });
 
 /**
+ * A service on the frozen bundle with every part loaded and a typing pause that never ends
+ * within the test: each of `prefixes` typed (sent, then its first answer awaited), then `last`
+ * entered whole (settled); resolves with the files fetched after loading and every answer once
+ * the last one's complete hybrid answer is in, and how many files were fetched when the last one
+ * was sent and when its first keyword answer went out. `hold`: files whose fetch waits until the first
+ * keyword answer to `last` is out.
+ * @param {string[]} prefixes @param {string} last @param {RegExp} [hold]
+ */
+async function stepped(prefixes, last, hold) {
+  /** @type {string[]} */
+  const fetched = [];
+  /** @type {any[]} */
+  const answers = [];
+  /** @type {Map<number, () => void>} */
+  const waiters = new Map();
+  let ready = () => {};
+  const loaded = new Promise((resolve) => { ready = () => resolve(undefined); });
+  let release = () => {};
+  const held = new Promise((resolve) => { release = () => resolve(undefined); });
+  let loading = true;
+  /** The files fetched when the last query was sent, and when its first keyword answer went out. */
+  const at = { sent: -1, keyword: -1 };
+  const service = createService((message) => {
+    if (message.type === "status" && message.done) ready();
+    if (message.type !== "results") return;
+    answers.push(message);
+    if (message.id > prefixes.length && message.mode === "keyword" && at.keyword < 0) {
+      at.keyword = fetched.length;
+      release();
+    }
+    waiters.get(message.id)?.();
+    if (message.id > prefixes.length && message.complete && message.mode === "hybrid") waiters.get(-1)?.();
+  }, {
+    semanticPause: 3_600_000,
+    fetcher: () => async (name) => {
+      if (!loading) fetched.push(name);
+      if (!loading && hold?.test(name)) await held;
+      return fetchFile(name);
+    },
+  });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await loaded;
+  loading = false;
+  const asked = (/** @type {number} */ id, /** @type {string} */ query, /** @type {boolean} */ settled) => {
+    const answered = new Promise((resolve) => waiters.set(settled ? -1 : id, () => resolve(undefined)));
+    service.handle({ type: "query", channel: "box", id, query, limit: 10, settled });
+    return answered;
+  };
+  for (const [i, prefix] of prefixes.entries()) await asked(i + 1, prefix, false);
+  at.sent = fetched.length;
+  await asked(prefixes.length + 1, last, true);
+  service.handle({ type: "clear", channel: "box" }); // its pause timer goes too
+  return { fetched, answers, at };
+}
+
+/** @param {string[]} names */
+const texts = (names) => names.filter((name) => name.startsWith("text.")).sort();
+
+test("typed prefixes fetch no snippet texts: only the text the reader stops at does", { timeout: 120_000 }, async () => {
+  const session = await stepped(TYPED, FINAL);
+  assert.ok(session.answers.filter((answer) => answer.id <= TYPED.length).every((answer) => !answer.complete));
+  assert.deepEqual(texts(session.fetched.slice(0, session.at.sent)), []);
+  const alone = await stepped([], FINAL);
+  assert.ok(texts(alone.fetched).length, "the final query fetched no text fragment");
+  assert.deepEqual(texts(session.fetched), texts(alone.fetched));
+  const full = await loadBundle(fetchFile);
+  const last = session.answers[session.answers.length - 1];
+  assert.deepEqual(last.results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+});
+
+test("a keyword answer the semantic half will re-rank fetches no snippet texts", { timeout: 120_000 }, async () => {
+  // its encoder rows wait until the keyword answer is out: texts asked for meanwhile show here
+  const { fetched, answers, at } = await stepped([], FINAL, /^encoder\.\d+\./);
+  assert.ok(at.keyword >= 0, "no keyword answer came first");
+  assert.deepEqual(texts(fetched.slice(0, at.keyword)), []);
+  assert.ok(texts(fetched).length);
+  const full = await loadBundle(fetchFile);
+  assert.deepEqual(answers[answers.length - 1].results, search(full, FINAL, { mode: "hybrid", limit: 10 }).results);
+});
+
+/**
  * One query on a service whose typing pause never ends within the test; resolves with its
  * answers and the files fetched once one is hybrid and complete, or once every part is tried
  * and `settleMs` passed.

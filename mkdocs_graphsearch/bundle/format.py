@@ -21,8 +21,9 @@
     graph.<i>.json  the typed edges from the chunks text.<i>.json covers, CSR form (bundle/
                     graph_shards.py)              -- the shards of the chunks an answer expands
     display.<i>.json  the display columns (chunk ids, anchors, titles, levels, parents; page
-                    urls and titles: bundle/display.py) of the chunks text.<i>.json covers and
-                    their pages                         -- the fragments of the results shown
+                    urls and titles: bundle/display.py) of chunks display_starts[i] ..
+                    display_starts[i + 1] - 1 (format 4: text_starts, the chunks text.<i>.json
+                    covers) and their pages             -- the fragments of the results shown
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
                     fragments of the results shown, when they are shown
@@ -49,7 +50,8 @@ TERM_SHARD_BYTES (at least one shard, [""], [0], [0] for a site without terms).
 Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
 text may come from a chunk's descendants, never needs two; a site whose texts hold at most
 WHOLE_TEXT_BYTES is one fragment), and the manifest's `text_starts` lists each one's first chunk
-(at least one fragment: [0] for an empty site).
+(at least one fragment: [0] for an empty site). Display fragments likewise end at page boundaries,
+each once it holds DISPLAY_FRAGMENT_BYTES (the manifest's `display_starts`, since format 5).
 The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
@@ -101,7 +103,9 @@ else:  # loaded on first use (files/lazy.py)
 #: The format this package writes; readers accept MIN_FORMAT_VERSION up to it. Format 5 stores
 #: vectors.bin as codes of `vectors.bits` bits (format 4: int8, read as 8 bits); format 4 stores a
 #: clustered bundle's vectors by groups of clusters (the manifest's `vectors.clusters.groups`);
-#: format 3 (no `groups`: one cluster a file) is read as groups of one cluster.
+#: format 3 (no `groups`: one cluster a file) is read as groups of one cluster. Format 5 also
+#: sizes display fragments apart from text fragments (the manifest's `display_starts`); formats 3
+#: and 4 (none) are read with display fragments over the text fragments' ranges.
 FORMAT_VERSION = 5
 MIN_FORMAT_VERSION = 3
 BUNDLE_DIR = "search"
@@ -119,15 +123,20 @@ RELATED = "related.json"
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
 #: A text fragment ends at the first page boundary once it holds this many bytes of JSON (a
-#: bigger page is one fragment of its own); display fragments and graph shards cover the same
+#: bigger page is one fragment of its own); graph shards cover the same
 #: chunks. Four times the size that sent the fewest bytes (benchmarks/results/history/
 #: format3-work-log.md): each fragment is a request, and a search's budget is counted in requests
 #: too (issue 23, docs/performance.md).
 TEXT_FRAGMENT_BYTES = 32 * 1024
 #: A site whose snippet texts hold at most this many bytes of JSON has one text fragment (and so
-#: one display fragment and one graph shard): the results of a query there show most of its
-#: pages, so a query fetched every fragment anyway, each a request (issue 23).
+#: one graph shard): the results of a query there show most of its pages, so a query fetched
+#: every fragment anyway, each a request (issue 23).
 WHOLE_TEXT_BYTES = 256 * 1024
+#: A display fragment ends at the first page boundary once it holds this many bytes of JSON
+#: (bundle/display.py): coarser than the text fragments, since every answer shown while the
+#: reader types needs its pages' titles (a request per fragment), and the snippet texts only the
+#: answer the reader stops at.
+DISPLAY_FRAGMENT_BYTES = 64 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few

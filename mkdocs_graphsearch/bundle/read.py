@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from mkdocs_graphsearch.bundle.display import merge_display
+from mkdocs_graphsearch.bundle.display import display_starts, merge_display
 from mkdocs_graphsearch.bundle.encoder_shards import join_encoder, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
@@ -266,7 +266,7 @@ def load_bundle(path: Path) -> Bundle:
 def read_display(folder: Path, manifest: dict[str, Any], keyword: dict[str, Any], files: dict[str, bytes]) -> None:
     """Every display fragment (the JS runtime fetches those of the results shown), checked, into
     keyword.json's (checked) columns; each file's bytes into `files`."""
-    for index, name, data in read_each(folder, manifest, files, display_fragment, len(manifest["text_starts"])):
+    for index, name, data in read_each(folder, manifest, files, display_fragment, len(display_starts(manifest))):
         fragment = check_display(parse_json(name, data), manifest, keyword["chunks"]["page"], index)
         merge_display(keyword, fragment)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, NoReturn
 
-from mkdocs_graphsearch.bundle.display import page_range
+from mkdocs_graphsearch.bundle.display import display_starts, page_range
 from mkdocs_graphsearch.bundle.format import (
     ENCODER,
     ENCODER_MODEL,
@@ -155,6 +155,17 @@ def _check_clusters(vectors: dict[str, Any], n_chunks: int) -> None:
         clusters["cell_chunks"] = _whole(MANIFEST, clusters.get("cell_chunks"), where, 0, n_chunks)
 
 
+def _check_starts(manifest: dict[str, Any], key: str, n_chunks: int) -> list[int]:
+    """A list of fragments' first chunks: 0 first, then rising, each a chunk."""
+    starts = _list(MANIFEST, manifest.get(key), key)
+    if not starts:
+        _fail(MANIFEST, key, "must list at least one fragment")
+    previous = -1
+    for i, start in enumerate(starts):
+        starts[i] = previous = _whole(MANIFEST, start, f"{key}[{i}]", previous + 1, n_chunks - 1 if i else 0)
+    return starts
+
+
 def check_manifest(data: Any) -> dict[str, Any]:
     """Everything either engine reads from manifest.json (after its format and checksum)."""
     manifest = _object(MANIFEST, data, "the file")
@@ -163,20 +174,16 @@ def check_manifest(data: Any) -> dict[str, Any]:
         counts[key] = _whole(MANIFEST, counts.get(key), f"counts.{key}")
     if _number(MANIFEST, manifest.get("impact_scale"), "impact_scale") <= 0:
         _fail(MANIFEST, "impact_scale", "must be above 0")
-    starts = _list(MANIFEST, manifest.get("text_starts"), "text_starts")
-    if not starts:
-        _fail(MANIFEST, "text_starts", "must list at least one fragment")
-    previous = -1  # 0 first, then rising, each a chunk
-    for i, start in enumerate(starts):
-        high = counts["chunks"] - 1 if i else 0
-        starts[i] = previous = _whole(MANIFEST, start, f"text_starts[{i}]", previous + 1, high)
+    starts = _check_starts(manifest, "text_starts", counts["chunks"])
+    if "display_starts" in manifest:  # format 5 (else the text fragments' ranges: display_starts)
+        _check_starts(manifest, "display_starts", counts["chunks"])
     shards = _check_term_shards(manifest, counts)
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
     vector_parts = semantic_vector_parts(manifest) if semantic else ()
     semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
-    displays = tuple(display_fragment(i) for i in range(len(starts)))
+    displays = tuple(display_fragment(i) for i in range(len(display_starts(manifest))))
     graphs = tuple(graph_shard(i) for i in range(len(starts)))
     _check_files(files, KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts)
     _check_settings(_object(MANIFEST, manifest.get("search"), "search"))
@@ -337,9 +344,10 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     previous = 0  # never decreasing, so a page's chunks are together (bundle/display.py)
     for i, page in enumerate(chunk_pages):
         chunk_pages[i] = previous = _whole(KEYWORD, page, f"chunks.page[{i}]", previous, n_pages - 1)
-    for i, start in enumerate(manifest["text_starts"][1:], 1):  # a fragment starts a page
-        if chunk_pages[start] == chunk_pages[start - 1]:
-            _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page (text fragment {i} starts there)")
+    for kind, starts in (("text", manifest["text_starts"]), ("display", display_starts(manifest))):
+        for i, start in enumerate(starts[1:], 1):  # a fragment starts a page
+            if chunk_pages[start] == chunk_pages[start - 1]:
+                _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page ({kind} fragment {i} starts there)")
     return keyword
 
 
@@ -383,9 +391,10 @@ def check_dictionary(data: Any, manifest: dict[str, Any]) -> tuple[list[str], li
     return terms, counts, words
 
 
-def text_range(manifest: dict[str, Any], index: int) -> tuple[int, int]:
-    """The chunks whose texts fragment `index` holds: start, end (exclusive)."""
-    starts = manifest["text_starts"]
+def text_range(manifest: dict[str, Any], index: int, starts: list[int] | None = None) -> tuple[int, int]:
+    """The chunks whose texts fragment `index` holds (of `starts`: display_starts for a display
+    fragment): start, end (exclusive)."""
+    starts = manifest["text_starts"] if starts is None else starts
     return starts[index], starts[index + 1] if index + 1 < len(starts) else manifest["counts"]["chunks"]
 
 
@@ -397,8 +406,9 @@ def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
 def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int) -> dict[str, Any]:
     """display.<index>.json (bundle/display.py): the display columns of its chunks and pages."""
     name = display_fragment(index)
-    start, end = text_range(manifest, index)
-    first, last = page_range(chunk_pages, manifest["text_starts"], manifest["counts"]["pages"], index)
+    starts = display_starts(manifest)
+    start, end = text_range(manifest, index, starts)
+    first, last = page_range(chunk_pages, starts, manifest["counts"]["pages"], index)
     fragment = _object(name, data, "the file")
     pages = _object(name, fragment.get("pages"), "pages")
     for key in ("url", "title"):

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle.display import display_part
+from mkdocs_graphsearch.bundle.display import display_part, fragment_starts
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     IMPACT_SCALE,
@@ -185,7 +185,8 @@ def build_bundle(
     `graph` graph.json's, `texts` each chunk's text.
     """
     fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
-    scoring, displays = display_part(keyword, text_starts)
+    starts = fragment_starts(keyword)
+    scoring, displays = display_part(keyword, starts)
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
@@ -201,7 +202,7 @@ def build_bundle(
         "postings": sum(len(term_postings) for term_postings in postings),
     }
     files = {hashed_name(part, data): data for part, data in parts.items()}
-    layout = {"text_starts": text_starts, "term_shards": term_shards}
+    layout = {"text_starts": text_starts, "display_starts": starts, "term_shards": term_shards}
     files[MANIFEST] = manifest(counts, settings, parts, {**layout, **(extra_manifest or {})})
     return files
 

@@ -2,7 +2,7 @@
 /** Rank chunks and group them by page (spec: mkdocs_graphsearch/engine/results.py). */
 import { BREADCRUMB_SEPARATOR, snippet, sourceText } from "./snippet.js";
 import { languageAliases, languageOf } from "./filters.js";
-import { DISPLAY_LOADED, fragmentOf } from "./bundle/read.js";
+import { DISPLAY_LOADED, displayOf } from "./bundle/read.js";
 
 /** @typedef {import("./bundle/read.js").Bundle} Bundle */
 
@@ -275,11 +275,11 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
   // share one), and of the graph seeds explain names.
   const needed = new Set();
   for (const { members } of shown) {
-    needed.add(fragmentOf(bundle, members[0]));
+    needed.add(displayOf(bundle, members[0]));
     if (display.explain) {
       for (const chunk of members) {
         const seed = details.get(chunk).graph?.from;
-        if (seed !== undefined) needed.add(fragmentOf(bundle, seed));
+        if (seed !== undefined) needed.add(displayOf(bundle, seed));
       }
     }
   }

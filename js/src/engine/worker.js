@@ -33,7 +33,9 @@
  * those (a display fragment that fails ends search likewise; a graph file that fails is a
  * warning: its chunks expand nowhere). Snippet texts are no part: an answer whose shown snippets need texts not loaded yet goes out with
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
- * query is answered again (`complete` stays false until they are in, or failed). The semantic
+ * query is answered again (`complete` stays false until they are in, or failed); only for an
+ * answer in its final mode, and for a typed query once its pause ended (answers the semantic part
+ * or the next key replace fetch no texts). The semantic
  * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
  * keyword answer: while they are missing the query is answered in keyword mode (incomplete). The
  * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
@@ -144,7 +146,7 @@ export async function loadBundle(fetchFile) {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);
       await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
-      for (let index = 0; index < bundle.textStarts.length; index++) await loadDisplay(bundle, fetchFile, index);
+      for (let index = 0; index < bundle.displayStarts.length; index++) await loadDisplay(bundle, fetchFile, index);
     }
     if (part.name === "semantic" && bundle.encoder) {
       await import("./encoder.js").then(({ loadAllEncoderParts }) => loadAllEncoderParts(bundle, fetchFile));
@@ -340,6 +342,11 @@ export function createService(post, options = {}) {
       }
     }
     if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
+    // Snippet texts only for an answer that stays: not for a typed prefix before its pause (the
+    // next key replaces it) nor for a keyword answer the semantic part will re-rank.
+    const final = tried === parts.length || output.mode === (message.mode || bundle.settings.default_mode);
+    const textsLater = missing.size > 0 && (left > 0 || !final);
+    if (textsLater && left > 0) pauseThen(message, left);
     post({
       type: "results",
       channel: message.channel,
@@ -348,7 +355,7 @@ export function createService(post, options = {}) {
       mode: output.mode,
       results: output.results,
       parts: [...loaded],
-      complete: tried === parts.length && !wantTexts(bundle, missing),
+      complete: tried === parts.length && !textsLater && !wantTexts(bundle, missing),
     });
   }
 
@@ -361,25 +368,21 @@ export function createService(post, options = {}) {
 
   /**
    * The keyword answer of a query whose semantic half is not ready (once per query; its pages'
-   * display fragments first, its snippets' texts fetched after), marked incomplete.
+   * display fragments first; its snippets' texts wait for the final answer), marked incomplete.
    * @param {Bundle} bundle @param {QueryMessage} message
    */
   function answerByKeyword(bundle, message) {
     if (keywordPosted.get(message.channel) === message.id || !engineModule) return;
     const { search, boundedQuery } = engineModule;
-    /** @type {Set<number>} */
-    const missing = new Set();
     const shown = new Set();
     let output;
     try {
-      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, missing, shards: new Set(),
-                                               displays: shown });
+      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, shards: new Set(), displays: shown });
     } catch {
       return; // the full answer reports it
     }
     if (wantDisplays(bundle, shown)) return;
     keywordPosted.set(message.channel, message.id);
-    wantTexts(bundle, missing);
     post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
            mode: output.mode, results: output.results, parts: [...loaded], complete: false });
   }

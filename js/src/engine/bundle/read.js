@@ -41,6 +41,7 @@ import {
   checkKeyword,
   checkManifest,
   checkShardKeys,
+  displayStarts,
   isObject,
   object,
   own,
@@ -65,7 +66,8 @@ import {
  *            anchor: string[], title: string[], language: string[]},
  *   defines: Map<string, number[]>,
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
- *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, nChunks: number, impactScale: number,
+ *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, displayStarts: number[],
+ *   nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], edges: ({targets: number[], types: number[]} | undefined)[]} | null,
  *   vectors: import("./vector-shards.js").Vectors | null,
  *   encoder: any
@@ -77,7 +79,7 @@ import {
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
  *   termStart / postChunk / postImpact the postings of the shards loaded; the display columns
  *   (chunks' id, anchor, title, level, parent; pages' url, title) hold those of the display
- *   fragments loaded (`displayLoaded`: DISPLAY_LOADED or 0))
+ *   fragments loaded (`displayLoaded`: DISPLAY_LOADED or 0; `displayStarts`: each one's first chunk))
  */
 
 /** Strict UTF-8, as Python's orjson reads: a damaged byte is an error, never a U+FFFD. */
@@ -233,7 +235,8 @@ export async function loadKeywordBundle(fetchFile) {
     // Display columns (bundle/display.py) with a hole per chunk or page until its fragment is in.
     pages: { ...keyword.pages, ...Object.fromEntries(DISPLAY_PAGES.map((key) => [key, new Array(manifest.counts.pages)])) },
     chunks: { ...keyword.chunks, ...Object.fromEntries(DISPLAY_CHUNKS.map((key) => [key, new Array(nChunks)])) },
-    displayLoaded: new Uint8Array(manifest.text_starts.length),
+    displayLoaded: new Uint8Array(displayStarts(manifest).length),
+    displayStarts: displayStarts(manifest),
     termStart: new Float64Array(nTerms + 1),
     postChunk: new Int32Array(nPostings),
     postImpact: new Float64Array(nPostings),
@@ -385,6 +388,12 @@ export function fragmentOf(bundle, chunk) {
   return lastAtOrBefore(bundle.textStarts, chunk);
 }
 
+/** The display fragment holding a chunk's (and its page's) display columns.
+ * @param {Bundle} bundle @param {number} chunk */
+export function displayOf(bundle, chunk) {
+  return lastAtOrBefore(bundle.displayStarts, chunk);
+}
+
 /**
  * Load text fragment `index` into the bundle's texts.
  * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
@@ -408,7 +417,7 @@ const DISPLAY_PAGES = ["title", "url"];
 export async function loadDisplay(bundle, fetchFile, index) {
   const name = displayFragment(index);
   const fragment = checkDisplay(parseJson(name, await readFile(fetchFile, bundle.manifest, name)), bundle, index);
-  const [start] = textRange(bundle.manifest, index);
+  const [start] = textRange(bundle.manifest, index, bundle.displayStarts);
   const [first] = pageRange(bundle, index);
   const chunks = /** @type {any} */ (bundle.chunks), pages = /** @type {any} */ (bundle.pages);
   for (const key of DISPLAY_CHUNKS) fragment.chunks[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });

@@ -150,6 +150,24 @@ export function wholes(file, value, where, length, low, high) {
   return items;
 }
 
+/** A list of fragments' first chunks: 0 first, then rising, each a chunk (spec: bundle/schema.py _check_starts).
+ * @param {Record<string, any>} manifest @param {string} key @param {number} nChunks @returns {number[]} */
+function checkStarts(manifest, key, nChunks) {
+  const m = "manifest.json";
+  const starts = list(m, own(manifest, key), key);
+  if (!starts.length) fail(m, key, "must list at least one fragment");
+  let previous = -1;
+  starts.forEach((start, i) => { previous = whole(m, start, `${key}[${i}]`, previous + 1, i ? nChunks - 1 : 0); });
+  return starts;
+}
+
+/** Each display fragment's first chunk: the manifest's `display_starts`, or a format-4 bundle's
+ * `text_starts` (spec: bundle/display.py display_starts).
+ * @param {Record<string, any>} manifest @returns {number[]} */
+export function displayStarts(manifest) {
+  return Object.hasOwn(manifest, "display_starts") ? manifest.display_starts : manifest.text_starts;
+}
+
 /** Everything either engine reads from manifest.json (after its format and checksum).
  * @param {Record<string, any>} manifest */
 export function checkManifest(manifest) {
@@ -157,18 +175,15 @@ export function checkManifest(manifest) {
   const counts = object(m, own(manifest, "counts"), "counts");
   for (const key of ["chunks", "pages", "postings", "terms"]) whole(m, own(counts, key), `counts.${key}`);
   if (number(m, own(manifest, "impact_scale"), "impact_scale") <= 0) fail(m, "impact_scale", "must be above 0");
-  const starts = list(m, own(manifest, "text_starts"), "text_starts");
-  if (!starts.length) fail(m, "text_starts", "must list at least one fragment");
-  let previous = -1; // 0 first, then rising, each a chunk
-  starts.forEach((start, i) => {
-    previous = whole(m, start, `text_starts[${i}]`, previous + 1, i ? counts.chunks - 1 : 0);
-  });
+  const starts = checkStarts(manifest, "text_starts", counts.chunks);
+  // format 5 (else the text fragments' ranges: displayStarts)
+  if (Object.hasOwn(manifest, "display_starts")) checkStarts(manifest, "display_starts", counts.chunks);
   const shards = checkTermShards(manifest, counts);
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
   const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
-  const displays = starts.map((_, i) => displayFragment(i));
+  const displays = displayStarts(manifest).map((_, i) => displayFragment(i));
   const graphs = starts.map((_, i) => graphShard(i));
   checkFiles(files, [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]);
   checkSettings(object(m, own(manifest, "search"), "search"));
@@ -282,11 +297,13 @@ export function checkKeyword(data, manifest) {
   const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
   let previous = 0; // never decreasing, so a page's chunks are together (bundle/display.py)
   chunkPages.forEach((page, i) => { previous = whole(k, page, `chunks.page[${i}]`, previous, nPages - 1); });
-  manifest.text_starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
-    if (i && chunkPages[start] === chunkPages[start - 1]) {
-      fail(k, `chunks.page[${start}]`, `must start a page (text fragment ${i} starts there)`);
-    }
-  });
+  for (const [kind, starts] of [["text", manifest.text_starts], ["display", displayStarts(manifest)]]) {
+    starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
+      if (i && chunkPages[start] === chunkPages[start - 1]) {
+        fail(k, `chunks.page[${start}]`, `must start a page (${kind} fragment ${i} starts there)`);
+      }
+    });
+  }
   return keyword;
 }
 
@@ -354,17 +371,18 @@ export function shardRange(manifest, index) {
   return [starts[index], index + 1 < starts.length ? starts[index + 1] : manifest.counts.terms];
 }
 
-/** The chunks whose texts a fragment holds (spec: bundle/schema.py text_range).
- * @param {any} manifest @param {number} index @returns {[number, number]} start, end (exclusive) */
-export function textRange(manifest, index) {
-  const starts = manifest.text_starts;
+/** The chunks whose texts a fragment holds (of `starts`: displayStarts for a display fragment;
+ * spec: bundle/schema.py text_range).
+ * @param {any} manifest @param {number} index @param {number[]} [starts]
+ * @returns {[number, number]} start, end (exclusive) */
+export function textRange(manifest, index, starts = manifest.text_starts) {
   return [starts[index], index + 1 < starts.length ? starts[index + 1] : manifest.counts.chunks];
 }
 
 /** The pages whose display columns fragment `index` holds (spec: bundle/display.py page_range).
  * @param {Bundle} bundle @param {number} index @returns {[number, number]} start, end (exclusive) */
 export function pageRange(bundle, index) {
-  const starts = bundle.textStarts, pages = bundle.chunks.page;
+  const starts = bundle.displayStarts, pages = bundle.chunks.page;
   return [index ? pages[starts[index]] : 0,
     index + 1 < starts.length ? pages[starts[index + 1]] : bundle.manifest.counts.pages];
 }
@@ -373,7 +391,7 @@ export function pageRange(bundle, index) {
  * @param {unknown} data @param {Bundle} bundle @param {number} index @returns {any} */
 export function checkDisplay(data, bundle, index) {
   const name = displayFragment(index);
-  const [start, end] = textRange(bundle.manifest, index);
+  const [start, end] = textRange(bundle.manifest, index, bundle.displayStarts);
   const [first, last] = pageRange(bundle, index);
   const fragment = object(name, data, "the file");
   const pages = object(name, own(fragment, "pages"), "pages");
