@@ -510,6 +510,30 @@ def test_the_integer_model_runs_integer_matmuls_on_the_int8_weights() -> None:
     assert all(node.input[1] not in weights for node in graph.node if node.op_type == "MatMul")
 
 
+def test_the_integer_model_drops_the_softmax_nan_guards_and_keeps_every_bit(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attention softmax's `Where(IsNaN(p), 0, p)` is gone, and the vectors and token states
+    are those of the graph that keeps it (so cached vectors stay valid)."""
+    import onnx
+
+    import mkdocs_graphsearch.index.int8_graph as int8_graph
+
+    model = _installed_model().read_bytes()
+    ops = [node.op_type for node in onnx.load_from_string(int8_graph.integer_model(model)).graph.node]
+    assert "IsNaN" not in ops and "Where" in ops  # the attention mask's Where stays
+    monkeypatch.setattr(int8_graph, "_without_nan_guards", lambda nodes, outputs: nodes)
+    guarded = int8_graph.integer_model(model)
+    assert [node.op_type for node in onnx.load_from_string(guarded).graph.node].count("IsNaN") == 6
+    other = Embedder(ModelSpec(), threads=1)  # no cache folder: converted here, guards kept
+    monkeypatch.undo()
+    texts = _example_passages()[:12]
+    ours, theirs = list(embedder.embed_many(texts, states=True)), list(other.embed_many(texts, states=True))
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.vector.tobytes() == b.vector.tobytes()
+        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
+
+
 def test_the_conversion_is_cached_by_model_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import mkdocs_graphsearch.index.int8_graph as int8_graph
 

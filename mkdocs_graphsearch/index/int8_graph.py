@@ -18,10 +18,16 @@ on what it is batched or padded with (embed.py's rule); a per-tensor (per-batch)
 as onnxruntime's dynamic quantization computes it, would break that. Inputs shared by several
 matmuls (query, key, value) are quantized once.
 
-The converted model is a pure function of the model's bytes and `CONVERTER_VERSION`: it is kept
+The conversion also drops the exported graph's guard after each attention softmax,
+`Where(IsNaN(p), 0, p)`: the attention mask adds the lowest finite float, never -inf, so a
+softmax of finite scores is never NaN and the guard passes `p` through; without it, nothing
+reads and rewrites every attention weight once more per layer. The vectors keep their bits.
+
+The converted model is a pure function of the model's bytes and `GRAPH_VERSION`: it is kept
 in the build's cache folder under the model's sha256 (files/cache_store.py frames it), and
-rebuilt when missing or damaged. The embedding fingerprint names the converter (embed.py), so
-vectors of the float graph are never mixed with these.
+rebuilt when missing or damaged. The embedding fingerprint names the converter's arithmetic,
+`CONVERTER_VERSION` (embed.py), so vectors of the float graph are never mixed with these, and a
+graph change that keeps every output bit keeps the cached vectors.
 """
 
 from __future__ import annotations
@@ -34,11 +40,14 @@ import numpy as np
 
 from mkdocs_graphsearch.files import cache_store
 
-__all__ = ["CONVERTER_VERSION", "cached_integer_model", "integer_model"]
+__all__ = ["CONVERTER_VERSION", "GRAPH_VERSION", "cached_integer_model", "integer_model"]
 
-#: Bump when the conversion's output changes: cached conversions and embedding fingerprints
-#: of another version are not used.
+#: Bump when the converted model's outputs change: embedding fingerprints (and cached
+#: conversions) of another version are not used.
 CONVERTER_VERSION = 2
+#: Bump when the converted graph changes, outputs or not: cached conversions of another
+#: version are converted again.
+GRAPH_VERSION = 3
 #: Activation levels: 7 bits (see the module docstring: no saturation without VNNI).
 LEVELS = 127
 _KIND = "int8-model"
@@ -52,17 +61,17 @@ def cache_file(cache_dir: Path, model_sha256: str) -> Path:
 
 def cached_integer_model(model: bytes, model_sha256: str, cache_dir: Path | None) -> bytes:
     """`integer_model(model)`, read from `cache_dir` when it was converted before (keyed by the
-    model's sha256 and `CONVERTER_VERSION`), else converted and kept there."""
+    model's sha256 and `GRAPH_VERSION`), else converted and kept there."""
     if cache_dir is None:
         return integer_model(model)
     path = cache_file(cache_dir, model_sha256)
     with contextlib.suppress(OSError, ValueError):  # unreadable or damaged: converted again
-        cached = cache_store.read(path, _KIND, CONVERTER_VERSION)
+        cached = cache_store.read(path, _KIND, GRAPH_VERSION)
         if cached is not None:
             return cached
     converted = integer_model(model)
     with contextlib.suppress(OSError):  # the cache only saves time: the next build converts again
-        cache_store.write(path, _KIND, CONVERTER_VERSION, converted)
+        cache_store.write(path, _KIND, GRAPH_VERSION, converted)
         cache_store.prune(cache_dir, "int8-model-*.cache", _KEEP, spare=path)
     return converted
 
@@ -117,7 +126,7 @@ def integer_model(model: bytes) -> bytes:
             helper.make_node("Mul", [o + "sum", scale], [y]),
         ]
     graph.initializer.extend(added)
-    _keep_used(graph, nodes)
+    _keep_used(graph, _without_nan_guards(nodes, {out.name for out in graph.output}))
     return bytes(m.SerializeToString())
 
 
@@ -139,6 +148,28 @@ def _int8_weight(node: Any, producer: dict[str, Any], inits: dict[str, Any]) -> 
     if list(scale.dims) not in ([1, wq.dims[1]], [wq.dims[1]]):
         return None
     return wq.name, scale.name
+
+
+def _without_nan_guards(nodes: list[Any], outputs: set[str]) -> list[Any]:
+    """`nodes` with each `Where(IsNaN(p), c, p)` of a Softmax output `p` gone (unless it is one of
+    the graph's `outputs`), its readers reading `p` (the module docstring says why that is the
+    same function); the unread IsNaN goes in `_keep_used`."""
+    softmax = {out for node in nodes if node.op_type == "Softmax" for out in node.output}
+    isnan = {node.output[0]: node.input[0] for node in nodes if node.op_type == "IsNaN"}
+    passed: dict[str, str] = {}  # a guard's output -> the softmax output it passes through
+    for node in nodes:
+        guard = node.op_type == "Where" and node.output[0] not in outputs
+        if guard and node.input[2] in softmax and isnan.get(node.input[0]) == node.input[2]:
+            passed[node.output[0]] = node.input[2]
+    kept = []
+    for node in nodes:
+        if node.op_type == "Where" and node.output[0] in passed:
+            continue
+        for at, name in enumerate(node.input):
+            if name in passed:
+                node.input[at] = passed[name]
+        kept.append(node)
+    return kept
 
 
 def _keep_used(graph: Any, nodes: list[Any]) -> None:
