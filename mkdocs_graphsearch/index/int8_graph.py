@@ -18,10 +18,13 @@ on what it is batched or padded with (embed.py's rule); a per-tensor (per-batch)
 as onnxruntime's dynamic quantization computes it, would break that. Inputs shared by several
 matmuls (query, key, value) are quantized once.
 
-The conversion also drops the exported graph's guard after each attention softmax,
-`Where(IsNaN(p), 0, p)`: the attention mask adds the lowest finite float, never -inf, so a
-softmax of finite scores is never NaN and the guard passes `p` through; without it, nothing
-reads and rewrites every attention weight once more per layer. The vectors keep their bits.
+The conversion also drops two passes over every attention weight in each layer, keeping every
+output bit of an input run alone (the way embed.py runs a graph without a mask):
+- the guard after each attention softmax, `Where(IsNaN(p), 0, p)`: the scores are finite (the
+  mask, where it is kept, adds the lowest finite float, never -inf), so the softmax is never NaN
+  and the guard passes `p` through;
+- the attention mask (its input, and its Add to the scores): unpadded, it adds exactly 0 to
+  every score. Batching with padding saved this graph no time (benchmarks/results/build-*.json).
 
 The converted model is a pure function of the model's bytes and `GRAPH_VERSION`: it is kept
 in the build's cache folder under the model's sha256 (files/cache_store.py frames it), and
@@ -126,7 +129,8 @@ def integer_model(model: bytes) -> bytes:
             helper.make_node("Mul", [o + "sum", scale], [y]),
         ]
     graph.initializer.extend(added)
-    _keep_used(graph, _without_nan_guards(nodes, {out.name for out in graph.output}))
+    nodes = _without_nan_guards(nodes, {out.name for out in graph.output})
+    _keep_used(graph, _without_attention_mask(graph, nodes))
     return bytes(m.SerializeToString())
 
 
@@ -169,6 +173,31 @@ def _without_nan_guards(nodes: list[Any], outputs: set[str]) -> list[Any]:
             if name in passed:
                 node.input[at] = passed[name]
         kept.append(node)
+    return kept
+
+
+def _without_attention_mask(graph: Any, nodes: list[Any]) -> list[Any]:
+    """`nodes` without the attention mask: each Add of the mask to attention scores reads the
+    scores alone, and the graph loses its `attention_mask` input (so embed.py runs every input
+    alone, unpadded, where the mask adds exactly 0). `nodes` as they are when an output depends
+    on the mask otherwise."""
+    masked = {"attention_mask"}  # what the mask flows into, up to the Adds that apply it
+    passed: dict[str, str] = {}  # a masking Add's output -> the scores it masked
+    for node in nodes:
+        reads = [name in masked for name in node.input]
+        if node.op_type == "Add" and sorted(reads) == [False, True]:
+            passed[node.output[0]] = node.input[reads.index(False)]
+        elif any(reads):
+            masked.update(node.output)
+    if not passed or any(out.name in masked for out in graph.output):
+        return nodes
+    kept = [node for node in nodes if node.output[0] not in passed]
+    for node in kept:
+        for at, name in enumerate(node.input):
+            node.input[at] = passed.get(name, name)
+    inputs = [graph_input for graph_input in graph.input if graph_input.name != "attention_mask"]
+    del graph.input[:]
+    graph.input.extend(inputs)
     return kept
 
 
