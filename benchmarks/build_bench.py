@@ -165,6 +165,8 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
         runs[label] = timed_build(config, code)
         note(f"[{name}] {label}: {runs[label]}")
     plain_s = statistics.median([runs["plain"]["wall_s"], runs["plain_after_edit"]["wall_s"]])
+    # the sections the bundle holds (its manifest's chunk count): issue 23's cold-build rate
+    sections = json.loads((work / "site-plugin" / "search" / "manifest.json").read_text(encoding="utf-8"))["counts"]["chunks"]
     return {
         "corpus": repo_path(source),
         "seed_cache": repo_path(seed) if seed else None,
@@ -173,6 +175,8 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
         "builds": runs,
         "plain_median_s": plain_s,
         "ratios": {label: round(runs[label]["wall_s"] / plain_s, 2) for label in ("cold", "warm", "edit")},
+        "sections": sections,
+        "cold_sections_per_cpu_s": round(sections / runs["cold"]["cpu_s"], 1),
     }
 
 
@@ -285,14 +289,16 @@ def table(report: dict) -> str:
     lines = []
     builds = report.get("builds")
     if builds:
-        lines.append(f"{builds['corpus']} ({builds['markdown_files']} pages, edited {builds['edited_page']})")
-        lines.append(f"{'build':<18}{'wall s':>9}{'/ plain':>9}{'peak RSS MiB':>14}{'load':>12}")
+        lines.append(f"{builds['corpus']} ({builds['markdown_files']} pages, {builds['sections']} sections, "
+                     f"edited {builds['edited_page']})")
+        lines.append(f"{'build':<18}{'wall s':>9}{'/ plain':>9}{'CPU s':>8}{'peak RSS MiB':>14}{'load':>12}")
         for label, run in builds["builds"].items():
             ratio = builds["ratios"].get(label)
             lines.append(
-                f"{label:<18}{run['wall_s']:>9.2f}{'' if ratio is None else f'{ratio:.2f}':>9}"
+                f"{label:<18}{run['wall_s']:>9.2f}{'' if ratio is None else f'{ratio:.2f}':>9}{run['cpu_s']:>8.2f}"
                 f"{run['peak_rss_mib']:>14.1f}{run['load_before']:>6.1f}-{run['load_after']:<5.1f}"
             )
+        lines.append(f"cold build: {builds['cold_sections_per_cpu_s']} sections per CPU s")
     throughput = report.get("throughput")
     if throughput:
         median, cpu = throughput["median_chunks_per_s"], throughput["median_chunks_per_cpu_s"]
