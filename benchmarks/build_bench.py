@@ -166,7 +166,8 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
         note(f"[{name}] {label}: {runs[label]}")
     plain_s = statistics.median([runs["plain"]["wall_s"], runs["plain_after_edit"]["wall_s"]])
     # the sections the bundle holds (its manifest's chunk count): issue 23's cold-build rate
-    sections = json.loads((work / "site-plugin" / "search" / "manifest.json").read_text(encoding="utf-8"))["counts"]["chunks"]
+    manifest = json.loads((work / "site-plugin" / "search" / "manifest.json").read_text(encoding="utf-8"))
+    sections = manifest["counts"]["chunks"]
     return {
         "corpus": repo_path(source),
         "seed_cache": repo_path(seed) if seed else None,
