@@ -560,6 +560,18 @@ def test_the_conversion_is_cached_by_model_and_reused(tmp_path: Path, monkeypatc
     assert ModelSpec(stamp_dir=tmp_path).runtime_model() == first
 
 
+def test_a_conversion_of_another_graph_version_is_converted_again(tmp_path: Path) -> None:
+    """A cached conversion of an older graph (one with the mask and the NaN guards) is not run."""
+    import mkdocs_graphsearch.index.int8_graph as int8_graph
+    from mkdocs_graphsearch.files import cache_store
+
+    cached = int8_graph.cache_file(tmp_path, DEFAULT_MODEL_SHA256)
+    cache_store.write(cached, "int8-model", int8_graph.GRAPH_VERSION - 1, b"an older graph")
+    model = ModelSpec(stamp_dir=tmp_path).runtime_model()
+    assert model == int8_graph.integer_model(_installed_model().read_bytes())
+    assert cache_store.read(cached, "int8-model", int8_graph.GRAPH_VERSION) == model
+
+
 def test_the_integer_model_stays_close_to_the_float_graph(embedder: Embedder, tmp_path: Path) -> None:
     """The conversion only rounds activations: vectors keep their direction. A model file of
     another sha256 runs as it is (its fingerprint names no conversion)."""
