@@ -174,6 +174,9 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
     plain_s = statistics.median([runs["plain"]["wall_s"], runs["plain_after_edit"]["wall_s"]])
     # CPU seconds (user + system): what issue 23's targets compare, less at the mercy of the load
     plain_cpu = statistics.median([runs["plain"]["cpu_s"], runs["plain_after_edit"]["cpu_s"]])
+    # the sections the bundle holds (its manifest's chunk count): issue 23's cold-build rate
+    manifest = json.loads((work / "site-plugin" / "search" / "manifest.json").read_text(encoding="utf-8"))
+    sections = manifest["counts"]["chunks"]
     return {
         "corpus": repo_path(source),
         "seed_cache": repo_path(seed) if seed else None,
@@ -184,6 +187,8 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
         "ratios": {label: round(runs[label]["wall_s"] / plain_s, 2) for label in ("cold", "warm", "ci", "edit")},
         "plain_median_cpu_s": plain_cpu,
         "cpu_ratios": {label: round(runs[label]["cpu_s"] / plain_cpu, 2) for label in ("cold", "warm", "ci", "edit")},
+        "sections": sections,
+        "cold_sections_per_cpu_s": round(sections / runs["cold"]["cpu_s"], 1),
     }
 
 
@@ -296,7 +301,8 @@ def table(report: dict) -> str:
     lines = []
     builds = report.get("builds")
     if builds:
-        lines.append(f"{builds['corpus']} ({builds['markdown_files']} pages, edited {builds['edited_page']})")
+        lines.append(f"{builds['corpus']} ({builds['markdown_files']} pages, {builds['sections']} sections, "
+                     f"edited {builds['edited_page']})")
         header = f"{'build':<18}{'wall s':>9}{'/ plain':>9}{'CPU s':>9}{'/ plain':>9}{'peak RSS MiB':>14}{'load':>12}"
         lines.append(header)
         for label, run in builds["builds"].items():
@@ -306,6 +312,7 @@ def table(report: dict) -> str:
                 f"{run['cpu_s']:>9.2f}{'' if cpu_ratio is None else f'{cpu_ratio:.2f}':>9}"
                 f"{run['peak_rss_mib']:>14.1f}{run['load_before']:>6.1f}-{run['load_after']:<5.1f}"
             )
+        lines.append(f"cold build: {builds['cold_sections_per_cpu_s']} sections per CPU s")
     throughput = report.get("throughput")
     if throughput:
         median, cpu = throughput["median_chunks_per_s"], throughput["median_chunks_per_cpu_s"]

@@ -28,8 +28,9 @@ def embedder() -> Embedder:
 
 def test_packaged_model_embeds_unit_vectors(embedder: Embedder) -> None:
     assert embedder.dim == 384
-    assert {i.name for i in embedder.session.get_inputs()} == {
-        "input_ids", "attention_mask", "token_type_ids"}
+    # no attention mask in the converted graph (int8_graph.py): each passage runs alone, unpadded
+    assert {i.name for i in embedder.session.get_inputs()} == {"input_ids", "token_type_ids"}
+    assert embedder.batch_tokens == 1
     vecs = embedder.embed_passages(["Deploying your docs", "Configuration options"])
     assert vecs.shape == (2, 384) and vecs.dtype == np.float32
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
@@ -115,15 +116,18 @@ def _example_passages() -> list[str]:
 def test_batching_gives_the_bits_of_one_passage_at_a_time(prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Padded, length-sorted batches give passages of the example site (a quarter of them, and the
     longest) exactly the vector and token states they get alone (batch 1, no padding):
-    incremental builds depend on it."""
+    incremental builds depend on it. The default model runs alone, without its attention mask
+    (int8_graph.py); here its conversion keeps the mask, so it can batch, and gives those bits."""
     import mkdocs_graphsearch.index.embed as embed
+    import mkdocs_graphsearch.index.int8_graph as int8_graph
 
     passages = _example_passages()
     longest = sorted(passages, key=len)[-3:]  # truncated inputs
     texts = passages[:: 4 if not prefix else 12] + longest
-    spec = ModelSpec(passage_prefix=prefix)
-    alone = list(Embedder(spec, batch_tokens=1).embed_many(texts, states=True))
-    batched = Embedder(spec, batch_tokens=4096)
+    alone = list(Embedder(ModelSpec(passage_prefix=prefix)).embed_many(texts, states=True))
+    monkeypatch.setattr(int8_graph, "_without_attention_mask", lambda graph, nodes: nodes)
+    batched = Embedder(ModelSpec(passage_prefix=prefix), batch_tokens=4096)  # no cache folder: converted here
+    assert "attention_mask" in {i.name for i in batched.session.get_inputs()}
     sizes: list[int] = []
     run_batch = batched._run_batch
 
@@ -510,6 +514,34 @@ def test_the_integer_model_runs_integer_matmuls_on_the_int8_weights() -> None:
     assert all(node.input[1] not in weights for node in graph.node if node.op_type == "MatMul")
 
 
+def test_the_integer_model_drops_nan_guards_and_the_mask_and_keeps_every_bit(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attention softmax's `Where(IsNaN(p), 0, p)` and the attention mask are gone, and the
+    vectors and token states are those of the graph that keeps both (so cached vectors stay
+    valid), run alone."""
+    import onnx
+
+    import mkdocs_graphsearch.index.int8_graph as int8_graph
+
+    model = _installed_model().read_bytes()
+    graph = onnx.load_from_string(int8_graph.integer_model(model)).graph
+    ops = [node.op_type for node in graph.node]
+    assert "IsNaN" not in ops and "Where" not in ops
+    assert {i.name for i in graph.input} == {"input_ids", "token_type_ids"}
+    monkeypatch.setattr(int8_graph, "_without_nan_guards", lambda nodes, outputs: nodes)
+    monkeypatch.setattr(int8_graph, "_without_attention_mask", lambda graph, nodes: nodes)
+    kept = onnx.load_from_string(int8_graph.integer_model(model)).graph
+    assert [node.op_type for node in kept.node].count("IsNaN") == 6 and len(kept.input) == 3
+    other = Embedder(ModelSpec(), threads=1, batch_tokens=1)  # no cache folder: converted here
+    monkeypatch.undo()
+    texts = _example_passages()[:12]
+    ours, theirs = list(embedder.embed_many(texts, states=True)), list(other.embed_many(texts, states=True))
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.vector.tobytes() == b.vector.tobytes()
+        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
+
+
 def test_the_conversion_is_cached_by_model_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import mkdocs_graphsearch.index.int8_graph as int8_graph
 
@@ -526,6 +558,18 @@ def test_the_conversion_is_cached_by_model_and_reused(tmp_path: Path, monkeypatc
     cached.write_bytes(cached.read_bytes()[:-10])  # damaged: converted again
     monkeypatch.undo()
     assert ModelSpec(stamp_dir=tmp_path).runtime_model() == first
+
+
+def test_a_conversion_of_another_graph_version_is_converted_again(tmp_path: Path) -> None:
+    """A cached conversion of an older graph (one with the mask and the NaN guards) is not run."""
+    import mkdocs_graphsearch.index.int8_graph as int8_graph
+    from mkdocs_graphsearch.files import cache_store
+
+    cached = int8_graph.cache_file(tmp_path, DEFAULT_MODEL_SHA256)
+    cache_store.write(cached, "int8-model", int8_graph.GRAPH_VERSION - 1, b"an older graph")
+    model = ModelSpec(stamp_dir=tmp_path).runtime_model()
+    assert model == int8_graph.integer_model(_installed_model().read_bytes())
+    assert cache_store.read(cached, "int8-model", int8_graph.GRAPH_VERSION) == model
 
 
 def test_the_integer_model_stays_close_to_the_float_graph(embedder: Embedder, tmp_path: Path) -> None:

@@ -17,7 +17,9 @@ exactly 0 (its exp underflows) and every other operation is per token (the defau
 integer matmuls quantize each token's row on its own values), so each passage's vector
 and token states are the bits it gets alone, whatever it is batched with
 (tests/test_embed.py checks this on the default model). Incremental builds rely on it: a passage
-embedded in another build, in another batch, must give the same bytes.
+embedded in another build, in another batch, must give the same bytes. The default model's
+converted graph has no attention mask (int8_graph.py), so it runs every passage alone (a model
+without that input gets `batch_tokens` 1).
 
 The vocabulary must fit the model: the model's embedding matrix has one row per vocabulary line
 (any model), and the default model's special and common tokens have their bert-base-uncased ids.

@@ -18,10 +18,19 @@ on what it is batched or padded with (embed.py's rule); a per-tensor (per-batch)
 as onnxruntime's dynamic quantization computes it, would break that. Inputs shared by several
 matmuls (query, key, value) are quantized once.
 
-The converted model is a pure function of the model's bytes and `CONVERTER_VERSION`: it is kept
+The conversion also drops two passes over every attention weight in each layer, keeping every
+output bit of an input run alone (the way embed.py runs a graph without a mask):
+- the guard after each attention softmax, `Where(IsNaN(p), 0, p)`: the scores are finite (the
+  mask, where it is kept, adds the lowest finite float, never -inf), so the softmax is never NaN
+  and the guard passes `p` through;
+- the attention mask (its input, and its Add to the scores): unpadded, it adds exactly 0 to
+  every score. Batching with padding saved this graph no time (benchmarks/results/build-*.json).
+
+The converted model is a pure function of the model's bytes and `GRAPH_VERSION`: it is kept
 in the build's cache folder under the model's sha256 (files/cache_store.py frames it), and
-rebuilt when missing or damaged. The embedding fingerprint names the converter (embed.py), so
-vectors of the float graph are never mixed with these.
+rebuilt when missing or damaged. The embedding fingerprint names the converter's arithmetic,
+`CONVERTER_VERSION` (embed.py), so vectors of the float graph are never mixed with these, and a
+graph change that keeps every output bit keeps the cached vectors.
 """
 
 from __future__ import annotations
@@ -39,11 +48,14 @@ else:  # loaded on first use (files/lazy.py)
     np = lazy_module("numpy")
 
 
-__all__ = ["CONVERTER_VERSION", "cached_integer_model", "integer_model"]
+__all__ = ["CONVERTER_VERSION", "GRAPH_VERSION", "cached_integer_model", "integer_model"]
 
-#: Bump when the conversion's output changes: cached conversions and embedding fingerprints
-#: of another version are not used.
+#: Bump when the converted model's outputs change: embedding fingerprints (and cached
+#: conversions) of another version are not used.
 CONVERTER_VERSION = 2
+#: Bump when the converted graph changes, outputs or not: cached conversions of another
+#: version are converted again.
+GRAPH_VERSION = 3
 #: Activation levels: 7 bits (see the module docstring: no saturation without VNNI).
 LEVELS = 127
 _KIND = "int8-model"
@@ -57,17 +69,17 @@ def cache_file(cache_dir: Path, model_sha256: str) -> Path:
 
 def cached_integer_model(model: bytes, model_sha256: str, cache_dir: Path | None) -> bytes:
     """`integer_model(model)`, read from `cache_dir` when it was converted before (keyed by the
-    model's sha256 and `CONVERTER_VERSION`), else converted and kept there."""
+    model's sha256 and `GRAPH_VERSION`), else converted and kept there."""
     if cache_dir is None:
         return integer_model(model)
     path = cache_file(cache_dir, model_sha256)
     with contextlib.suppress(OSError, ValueError):  # unreadable or damaged: converted again
-        cached = cache_store.read(path, _KIND, CONVERTER_VERSION)
+        cached = cache_store.read(path, _KIND, GRAPH_VERSION)
         if cached is not None:
             return cached
     converted = integer_model(model)
     with contextlib.suppress(OSError):  # the cache only saves time: the next build converts again
-        cache_store.write(path, _KIND, CONVERTER_VERSION, converted)
+        cache_store.write(path, _KIND, GRAPH_VERSION, converted)
         cache_store.prune(cache_dir, "int8-model-*.cache", _KEEP, spare=path)
     return converted
 
@@ -122,7 +134,8 @@ def integer_model(model: bytes) -> bytes:
             helper.make_node("Mul", [o + "sum", scale], [y]),
         ]
     graph.initializer.extend(added)
-    _keep_used(graph, nodes)
+    nodes = _without_nan_guards(nodes, {out.name for out in graph.output})
+    _keep_used(graph, _without_attention_mask(graph, nodes))
     return bytes(m.SerializeToString())
 
 
@@ -144,6 +157,53 @@ def _int8_weight(node: Any, producer: dict[str, Any], inits: dict[str, Any]) -> 
     if list(scale.dims) not in ([1, wq.dims[1]], [wq.dims[1]]):
         return None
     return wq.name, scale.name
+
+
+def _without_nan_guards(nodes: list[Any], outputs: set[str]) -> list[Any]:
+    """`nodes` with each `Where(IsNaN(p), c, p)` of a Softmax output `p` gone (unless it is one of
+    the graph's `outputs`), its readers reading `p` (the module docstring says why that is the
+    same function); the unread IsNaN goes in `_keep_used`."""
+    softmax = {out for node in nodes if node.op_type == "Softmax" for out in node.output}
+    isnan = {node.output[0]: node.input[0] for node in nodes if node.op_type == "IsNaN"}
+    passed: dict[str, str] = {}  # a guard's output -> the softmax output it passes through
+    for node in nodes:
+        guard = node.op_type == "Where" and node.output[0] not in outputs
+        if guard and node.input[2] in softmax and isnan.get(node.input[0]) == node.input[2]:
+            passed[node.output[0]] = node.input[2]
+    kept = []
+    for node in nodes:
+        if node.op_type == "Where" and node.output[0] in passed:
+            continue
+        for at, name in enumerate(node.input):
+            if name in passed:
+                node.input[at] = passed[name]
+        kept.append(node)
+    return kept
+
+
+def _without_attention_mask(graph: Any, nodes: list[Any]) -> list[Any]:
+    """`nodes` without the attention mask: each Add of the mask to attention scores reads the
+    scores alone, and the graph loses its `attention_mask` input (so embed.py runs every input
+    alone, unpadded, where the mask adds exactly 0). `nodes` as they are when an output depends
+    on the mask otherwise."""
+    masked = {"attention_mask"}  # what the mask flows into, up to the Adds that apply it
+    passed: dict[str, str] = {}  # a masking Add's output -> the scores it masked
+    for node in nodes:
+        reads = [name in masked for name in node.input]
+        if node.op_type == "Add" and sorted(reads) == [False, True]:
+            passed[node.output[0]] = node.input[reads.index(False)]
+        elif any(reads):
+            masked.update(node.output)
+    if not passed or any(out.name in masked for out in graph.output):
+        return nodes
+    kept = [node for node in nodes if node.output[0] not in passed]
+    for node in kept:
+        for at, name in enumerate(node.input):
+            node.input[at] = passed.get(name, name)
+    inputs = [graph_input for graph_input in graph.input if graph_input.name != "attention_mask"]
+    del graph.input[:]
+    graph.input.extend(inputs)
+    return kept
 
 
 def _keep_used(graph: Any, nodes: list[Any]) -> None:
