@@ -144,6 +144,12 @@ DISPLAY_FRAGMENT_BYTES = 64 * 1024
 #: (benchmarks/results/history/format3-work-log.md): a typed word costs fewer requests (issue 23,
 #: docs/performance.md).
 TERM_SHARD_BYTES = 32 * 1024
+#: A site whose postings fill fewer than TERM_SHARDS shards of TERM_SHARD_BYTES has smaller ones
+#: (its postings over TERM_SHARDS, at least MIN_TERM_SHARD_BYTES): a session on it can never fetch
+#: more than its few shards, so a query's words cost fewer bytes there at little cost in requests;
+#: a large site keeps TERM_SHARD_BYTES, where a typed question's prefixes would touch many shards.
+TERM_SHARDS = 16
+MIN_TERM_SHARD_BYTES = 8 * 1024
 
 
 def postings_shard(index: int) -> str:

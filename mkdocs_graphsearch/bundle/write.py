@@ -20,7 +20,9 @@ from mkdocs_graphsearch.bundle.format import (
     IMPACT_SCALE,
     KEYWORD,
     MANIFEST,
+    MIN_TERM_SHARD_BYTES,
     TERM_SHARD_BYTES,
+    TERM_SHARDS,
     TERMS,
     TEXT_FRAGMENT_BYTES,
     WHOLE_TEXT_BYTES,
@@ -82,24 +84,31 @@ def defines_index(column: Sequence[Sequence[str]]) -> dict[str, list[int]]:
     return {key: sorted(chunks) for key, chunks in sorted(index.items())}
 
 
+def term_shard_target(sizes: Sequence[int]) -> int:
+    """The bytes a term shard holds before it ends, for terms of these sizes (format.py TERM_SHARDS)."""
+    return min(TERM_SHARD_BYTES, max(MIN_TERM_SHARD_BYTES, -(-sum(sizes) // TERM_SHARDS)))
+
+
 def keyword_part(
-    keyword: Mapping[str, Any], postings: Postings, target: int = TERM_SHARD_BYTES
+    keyword: Mapping[str, Any], postings: Postings, target: int | None = None
 ) -> tuple[dict[str, bytes], dict[str, list[Any]]]:
     """keyword.json (without its terms, stems and chunks.defines), the term shards, the term
     dictionary, and the manifest's `term_shards`: a shard ends at the first term once it holds
-    `target` bytes, and holds the stems and the definition names in its term range (a query's
-    stem lookup needs the shard of the stem's string, usually the token's own; a definition
-    lookup the shard of the token or completion, always loaded: format.py)."""
+    `target` bytes (term_shard_target by default), and holds the stems and the definition names
+    in its term range (a query's stem lookup needs the shard of the stem's string, usually the
+    token's own; a definition lookup the shard of the token or completion, always loaded: format.py)."""
     terms: list[str] = list(keyword["terms"])
+    sizes = [len(dumps(term)) + 3 * len(term_postings) + 1 for term, term_postings in zip(terms, postings, strict=True)]
+    target = term_shard_target(sizes) if target is None else target
     shards: dict[str, list[Any]] = {"first": [""], "start": [0], "postings": [0]}
     size = posted = 0
-    for term, (index, term_postings) in zip(terms, enumerate(postings), strict=True):
+    for term, (index, term_postings), term_size in zip(terms, enumerate(postings), sizes, strict=True):
         if size >= target:
             shards["first"].append(term)
             shards["start"].append(index)
             shards["postings"].append(posted)
             size = 0
-        size += len(dumps(term)) + 3 * len(term_postings) + 1
+        size += term_size
         posted += len(term_postings)
     ends = [*shards["start"][1:], len(terms)]
     stems: list[dict[str, list[int]]] = [{} for _ in ends]
