@@ -148,8 +148,8 @@ TERM_SHARD_BYTES = 32 * 1024
 #: (its postings over TERM_SHARDS, at least MIN_TERM_SHARD_BYTES): a session on it can never fetch
 #: more than its few shards, so a query's words cost fewer bytes there at little cost in requests;
 #: a large site keeps TERM_SHARD_BYTES, where a typed question's prefixes would touch many shards.
-TERM_SHARDS = 16
-MIN_TERM_SHARD_BYTES = 8 * 1024
+TERM_SHARDS = 32
+MIN_TERM_SHARD_BYTES = 4 * 1024
 
 
 def postings_shard(index: int) -> str:
