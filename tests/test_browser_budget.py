@@ -24,7 +24,8 @@ from browser_support import DIALOG, expect, open_search, wait_complete  # noqa: 
 
 pytestmark = pytest.mark.browser
 
-FIRST_ANSWER_BUDGET = 20
+#: issue 23's budget: small sites' term shards are small (bundle/write.py), a few more requests for fewer bytes
+FIRST_ANSWER_BUDGET = 25
 #: 28 measured before typed prefixes fetched the encoder's rows, 39 after (issue 23's budget: 60)
 TYPED_BUDGET = 44
 #: 33 characters, six words, typed one key at a time
