@@ -631,6 +631,8 @@ class Bench:
             result["before_first"] = totals(files, result["first"]) if result["first"] is not None else None
             if result.get("hybrid") is not None:
                 result["before_hybrid"] = totals(files, result["hybrid"])
+            if result["marks"].get("complete") is not None:  # ours: every snippet in
+                result["before_complete"] = totals(files, result["marks"]["complete"])
             needed = [f for f in files if not f["path"].startswith(LATER_PARTS[engine])]
             result["needed_first"] = totals(needed, result["first"]) if result["first"] is not None else None
             result["errors"] = page.errors
@@ -817,6 +819,9 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
         out["hybrid_runs"] = len(hybrid)
         out["nav_to_hybrid_ms"] = {"p50": med([r["hybrid"] for r in hybrid]), "p95": pct([r["hybrid"] for r in hybrid], 95)}
         out["before_hybrid"] = {k: med([r["before_hybrid"][k] for r in hybrid]) for k in ("requests", "raw", "gzip")}
+    complete = [r for r in ok if r.get("before_complete") is not None]
+    if complete:
+        out["before_complete"] = {k: med([r["before_complete"][k] for r in complete]) for k in ("requests", "raw", "gzip")}
     m = lambda key: med([r["marks"].get(key) for r in ok])  # noqa: E731
     if engine == "ours":
         phases = []
