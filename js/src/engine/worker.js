@@ -233,11 +233,12 @@ function withinSeconds(promise, seconds, name) {
 export const SEMANTIC_PAUSE_MS = 250;
 
 /**
- * Whether the whole graph is a file or two (graph.json and one shard: a site whose texts are one
- * fragment): fetched while the reader types like the encoder's files, as any prefix's answer
- * needs the same ones. @param {Bundle} bundle
+ * Whether the site's snippet texts are one file (and so its graph a file or two: graph.json and
+ * one shard): fetched while the reader types like the encoder's files, as any prefix's answer
+ * needs the same ones; on a larger site each prefix would fetch other fragments, so theirs wait
+ * for the typing pause. @param {Bundle} bundle
  */
-const fewGraphFiles = (bundle) => bundle.textStarts.length === 1;
+const oneTextFile = (bundle) => bundle.textStarts.length === 1;
 
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
@@ -332,7 +333,7 @@ export function createService(post, options = {}) {
     const encoding = wantEncoderShards(bundle, encoderWanted);
     if (terms) return; // answered when they are in
     if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
-      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !fewGraphFiles(bundle)));
+      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneTextFile(bundle)));
       if (held) pauseThen(message, left); // fetched once the reader stops typing
       if (encoding || held ||
           wantClusters(bundle, clusters) || // the vector clusters probed: answered when in
@@ -343,9 +344,10 @@ export function createService(post, options = {}) {
     }
     if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     // Snippet texts only for an answer that stays: not for a typed prefix before its pause (the
-    // next key replaces it) nor for a keyword answer the semantic part will re-rank.
+    // next key replaces it; a site's one text file excepted: every prefix needs that one) nor for
+    // a keyword answer the semantic part will re-rank.
     const final = tried === parts.length || output.mode === (message.mode || bundle.settings.default_mode);
-    const textsLater = missing.size > 0 && (left > 0 || !final);
+    const textsLater = missing.size > 0 && ((left > 0 && !oneTextFile(bundle)) || !final);
     if (textsLater && left > 0) pauseThen(message, left);
     post({
       type: "results",
