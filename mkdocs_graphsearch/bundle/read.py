@@ -52,7 +52,6 @@ from mkdocs_graphsearch.bundle.schema import (
 )
 from mkdocs_graphsearch.bundle.vector_shards import (
     CENTROIDS,
-    VECTOR_BITS_IF_ABSENT,
     Clusters,
     cell_centroids,
     code_rows,
@@ -60,6 +59,7 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     read_cell,
     read_centroids,
     read_group,
+    stored_bits,
     vector_shard,
 )
 from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
@@ -242,7 +242,7 @@ def load_bundle(path: Path) -> Bundle:
         else:
             files[VECTORS] = read_file(folder, manifest, VECTORS)
             dim = manifest["vectors"]["dim"]
-            bits = manifest["vectors"].get("bits", VECTOR_BITS_IF_ABSENT)
+            bits = stored_bits(manifest["vectors"])
             bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim, bits)
         # encoder.json, every vocab shard and encoder shard (the JS runtime fetches only the
         # query's), then the model part (never fetched by the browser).

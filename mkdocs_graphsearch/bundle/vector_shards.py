@@ -42,6 +42,7 @@ a query probes, near each other, fall into few files.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +53,11 @@ from mkdocs_graphsearch.bundle.format import VECTORS, BundleError
 CENTROIDS = "centroids.bin"
 #: A manifest without `vectors.bits` (format 4 and older) stores vectors.bin as int8 rows.
 VECTOR_BITS_IF_ABSENT = 8
+
+
+def stored_bits(vectors: Mapping[str, Any]) -> int:
+    """The code width of vectors.bin's rows, from the manifest's `vectors` entry."""
+    return int(vectors.get("bits", VECTOR_BITS_IF_ABSENT))
 
 
 def vector_shard(index: int) -> str:

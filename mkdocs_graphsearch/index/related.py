@@ -48,7 +48,7 @@ from mkdocs_graphsearch.bundle.related import (
     top_entries,
 )
 from mkdocs_graphsearch.bundle.settings import RELATED_COUNT
-from mkdocs_graphsearch.bundle.vector_shards import VECTOR_BITS_IF_ABSENT
+from mkdocs_graphsearch.bundle.vector_shards import stored_bits
 from mkdocs_graphsearch.index.bm25 import KeywordIndex
 from mkdocs_graphsearch.index.corpus import Corpus
 from mkdocs_graphsearch.text.tokenize import CJK, token_spans
@@ -84,8 +84,8 @@ def related_files(
     links = page_links(corpus)
     vectors = semantic_manifest.get("vectors")
     if VECTORS in semantic_files and isinstance(vectors, dict):
-        bits = int(vectors.get("bits", VECTOR_BITS_IF_ABSENT))
-        rows, scales = read_vectors(semantic_files[VECTORS], len(corpus.chunks), int(vectors["dim"]), bits)
+        dim, bits = int(vectors["dim"]), stored_bits(vectors)
+        rows, scales = read_vectors(semantic_files[VECTORS], len(corpus.chunks), dim, bits)
         content = page_vectors(corpus, rows.astype(np.float64) * scales[:, None])
     else:
         content = term_vectors(corpus, index)
