@@ -7,6 +7,7 @@ import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,12 +16,17 @@ import pytest
 # subprocesses' byte for byte (with numpy first, a test order gave two threads and other bytes).
 import mkdocs_graphsearch  # noqa: F401
 
+if TYPE_CHECKING:
+    from mkdocs_graphsearch.bundle.read import Bundle
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
 EVAL = SHARED / "eval"
 VECTORS = ROOT / "tests" / "vectors"
 EXAMPLE_SITE = ROOT / "example-site"
+#: The frozen engine bundle (`bundle`, first made in format 1) and the docs it was built from.
+FROZEN_ENGINE = VECTORS / "engine"
 
 
 def require_shared(path: Path) -> Path:
@@ -36,6 +42,14 @@ def node() -> str:
     if exe is None:
         pytest.skip("node is not installed")
     return exe
+
+
+@pytest.fixture
+def frozen() -> Bundle:
+    """The frozen engine bundle, loaded afresh: a test may edit its manifest."""
+    from mkdocs_graphsearch.bundle.read import load_bundle
+
+    return load_bundle(FROZEN_ENGINE / "bundle")
 
 
 @pytest.fixture

@@ -11,23 +11,17 @@ from pathlib import Path
 import orjson
 import pytest
 
-from conftest import VECTORS, build_bundle_dir
+from conftest import FROZEN_ENGINE, VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.bundle.settings import FUSION_DEFAULTS, SearchSettings
 from mkdocs_graphsearch.engine.search import search
 
-FROZEN = VECTORS / "engine"
 #: A lookup the keyword side is not sure of (its best match holds 2 of its 5 words).
 QUERY = "RetryPolicy.delay_for"
 
 
-@pytest.fixture()
-def frozen() -> Bundle:
-    return load_bundle(FROZEN / "bundle")
-
-
 def test_a_new_bundle_carries_them(tmp_path: Path) -> None:
-    manifest = load_bundle(build_bundle_dir(tmp_path, FROZEN / "docs", embeddings=False)).manifest
+    manifest = load_bundle(build_bundle_dir(tmp_path, FROZEN_ENGINE / "docs", embeddings=False)).manifest
     assert {key: manifest["search"][key] for key in FUSION_DEFAULTS} == FUSION_DEFAULTS
     assert {key: SearchSettings().to_json()[key] for key in FUSION_DEFAULTS} == FUSION_DEFAULTS
 

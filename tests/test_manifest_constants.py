@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 
-from conftest import VECTORS, build_bundle_dir
+from conftest import FROZEN_ENGINE, build_bundle_dir
 from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.engine.encoder import (
     MAX_QUERY_PIECES_IF_ABSENT,
@@ -22,17 +21,11 @@ from mkdocs_graphsearch.engine.vector import QUERY_LEVELS_IF_ABSENT, cosines, qu
 from mkdocs_graphsearch.index.semantic import MAX_QUERY_PIECES, QUERY_LEVELS
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
-FROZEN = VECTORS / "engine"
 QUERY = "what happens when a render fails and the retry policy gives up"
 
 
-@pytest.fixture()
-def frozen() -> Bundle:
-    return load_bundle(FROZEN / "bundle")
-
-
 def test_a_new_bundle_carries_them(tmp_path: Path) -> None:
-    manifest = load_bundle(build_bundle_dir(tmp_path, FROZEN / "docs", embeddings=True)).manifest
+    manifest = load_bundle(build_bundle_dir(tmp_path, FROZEN_ENGINE / "docs", embeddings=True)).manifest
     assert manifest["format"] >= 3
     assert manifest["encoder"]["max_query_pieces"] == MAX_QUERY_PIECES
     assert manifest["vectors"]["query_levels"] == QUERY_LEVELS
@@ -64,7 +57,7 @@ STOP_ONLY = "the a to"
 def test_stop_words_alone_make_no_query_vector(tmp_path: Path) -> None:
     """A query whose known pieces are all stop words gets no vector (engine/encoder.py): its rows
     point wherever the site says `the`; a query with one content word is encoded as before."""
-    bundle = load_bundle(build_bundle_dir(tmp_path, FROZEN / "docs", embeddings=True))
+    bundle = load_bundle(build_bundle_dir(tmp_path, FROZEN_ENGINE / "docs", embeddings=True))
     stops = bundle.manifest["encoder"]["stop_pieces"]
     assert stops == sorted(stops) and len(stops) >= 3
     assert query_vector(bundle, STOP_ONLY) is None
