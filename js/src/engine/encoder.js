@@ -61,6 +61,8 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded[index] = true;
     return pairs.map(([, id]) => id);
   };
+  /** @param {string} text */
+  const words = (text) => preTokenize(normalize(text));
   const special = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => shardsOf.keyShard(shardsOf.vocabKey(token, keyChars), n)));
   for (const index of [...special].sort((a, b) => a - b)) await addVocab(index);
   return {
@@ -77,8 +79,8 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabLoaded,
     vocabFailed,
     addVocab,
-    words: (text) => preTokenize(normalize(text)),
-    vocabShardsOf: (text) => preTokenize(normalize(text)).flatMap((word) => shardsOf.wordShards(
+    words,
+    vocabShardsOf: (text) => words(text).flatMap((word) => shardsOf.wordShards(
       word, n, keyChars, (shard) => vocabLoaded[shard] || vocabFailed[shard], (entry) => ids.has(entry))),
   };
 }

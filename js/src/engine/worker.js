@@ -236,9 +236,9 @@ export const SEMANTIC_PAUSE_MS = 250;
  * Whether the site's snippet texts are one file (and so its graph a file or two: graph.json and
  * one shard): fetched while the reader types like the encoder's files, as any prefix's answer
  * needs the same ones; on a larger site each prefix would fetch other fragments, so theirs wait
- * for the typing pause. @param {Bundle} bundle
+ * for the typing pause. @param {unknown} textStarts a bundle's textStarts (manifest text_starts)
  */
-const oneTextFile = (bundle) => bundle.textStarts.length === 1;
+const oneTextFile = (textStarts) => Array.isArray(textStarts) && textStarts.length === 1;
 
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
@@ -333,7 +333,7 @@ export function createService(post, options = {}) {
     const encoding = wantEncoderShards(bundle, encoderWanted);
     if (terms) return; // answered when they are in
     if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
-      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneTextFile(bundle)));
+      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneTextFile(bundle.textStarts)));
       if (held) pauseThen(message, left); // fetched once the reader stops typing
       if (encoding || held ||
           wantClusters(bundle, clusters) || // the vector clusters probed: answered when in
@@ -347,7 +347,7 @@ export function createService(post, options = {}) {
     // next key replaces it; a site's one text file excepted: every prefix needs that one) nor for
     // a keyword answer the semantic part will re-rank.
     const final = tried === parts.length || output.mode === (message.mode || bundle.settings.default_mode);
-    const textsLater = missing.size > 0 && ((left > 0 && !oneTextFile(bundle)) || !final);
+    const textsLater = missing.size > 0 && ((left > 0 && !oneTextFile(bundle.textStarts)) || !final);
     if (textsLater && left > 0) pauseThen(message, left);
     post({
       type: "results",
@@ -559,12 +559,12 @@ export function createService(post, options = {}) {
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {
       const listed = new Set(listedParts(manifest));
-      // A site whose texts are one fragment has one display fragment and one graph shard: every
-      // answer's pages are in the one, every expansion's edges (vector and hybrid answers) in the
-      // other, a few KiB: they download now, not after the query's term shards or its vector.
-      const whole = Array.isArray(manifest.text_starts) && manifest.text_starts.length === 1;
+      // A site whose texts are one fragment has one graph shard and (its display columns being
+      // smaller) its display fragment 0 holds most of its pages: every expansion's edges (vector
+      // and hybrid answers) are in the one, most answers' pages in the other, a few KiB: they
+      // download now, not after the query's term shards or its vector.
       const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
-      const fragments = whole ? [displayFragment(0), ...graph] : [];
+      const fragments = oneTextFile(manifest.text_starts) ? [displayFragment(0), ...graph] : [];
       for (const name of [...parts.flatMap((part) => part.prefetch), ...fragments]) {
         if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
       }
