@@ -56,7 +56,7 @@ from mkdocs_graphsearch.index.passages import passage_text
 from mkdocs_graphsearch.parse.folder import parse_folder
 from mkdocs_graphsearch.parse.model import Chunk
 from mkdocs_graphsearch.text.wordpiece import WordPiece
-from vector_gap import encoder_text, full_vectors
+from vector_gap import encoder_text, full_vectors, print_table
 
 VARIANTS = (
     "base", "weights-titles", "weights-sentences", "stop-weight-0.3", "zipf-squared", "word-rows", "prf-3",
@@ -293,15 +293,6 @@ def main() -> None:
         print_table(name, runs)
     kind = f"encoder-variants-{args.label}" if args.label else "encoder-variants"
     common.save_report(kind, json.dumps(report, indent=2, sort_keys=True), args.out, started)
-
-
-def print_table(name: str, runs: dict[str, Any]) -> None:
-    types = sorted(next(iter(runs.values()))["by_type"])
-    print(f"\n{name}")
-    print(f"{'run':<26}{'overall':>9}" + "".join(f"{t[:10]:>11}" for t in types))
-    for label, report in runs.items():
-        cells = "".join(f"{report['by_type'][t]['ndcg@10']:>11.4f}" for t in types)
-        print(f"{label:<26}{report['overall']['ndcg@10']:>9.4f}{cells}")
 
 
 if __name__ == "__main__":
