@@ -163,10 +163,11 @@ def main() -> None:
 def print_table(name: str, runs: dict[str, Any]) -> None:
     types = sorted(next(iter(runs.values()))["by_type"])
     print(f"\n{name}")
-    print(f"{'run':<20}{'overall':>9}" + "".join(f"{t[:10]:>11}" for t in types))
+    width = max(20, *(len(label) + 2 for label in runs))
+    print(f"{'run':<{width}}{'overall':>9}" + "".join(f"{t[:10]:>11}" for t in types))
     for label, report in runs.items():
         cells = "".join(f"{report['by_type'][t]['ndcg@10']:>11.4f}" for t in types)
-        print(f"{label:<20}{report['overall']['ndcg@10']:>9.4f}{cells}")
+        print(f"{label:<{width}}{report['overall']['ndcg@10']:>9.4f}{cells}")
 
 
 if __name__ == "__main__":

@@ -94,9 +94,10 @@ def test_a_mixed_script_query_finds_the_page(answers: dict, query: str, page: st
     assert rank is not None and rank <= limit, (rank, [r["page"] for r in answers[(query, mode)]])
 
 
-#: Graph expansion (issue 22): a Japanese query whose page links English pages, and an English
-#: query whose answer expands to other pages.
-JA_EXPANDED, EN_EXPANDED = "キューを一時停止する", "how do I put this on a server"
+#: Graph expansion (issue 22): a Japanese query whose page links English pages (with the English
+#: word it is about: a query in CJK alone is not read by meaning, test_cjk_meaning.py, and its
+#: keyword answer alone expands to nothing), and an English query whose answer expands to other pages.
+JA_EXPANDED, EN_EXPANDED = "キューを一時停止する queue", "how do I put this on a server"
 EXPANDING = ["hybrid", "vector"]
 
 

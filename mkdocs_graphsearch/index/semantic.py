@@ -42,6 +42,8 @@ from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, 
 from mkdocs_graphsearch.index.kmeans import BITS, cached_kmeans, clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 from mkdocs_graphsearch.index.semantic_options import Progress, SemanticOptions
+from mkdocs_graphsearch.text.unicode_table import CJK as CJK_CLASS
+from mkdocs_graphsearch.text.unicode_table import unicode_table
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
 PROGRESS_SECONDS = 5.0
@@ -194,10 +196,25 @@ def semantic_files(
 
 
 def stop_pieces(encoder_files: tuple[bytes, bytes], wordpiece: WordPiece, stop_words: Sequence[str]) -> list[int]:
-    """The encoder's tokens that are a stop word whole (one piece), ascending: a query whose
-    known pieces are all among them gets no vector (engine/encoder.py)."""
+    """The encoder's tokens that are a stop word whole (one piece) or written in CJK (`cjk_pieces`),
+    ascending: a query whose known pieces are all among them gets no vector (engine/encoder.py)."""
     tokens = set(orjson.loads(encoder_files[0])["tokens"])
-    return sorted({pieces[0] for pieces in map(wordpiece.pieces, stop_words) if len(pieces) == 1} & tokens)
+    stops = {pieces[0] for pieces in map(wordpiece.pieces, stop_words) if len(pieces) == 1}
+    return sorted((stops | cjk_pieces(wordpiece)) & tokens)
+
+
+def cjk_pieces(wordpiece: WordPiece) -> set[int]:
+    """The vocabulary's pieces made of CJK characters only (the tokenizer's table, text/tokenize.py).
+    The model reads English: its states for a Chinese or Japanese character (one piece each) mean
+    nothing to search by, and a query written in CJK found sections in other languages by them, below
+    the keyword side's answer; the keyword side matches such a query as written (its bigrams)."""
+    classes = unicode_table().classes
+    found = set()
+    for token, piece in wordpiece.tokenizer.get_vocab().items():
+        text = token.removeprefix("##")
+        if text and all(classes[ord(ch)] == CJK_CLASS for ch in text):
+            found.add(piece)
+    return found
 
 
 #: An encoder cache entry: framed by cache_store.py; payload: the length of encoder.json (uint32),
