@@ -97,7 +97,7 @@ export const PARTS = [
     // background: results already on screen are re-posted when it arrives.
     name: "semantic",
     required: false,
-    prefetch: ["encoder.json", "vectors.bin", "centroids.bin"],
+    prefetch: ["encoder.json", "vectors.bin", "centroids.bin", "words.bin"],
     load: async (context) => loadSemantic(/** @type {Bundle} */ (context.bundle), context.fetchFile),
   },
 ];
@@ -456,14 +456,14 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Fetch these query encoder shards (encoder.js; vocab shard i as -1 - i), each once, then answer again.
+   * Fetch these query encoder files (encoder.js loadEncoderPart: rows, vocab or word shards), each once, then answer again.
    * @param {Bundle} bundle @param {Set<number>} wanted
    */
   function wantEncoderShards(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
     const load = async (/** @type {number} */ index) => {
-      const { loadEncoderShard, loadVocabShard } = await import("./encoder.js");
-      await (index < 0 ? loadVocabShard(bundle, -1 - index) : loadEncoderShard(bundle, fetchFile, index));
+      const { loadEncoderPart } = await import("./encoder.js");
+      await loadEncoderPart(bundle, fetchFile, index);
     };
     return fetchEach(encoderShards, wanted, load, "encoder");
   }
