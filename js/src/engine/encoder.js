@@ -23,13 +23,12 @@ const STOP_PIECES_IF_ABSENT = [];
  *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
  *   words: (text: string) => string[], vocabShardsOf: (text: string) => number[],
  *   wordShards: number, wordLoaded: boolean[], wordFailed: boolean[], wordPieces: Map<string, number[]>,
- *   noRow: Set<number>, lastQuery: string | null, typing: boolean, continuations: number}} StaticEncoder
+ *   noRow: Set<number>, typing: boolean, continuations: number}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
  *   wordShards: the bundle's word shards (word-rows.js; 0: none, or words.bin failed), wordPieces:
  *   the ids of the words of words.bin and of the word shards loaded, noRow: their pieces that
- *   have no row; lastQuery, typing: the last query asked and whether it extends the one before
- *   (its last word is being typed: looked up in the vocabulary, whose shards its next prefixes
- *   share, not in a word shard per prefix); continuations: the vocab shard of every continuation
+ *   have no row; typing: the query's last word is being typed (set by worker.js: looked up in
+ *   the vocabulary, whose shards its next prefixes share, not in a word shard per prefix); continuations: the vocab shard of every continuation
  *   piece (one-letter keys; else -1);
  *   stopPieces: pieces that make no vector on their own;
  *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); words: a text's
@@ -102,7 +101,6 @@ export async function loadEncoder(bundle, fetchFile) {
     wordFailed: [],
     wordPieces: new Map(),
     noRow: new Set(),
-    lastQuery: null,
     typing: false,
   };
   if (common) {
@@ -294,11 +292,6 @@ export function queryVector(bundle, query, wanted = null) {
     // Word by word: a word's pieces are known once its word shard or its own vocab shards are in
     // (wordWanted, -1 - index until then), so its rows are named while other words' files still
     // download. (A query of more than maxPieces pieces may so fetch a row it leaves unused.)
-    if (query !== encoder.lastQuery) {
-      const last = encoder.lastQuery;
-      encoder.typing = last !== null && Math.abs(query.length - last.length) <= 2 && (query.startsWith(last) || last.startsWith(query));
-      encoder.lastQuery = query;
-    }
     const words = encoder.words(query);
     words.forEach((/** @type {string} */ word, /** @type {number} */ i) => {
       const known = encoder.wordPieces.get(word);

@@ -240,6 +240,11 @@ export const SEMANTIC_PAUSE_MS = 250;
  */
 const oneTextFile = (textStarts) => Array.isArray(textStarts) && textStarts.length === 1;
 
+/** Whether a query extends or cuts its box's previous one ("" for none) by a key or two: its last
+ * word is being typed (encoder.js `typing`). @param {string} previous @param {string} query */
+const typedOn = (previous, query) =>
+  Math.abs(query.length - previous.length) <= 2 && (query.startsWith(previous) || previous.startsWith(query));
+
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
  * @param {{parts?: Part[], fetcher?: (bundleUrl: string, timeout?: number) => FetchFile,
@@ -251,6 +256,8 @@ export function createService(post, options = {}) {
   const semanticPause = options.semanticPause ?? SEMANTIC_PAUSE_MS;
   /** When each query message arrived (for its pause). @type {WeakMap<QueryMessage, number>} */
   const arrived = new WeakMap();
+  /** Whether each query message was typed on its box's previous one (typedOn). @type {WeakMap<QueryMessage, boolean>} */
+  const typed = new WeakMap();
   /** Each channel's timer for the end of its query's pause. @type {Map<string, ReturnType<typeof setTimeout>>} */
   const pauses = new Map();
   /** The query id each channel last got an early keyword answer for. @type {Map<string, number>} */
@@ -318,6 +325,7 @@ export function createService(post, options = {}) {
     const shown = new Set();
     /** @type {Set<number>} */
     const graphs = new Set();
+    if (bundle.encoder) bundle.encoder.typing = typed.get(message) ?? false;
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
@@ -331,6 +339,9 @@ export function createService(post, options = {}) {
     const terms = wantShards(bundle, wanted); // requested first: the keyword answer waits on them
     // The query encoder's files download beside them, typing or not (SEMANTIC_PAUSE_MS).
     const encoding = wantEncoderShards(bundle, encoderWanted);
+    // A site's one text file holds every answer's snippets: it downloads beside the semantic
+    // half's files, not a round trip after them (a pasted query's final answer waited for it).
+    if (oneTextFile(bundle.textStarts)) wantTexts(bundle, missing);
     if (terms) return; // answered when they are in
     if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
       const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneTextFile(bundle.textStarts)));
@@ -616,6 +627,7 @@ export function createService(post, options = {}) {
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         arrived.set(query, Date.now());
+        typed.set(query, typedOn(latest.get(query.channel)?.query ?? "", String(query.query)));
         clearTimeout(pauses.get(query.channel));
         pauses.delete(query.channel);
         latest.set(query.channel, query);
