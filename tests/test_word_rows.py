@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import orjson
 import pytest
-from conftest import ROOT, VECTORS, build_bundle_dir
 
+from conftest import ROOT, VECTORS, build_bundle_dir
 from mkdocs_graphsearch.bundle import word_rows
 from mkdocs_graphsearch.bundle.format import WORDS, BundleError, word_shard
 from mkdocs_graphsearch.bundle.vocab_shards import key_shard
@@ -106,7 +106,8 @@ for (const query of queries) {
   const hybrid = (m) => m.type === "results" && m.complete && m.mode === "hybrid";
   const { answers } = await askService(fetching, { query, mode: "hybrid", limit: 10 }, hybrid);
   const expected = search(full, query, { mode: "hybrid", limit: 10 }).results;
-  console.log(JSON.stringify({ query, fetched, same: JSON.stringify(answers.at(-1).results) === JSON.stringify(expected) }));
+  const same = JSON.stringify(answers.at(-1).results) === JSON.stringify(expected);
+  console.log(JSON.stringify({ query, fetched, same }));
 }
 """
 
