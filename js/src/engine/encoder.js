@@ -6,7 +6,6 @@ import { BundleError, fileName } from "./bundle/format.js";
 import { checkEncoder } from "./bundle/schema.js";
 import { parseJson, readFile } from "./bundle/read.js";
 import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
-import { WORDS, readWords, wordShard, wordShardOf } from "./bundle/word-rows.js";
 
 /** An older manifest's encoder entry has no `max_query_pieces` (the builder writes it now,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
@@ -23,13 +22,13 @@ const STOP_PIECES_IF_ABSENT = [];
  *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
  *   words: (text: string) => string[], vocabShardsOf: (text: string) => number[],
  *   wordShards: number, wordLoaded: boolean[], wordFailed: boolean[], wordPieces: Map<string, number[]>,
- *   noRow: Set<number>, typing: boolean, continuations: number}} StaticEncoder
+ *   noRow: Set<number>, typing: boolean, continuations: number, wordShardOf: (word: string) => number}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
  *   wordShards: the bundle's word shards (word-rows.js; 0: none, or words.bin failed), wordPieces:
  *   the ids of the words of words.bin and of the word shards loaded, noRow: their pieces that
  *   have no row; typing: the query's last word is being typed (set by worker.js: looked up in
  *   the vocabulary, whose shards its next prefixes share, not in a word shard per prefix); continuations: the vocab shard of every continuation
- *   piece (one-letter keys; else -1);
+ *   piece (one-letter keys; else -1); wordShardOf: the word shard a word is looked up in;
  *   stopPieces: pieces that make no vector on their own;
  *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); words: a text's
  *   words as WordPiece cuts each on its own (normalized, pre-tokenized); vocabShardsOf: the
@@ -46,8 +45,8 @@ export async function loadEncoder(bundle, fetchFile) {
   metaBytes.catch(() => {}); // its failure is reported below, once awaited
   // Imported here, not at the top: WordPiece (and its Unicode tables) is only needed once the
   // semantic part is in, so it stays off the first keystroke's path.
-  const [{ createWordPiece, normalize, preTokenize }, shardsOf] = await Promise.all([
-    import("./text/wordpiece.js"), import("./bundle/vocab-shards.js"),
+  const [{ createWordPiece, normalize, preTokenize }, shardsOf, wordRows] = await Promise.all([
+    import("./text/wordpiece.js"), import("./bundle/vocab-shards.js"), import("./bundle/word-rows.js"),
   ]);
   const n = manifest.encoder.vocab.shards;
   const keyChars = shardsOf.keyCharsOf(manifest);
@@ -57,7 +56,7 @@ export async function loadEncoder(bundle, fetchFile) {
   // with word files has a pasted query's words there, and names it with a word they lack.
   const hasWords = manifest.encoder.words !== undefined;
   if (keyChars === 1 && !hasWords) fetchFile(fileName(manifest, shardsOf.vocabShard(shardsOf.keyShard("##", n)))).catch(() => {});
-  const common = hasWords ? readFile(fetchFile, manifest, WORDS) : null;
+  const common = hasWords ? readFile(fetchFile, manifest, wordRows.WORDS) : null;
   common?.catch(() => {}); // awaited below
   const meta = checkEncoder(parseJson("encoder.json", await metaBytes), manifest);
   const shards = /** @type {number[]} */ (manifest.encoder.shards);
@@ -75,8 +74,7 @@ export async function loadEncoder(bundle, fetchFile) {
   };
   /** @param {string} text */
   const words = (text) => preTokenize(normalize(text));
-  const special = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => shardsOf.keyShard(shardsOf.vocabKey(token, keyChars), n)));
-  for (const index of [...special].sort((a, b) => a - b)) await addVocab(index);
+  for (const index of shardsOf.specialShards(manifest)) await addVocab(index);
   /** @type {StaticEncoder} */
   const encoder = {
     rows: new Map(),
@@ -96,6 +94,7 @@ export async function loadEncoder(bundle, fetchFile) {
     vocabShardsOf: (text) => words(text).flatMap((word) => shardsOf.wordShards(
       word, n, keyChars, (shard) => vocabLoaded[shard] || vocabFailed[shard], (entry) => ids.has(entry))),
     continuations: keyChars === 1 ? shardsOf.keyShard("##", n) : -1,
+    wordShardOf: (word) => wordRows.wordShardOf(manifest, word),
     wordShards: 0,
     wordLoaded: [],
     wordFailed: [],
@@ -105,7 +104,7 @@ export async function loadEncoder(bundle, fetchFile) {
   };
   if (common) {
     try {
-      addWords(encoder, readWords(await common, WORDS, manifest, null));
+      addWords(encoder, wordRows.readWords(await common, wordRows.WORDS, manifest, null));
       encoder.wordShards = manifest.encoder.words.shards;
       encoder.wordLoaded = new Array(encoder.wordShards).fill(false);
       encoder.wordFailed = new Array(encoder.wordShards).fill(false);
@@ -118,7 +117,7 @@ export async function loadEncoder(bundle, fetchFile) {
 
 /** A word file's words and rows into the encoder; its words' pieces with no row, into noRow
  * (words.bin, loaded first, has the rows a word shard leaves out).
- * @param {StaticEncoder} encoder @param {ReturnType<typeof readWords>} file */
+ * @param {StaticEncoder} encoder @param {import("./bundle/word-rows.js").WordFile} file */
 function addWords(encoder, file) {
   addRows(encoder, file.rows);
   for (const [word, ids] of file.pieces) {
@@ -146,6 +145,7 @@ async function loadWordShard(bundle, fetchFile, index) {
   const encoder = /** @type {StaticEncoder} */ (bundle.encoder);
   if (encoder.wordLoaded[index]) return;
   try {
+    const { readWords, wordShard } = await import("./bundle/word-rows.js");
     const name = wordShard(index);
     addWords(encoder, readWords(await readFile(fetchFile, bundle.manifest, name), name, bundle.manifest, index));
   } catch (error) {
@@ -167,6 +167,14 @@ export async function loadEncoderPart(bundle, fetchFile, code) {
   if (code >= 0) await loadEncoderShard(bundle, fetchFile, code);
   else if (-1 - code < n) await loadVocabShard(bundle, -1 - code);
   else await loadWordShard(bundle, fetchFile, -1 - code - n);
+}
+
+/** Download the vocab shards of WordPiece's special tokens (loadEncoder reads them before any
+ * query's files): at manifest time, not after encoder.json.
+ * @param {any} manifest @param {import("./bundle/read.js").FetchFile} fetchFile */
+export async function prefetchSpecials(manifest, fetchFile) {
+  const { specialShards, vocabShard } = await import("./bundle/vocab-shards.js");
+  for (const index of specialShards(manifest)) fetchFile(fileName(manifest, vocabShard(index))).catch(() => {});
 }
 
 /** Fetch, check and add vocab shard `index` (a no-op once it is in); one that fails is marked
@@ -206,6 +214,7 @@ export async function loadAllEncoderParts(bundle, fetchFile) {
   checkEncoderModel(model, encoder.meta);
   const words = bundle.manifest.encoder.words;
   if (words === undefined) return;
+  const { WORDS, readWords, wordShard } = await import("./bundle/word-rows.js");
   const names = [WORDS, ...Array.from({ length: words.shards }, (_, i) => wordShard(i))];
   /** @type {Set<number>} */
   let common = new Set();
@@ -218,7 +227,7 @@ export async function loadAllEncoderParts(bundle, fetchFile) {
 
 /** A word file against the encoder's whole table (in encoder.rows), as check_word_rows: each row
  * is the table's, and each word's pieces that have a row have it in the file or in words.bin.
- * @param {StaticEncoder} encoder @param {string} name @param {ReturnType<typeof readWords>} file
+ * @param {StaticEncoder} encoder @param {string} name @param {import("./bundle/word-rows.js").WordFile} file
  * @param {Set<number>} common words.bin's row tokens (none while it is the file checked) */
 function checkWordRows(encoder, name, file, common) {
   for (const { token, weight, row } of file.rows) {
@@ -298,7 +307,7 @@ export function queryVector(bundle, query, wanted = null) {
       if (known) return wantRows(encoder, known, wanted);
       const missing = encoder.vocabShardsOf(word).filter((/** @type {number} */ s) => !encoder.vocabLoaded[s] && !encoder.vocabFailed[s]);
       if (missing.length && encoder.wordShards && !(encoder.typing && i === words.length - 1)) {
-        const shard = wordShardOf(bundle.manifest, word);
+        const shard = encoder.wordShardOf(word);
         if (!encoder.wordLoaded[shard] && !encoder.wordFailed[shard]) return wanted.add(wordWanted(encoder, shard));
         // not a word of the site: its continuation pieces are likely wanted, so "##" comes now
         const hashes = encoder.continuations;

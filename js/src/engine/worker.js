@@ -339,9 +339,10 @@ export function createService(post, options = {}) {
     const terms = wantShards(bundle, wanted); // requested first: the keyword answer waits on them
     // The query encoder's files download beside them, typing or not (SEMANTIC_PAUSE_MS).
     const encoding = wantEncoderShards(bundle, encoderWanted);
-    // A site's one text file holds every answer's snippets: it downloads beside the semantic
-    // half's files, not a round trip after them (a pasted query's final answer waited for it).
-    if (oneTextFile(bundle.textStarts)) wantTexts(bundle, missing);
+    // A site's one text file holds every answer's snippets (any chunk's fragment is it): it
+    // downloads as the query arrives, beside the term shards and the semantic half's files, not
+    // a round trip after them (a pasted query's final answer waited for it).
+    if (oneTextFile(bundle.textStarts)) wantTexts(bundle, [0]);
     if (terms) return; // answered when they are in
     if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
       const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneTextFile(bundle.textStarts)));
@@ -520,7 +521,7 @@ export function createService(post, options = {}) {
 
   /**
    * Fetch the text fragments holding these chunks' texts (each fragment once), then answer again.
-   * @param {Bundle} bundle @param {Set<number>} chunks
+   * @param {Bundle} bundle @param {Iterable<number>} chunks
    */
   function wantTexts(bundle, chunks) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
@@ -576,8 +577,14 @@ export function createService(post, options = {}) {
       // download now, not after the query's term shards or its vector.
       const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
       const fragments = oneTextFile(manifest.text_starts) ? [displayFragment(0), ...graph] : [];
-      for (const name of [...parts.flatMap((part) => part.prefetch), ...fragments]) {
+      const prefetch = parts.flatMap((part) => part.prefetch);
+      for (const name of [...prefetch, ...fragments]) {
         if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
+      }
+      // The vocabulary shards of WordPiece's special tokens: the encoder reads them before any
+      // query's files (encoder.js loadEncoder), so they download now, not after encoder.json.
+      if (manifest.encoder && prefetch.includes("encoder.json")) {
+        import("./encoder.js").then(({ prefetchSpecials }) => prefetchSpecials(manifest, fetchFile)).catch(() => {});
       }
       top = topPages(manifest);
       if (top.length && state !== "error") postStatus();

@@ -20,11 +20,14 @@ export const WORDS = "words.bin";
 /** The word shard a word is looked up in. @param {any} manifest @param {string} word */
 export const wordShardOf = (manifest, word) => keyShard(word, manifest.encoder.words.shards);
 
+/** @typedef {{pieces: Map<string, number[]>, rows: {token: number, weight: number, row: Int8Array}[]}} WordFile
+ * a word file's words' ids, and its rows */
+
 /**
  * words.bin (index null) or word shard `index` -> its words' ids and its rows, checked like
  * read_words (same messages).
  * @param {Uint8Array} data @param {string} name @param {any} manifest @param {number | null} index
- * @returns {{pieces: Map<string, number[]>, rows: {token: number, weight: number, row: Int8Array}[]}}
+ * @returns {WordFile}
  */
 export function readWords(data, name, manifest, index) {
   const cut = data.indexOf(0x0a);
