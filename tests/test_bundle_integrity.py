@@ -314,6 +314,20 @@ def _shard_stems(change, line: int = 1):  # type: ignore[no-untyped-def]
     return apply
 
 
+def _word_header(change, swap_rows: bool = False):  # type: ignore[no-untyped-def]
+    """A change of a word file's JSON line; `swap_rows`: also its first two rows' tokens."""
+
+    def apply(data: bytes) -> bytes:
+        cut = data.index(b"\n")
+        rows = data[cut + 1 :]
+        if swap_rows:
+            rows = rows[4:8] + rows[:4] + rows[8:]
+        found = json.dumps(change(json.loads(data[:cut])), separators=(",", ":"), sort_keys=True)
+        return found.encode() + b"\n" + rows
+
+    return apply
+
+
 #: Binary parts with valid checksums and a writer's bug inside (bytes, not JSON): (part, change, message start).
 MALFORMED_BINARY = {
     "an encoder shard cut": ("encoder.0.bin", lambda data: data[:-1], "encoder.0.bin has "),
@@ -346,6 +360,27 @@ MALFORMED_BINARY = {
     ),
     "no stem list": (
         "postings.0.bin", lambda data: data[: data.index(b"\n") + 1], "postings.0.bin has no stem list (corrupted)"
+    ),
+    # the word files (format 6: bundle/word_rows.py)
+    "no word list": ("words.bin", lambda data: b"{}", "words.bin has no word list (corrupted)"),
+    "word rows cut": ("words.bin", lambda data: data[:-1], "words.bin has "),
+    "a word row changed": (
+        "words.bin", lambda data: data[:-1] + bytes([data[-1] ^ 1]), "words.bin: the row of token "
+    ),
+    "word rows dropped": (
+        "words.bin", lambda data: data[: data.index(b"\n") + 1], "words.bin: words[0] lacks a row of its pieces"
+    ),
+    "word row tokens out of order": (
+        "words.bin", _word_header(lambda header: header, swap_rows=True), "words.bin holds row tokens out of order"
+    ),
+    "a word in another shard": (
+        "words.0.bin",
+        _word_header(lambda header: {"pieces": [*header["pieces"], [1]], "words": [*header["words"], "}"]}),
+        "words.0.bin: words[",
+    ),
+    "a word's pieces not ids": (
+        "words.0.bin", _word_header(lambda header: {**header, "pieces": [[-1]] * len(header["words"])}),
+        f"words.0.bin: pieces[0][0] {WHOLE} 0 to ",
     ),
 }  # fmt: skip
 

@@ -39,11 +39,10 @@ def split_encoder(
     """The fitted table (encoder.json + encoder.bin of encoder_file.py) -> the bundle's encoder
     parts by logical name, and the manifest's `encoder.shards`."""
     meta = orjson.loads(arrays_meta)
-    tokens, k, dim = meta["tokens"], meta["pca_dim"], meta["dim"]
+    k, dim = meta["pca_dim"], meta["dim"]
+    tokens, weights, rows = encoder_table(arrays_meta, data)
     n = len(tokens)
-    rows = np.frombuffer(data, dtype=np.int8, count=n * k).reshape(n, k)
     row_scales = np.frombuffer(data, dtype="<f4", count=k, offset=n * k)
-    weights = np.frombuffer(data, dtype="<f4", count=n, offset=n * k + 4 * k)
     model = data[n * k + 4 * k + 4 * n :]
     order = np.argsort(np.asarray(tokens, dtype=np.int64), kind="stable")
     parts = {
@@ -57,12 +56,33 @@ def split_encoder(
     for index, start in enumerate(range(0, max(n, 1), rows_per_shard)):
         picked = order[start : start + rows_per_shard]
         firsts.append(0 if index == 0 else int(tokens[picked[0]]))
-        parts[encoder_shard(index)] = (
-            np.asarray([tokens[i] for i in picked], dtype="<u4").tobytes()
-            + weights[picked].astype("<f4").tobytes()
-            + rows[picked].tobytes()
-        )
+        parts[encoder_shard(index)] = rows_block([tokens[i] for i in picked], weights[picked], rows[picked])
     return parts, firsts
+
+
+def encoder_table(arrays_meta: bytes, data: bytes) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The fitted table's tokens, float32 weights and int8 rows (encoder.bin: bundle/encoder_file.py)."""
+    meta = orjson.loads(arrays_meta)
+    tokens, k = meta["tokens"], meta["pca_dim"]
+    n = len(tokens)
+    rows = np.frombuffer(data, dtype=np.int8, count=n * k).reshape(n, k)
+    return tokens, np.frombuffer(data, dtype="<f4", count=n, offset=n * k + 4 * k), rows
+
+
+def rows_block(tokens: list[int], weights: np.ndarray, rows: np.ndarray) -> bytes:
+    """Rows in shard layout: uint32 LE tokens | float32 LE weights | int8 rows (also the word
+    files' rows: bundle/word_rows.py)."""
+    return np.asarray(tokens, dtype="<u4").tobytes() + weights.astype("<f4").tobytes() + rows.astype(np.int8).tobytes()
+
+
+def read_rows(data: bytes, k: int, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows in shard layout -> (tokens, float64 weights, int8 rows), checked: whole rows."""
+    if len(data) % (8 + k):
+        raise BundleError(f"{name} has {len(data)} bytes, not whole rows of {8 + k} (corrupted)")
+    m = len(data) // (8 + k)
+    tokens = np.frombuffer(data, dtype="<u4", count=m).astype(np.int64)
+    weights = np.frombuffer(data, dtype="<f4", count=m, offset=4 * m).astype(np.float64)
+    return tokens, weights, np.frombuffer(data, dtype=np.int8, count=m * k, offset=8 * m).reshape(m, k)
 
 
 def shard_of(firsts: list[int], token: int) -> int:
@@ -75,18 +95,14 @@ def read_encoder_shard(
 ) -> tuple[list[int], np.ndarray, np.ndarray]:
     """Shard `index` -> (its tokens, their float32 weights, their int8 rows), checked: whole
     rows, tokens rising and inside the shard's range (same messages as js/src/engine/bundle/encoder-shards.js)."""
-    name, k = encoder_shard(index), meta["pca_dim"]
-    if len(data) % (8 + k):
-        raise BundleError(f"{name} has {len(data)} bytes, not whole rows of {8 + k} (corrupted)")
-    m = len(data) // (8 + k)
-    tokens = np.frombuffer(data, dtype="<u4", count=m).astype(np.int64)
+    name = encoder_shard(index)
+    tokens, weights, rows = read_rows(data, meta["pca_dim"], name)
+    m = len(tokens)
     high = firsts[index + 1] if index + 1 < len(firsts) else None
     if m and (
         tokens[0] < firsts[index] or (high is not None and tokens[-1] >= high) or bool(np.any(np.diff(tokens) <= 0))
     ):
         raise BundleError(f"{name} holds tokens out of order or outside its range (corrupted)")
-    weights = np.frombuffer(data, dtype="<f4", count=m, offset=4 * m).astype(np.float64)
-    rows = np.frombuffer(data, dtype=np.int8, count=m * k, offset=8 * m).reshape(m, k)
     return tokens.tolist(), weights, rows
 
 

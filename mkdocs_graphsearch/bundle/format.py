@@ -1,4 +1,4 @@
-"""Bundle format v5: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v6: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), site_name (optional:
@@ -40,6 +40,10 @@
     encoder-model.bin  the PCA components (`--query-encoder model` only) -- never by the browser
     vocab.<i>.json  vocabulary shard i: the WordPiece entries whose key hashes to i (manifest
                     `encoder.vocab`: bundle/vocab_shards.py)         -- the query's words' shards
+    words.bin       the site's commonest words with their WordPiece ids and rows (manifest
+                    `encoder.words`, format 6: bundle/word_rows.py)             -- semantic part
+    words.<i>.bin   word shard i: the other words hashing to i, their ids and rows
+                                                               -- the shards of a pasted query's words
     related.json    optional (bundle/related.py): per page, its related pages     -- never by the browser
 Terms are sorted by code point and numbered 0..T-1 in that order (stems and the engines use these
 numbers); shard i holds terms term_shards.start[i] .. term_shards.start[i + 1] - 1 (the last: to
@@ -56,7 +60,7 @@ The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v3 to v5): the names above are the parts' logical names. Every part is stored
+Layout on disk (v3 to v6): the names above are the parts' logical names. Every part is stored
 under a content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
 extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0a1b2c3d.json`);
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
@@ -72,7 +76,7 @@ The manifest checks itself: it starts with `{"checksum":"` and eight lowercase h
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -5 manifest
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -6 manifest
 without it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
 manifests lacked it: they are refused for their version), so no damaged byte can switch the check
 off; every later format keeps this definition, so any reader tells a damaged manifest from a
@@ -105,8 +109,10 @@ else:  # loaded on first use (files/lazy.py)
 #: clustered bundle's vectors by groups of clusters (the manifest's `vectors.clusters.groups`);
 #: format 3 (no `groups`: one cluster a file) is read as groups of one cluster. Format 5 also
 #: sizes display fragments apart from text fragments (the manifest's `display_starts`); formats 3
-#: and 4 (none) are read with display fragments over the text fragments' ranges.
-FORMAT_VERSION = 5
+#: and 4 (none) are read with display fragments over the text fragments' ranges. Format 6 adds
+#: the word files (the manifest's `encoder.words`); without them a query's words are looked up
+#: in the vocabulary shards alone.
+FORMAT_VERSION = 6
 MIN_FORMAT_VERSION = 3
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
@@ -117,6 +123,7 @@ VECTORS = "vectors.bin"
 ENCODER = "encoder.json"
 ENCODER_BIN = "encoder.bin"  # the build's (and its cache's) whole table: no bundle part
 ENCODER_MODEL = "encoder-model.bin"
+WORDS = "words.bin"
 VOCAB = "vocab.txt"  # the vocabulary joined from its shards (bundle/read.py): no bundle part
 RELATED = "related.json"
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
@@ -165,6 +172,11 @@ def encoder_shard(index: int) -> str:
 def vocab_shard(index: int) -> str:
     """The logical name of vocabulary shard `index`: `vocab.0.json`, ... (bundle/vocab_shards.py)."""
     return f"vocab.{index}.json"
+
+
+def word_shard(index: int) -> str:
+    """The logical name of word shard `index`: `words.0.bin`, ... (bundle/word_rows.py)."""
+    return f"words.{index}.bin"
 
 
 def text_fragment(index: int) -> str:

@@ -24,6 +24,7 @@ from mkdocs_graphsearch.bundle.format import (
     TERMS,
     VECTORS,
     VOCAB,
+    WORDS,
     BundleError,
     checksum,
     decode_varints,
@@ -36,6 +37,7 @@ from mkdocs_graphsearch.bundle.format import (
     text_fragment,
     verify_manifest,
     vocab_shard,
+    word_shard,
 )
 from mkdocs_graphsearch.bundle.graph_shards import merge_graph_shard
 from mkdocs_graphsearch.bundle.schema import (
@@ -63,6 +65,7 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     vector_shard,
 )
 from mkdocs_graphsearch.bundle.vocab_shards import join_vocab, read_vocab_shard
+from mkdocs_graphsearch.bundle.word_rows import check_word_rows, read_words
 from mkdocs_graphsearch.files.bounded import MAX_BUNDLE_PART, MAX_MANIFEST, RefusedInput, read_bounded
 
 
@@ -260,6 +263,15 @@ def load_bundle(path: Path) -> Bundle:
         ]
         files[ENCODER_MODEL] = read_file(folder, manifest, ENCODER_MODEL)
         bundle.encoder_arrays = join_encoder(meta, shards, files[ENCODER_MODEL])
+        if "words" in manifest["encoder"]:  # format 6: the same rows by word (never read by a query here)
+            files[WORDS] = read_file(folder, manifest, WORDS)
+            n_words = manifest["encoder"]["words"]["shards"]
+            word_files = [(WORDS, *read_words(files[WORDS], WORDS, manifest, None))]
+            word_files += [
+                (name, *read_words(data, name, manifest, index))
+                for index, name, data in read_each(folder, manifest, files, word_shard, n_words)
+            ]
+            check_word_rows(word_files, bundle.encoder_arrays, np.asarray(meta["row_scales"], dtype=np.float64))
     return bundle
 
 

@@ -28,6 +28,7 @@ from mkdocs_graphsearch.bundle.format import (
     MAX_VARINT,
     TERMS,
     VECTORS,
+    WORDS,
     BundleError,
     display_fragment,
     encoder_shard,
@@ -36,6 +37,7 @@ from mkdocs_graphsearch.bundle.format import (
     postings_shard,
     text_fragment,
     vocab_shard,
+    word_shard,
 )
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.bundle.vector_shards import semantic_vector_parts
@@ -253,8 +255,9 @@ def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tupl
 
 def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     """`encoder.shards`: each encoder shard's first token, 0 first, then rising;
-    `encoder.vocab`: {shards, size, key_chars?} (bundle/vocab_shards.py). The names of the encoder shards,
-    encoder-model.bin, then the vocab shards."""
+    `encoder.vocab`: {shards, size, key_chars?} (bundle/vocab_shards.py); `encoder.words`
+    (optional): {shards} (bundle/word_rows.py). The names of the encoder shards,
+    encoder-model.bin, the vocab shards, then words.bin and the word shards."""
     encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
     firsts = _list(MANIFEST, encoder.get("shards"), "encoder.shards")
     if not firsts:
@@ -267,10 +270,16 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
         vocab[key] = _whole(MANIFEST, vocab.get(key), f"encoder.vocab.{key}", 1)
     if "key_chars" in vocab:  # absent: 2 (bundle/vocab_shards.py KEY_CHARS_IF_ABSENT)
         vocab["key_chars"] = _whole(MANIFEST, vocab["key_chars"], "encoder.vocab.key_chars", 1)
+    words: tuple[str, ...] = ()
+    if "words" in encoder:  # format 6 (bundle/word_rows.py)
+        entry = _object(MANIFEST, encoder["words"], "encoder.words")
+        entry["shards"] = _whole(MANIFEST, entry.get("shards"), "encoder.words.shards", 1)
+        words = (WORDS, *(word_shard(i) for i in range(entry["shards"])))
     return (
         *(encoder_shard(i) for i in range(len(firsts))),
         ENCODER_MODEL,
         *(vocab_shard(i) for i in range(vocab["shards"])),
+        *words,
     )
 
 

@@ -27,10 +27,11 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
+from mkdocs_graphsearch.bundle.encoder_shards import encoder_table, split_encoder
 from mkdocs_graphsearch.bundle.format import VECTORS
 from mkdocs_graphsearch.bundle.vector_shards import pack_codes, quantize_codes
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
+from mkdocs_graphsearch.bundle.word_rows import site_word_files
 from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
@@ -158,10 +159,12 @@ def semantic_files(
     stops = stop_pieces(encoder_files, embedder.wordpiece, stop_words)
     encoder_parts, encoder_shards = split_encoder(*encoder_files)
     vocab_parts, vocab = store.vocab_shards(embedder.wordpiece)
+    word_parts, words = site_word_files(texts, embedder.wordpiece, encoder_table(*encoder_files))
     files = {
         VECTORS: pack_codes(codes, bits) + code_scales.astype("<f4").tobytes(),
         **vocab_parts,
         **encoder_parts,
+        **word_parts,
     }
     manifest: dict[str, object] = {
         "vectors": {
@@ -181,6 +184,7 @@ def semantic_files(
             "shards": encoder_shards,
             "stop_pieces": stops,
             "vocab": vocab,
+            "words": words,
         },
     }
     clustered = clustered_layout(

@@ -131,6 +131,14 @@ class WordPiece:
             del pieces[i][count:]
         return pieces
 
+    def words(self, text: str) -> list[str]:
+        """`text`'s words as WordPiece cuts each on its own (normalized, pre-tokenized)."""
+        tok = self.tokenizer
+        normalized = tok.normalizer.normalize_str(text) if tok.normalizer is not None else text
+        if tok.pre_tokenizer is None:
+            return normalized.split()
+        return [word for word, _ in tok.pre_tokenizer.pre_tokenize_str(normalized)]
+
     def wrap(self, pieces: Sequence[int], max_tokens: int | None = None) -> list[int]:
         """`[CLS] + pieces + [SEP]`, keeping the first `max_tokens - 2` pieces when given."""
         if max_tokens is not None:

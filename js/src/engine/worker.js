@@ -97,7 +97,7 @@ export const PARTS = [
     // background: results already on screen are re-posted when it arrives.
     name: "semantic",
     required: false,
-    prefetch: ["encoder.json", "vectors.bin", "centroids.bin"],
+    prefetch: ["encoder.json", "vectors.bin", "centroids.bin", "words.bin"],
     load: async (context) => loadSemantic(/** @type {Bundle} */ (context.bundle), context.fetchFile),
   },
 ];
@@ -240,6 +240,11 @@ export const SEMANTIC_PAUSE_MS = 250;
  */
 const oneTextFile = (textStarts) => Array.isArray(textStarts) && textStarts.length === 1;
 
+/** Whether a query extends or cuts its box's previous one ("" for none) by a key or two: its last
+ * word is being typed (encoder.js `typing`). @param {string} previous @param {string} query */
+const typedOn = (previous, query) =>
+  Math.abs(query.length - previous.length) <= 2 && (query.startsWith(previous) || previous.startsWith(query));
+
 /**
  * @param {(message: any) => void} post where answers go (postMessage of the worker or the page)
  * @param {{parts?: Part[], fetcher?: (bundleUrl: string, timeout?: number) => FetchFile,
@@ -251,6 +256,8 @@ export function createService(post, options = {}) {
   const semanticPause = options.semanticPause ?? SEMANTIC_PAUSE_MS;
   /** When each query message arrived (for its pause). @type {WeakMap<QueryMessage, number>} */
   const arrived = new WeakMap();
+  /** Whether each query message was typed on its box's previous one (typedOn). @type {WeakMap<QueryMessage, boolean>} */
+  const typed = new WeakMap();
   /** Each channel's timer for the end of its query's pause. @type {Map<string, ReturnType<typeof setTimeout>>} */
   const pauses = new Map();
   /** The query id each channel last got an early keyword answer for. @type {Map<string, number>} */
@@ -318,6 +325,7 @@ export function createService(post, options = {}) {
     const shown = new Set();
     /** @type {Set<number>} */
     const graphs = new Set();
+    if (bundle.encoder) bundle.encoder.typing = typed.get(message) ?? false;
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
@@ -331,6 +339,10 @@ export function createService(post, options = {}) {
     const terms = wantShards(bundle, wanted); // requested first: the keyword answer waits on them
     // The query encoder's files download beside them, typing or not (SEMANTIC_PAUSE_MS).
     const encoding = wantEncoderShards(bundle, encoderWanted);
+    // A site's one text file holds every answer's snippets (any chunk's fragment is it): it
+    // downloads as the query arrives, beside the term shards and the semantic half's files, not
+    // a round trip after them (a pasted query's final answer waited for it).
+    if (oneTextFile(bundle.textStarts)) wantTexts(bundle, [0]);
     if (terms) return; // answered when they are in
     if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
       const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneTextFile(bundle.textStarts)));
@@ -456,14 +468,14 @@ export function createService(post, options = {}) {
   }
 
   /**
-   * Fetch these query encoder shards (encoder.js; vocab shard i as -1 - i), each once, then answer again.
+   * Fetch these query encoder files (encoder.js loadEncoderPart: rows, vocab or word shards), each once, then answer again.
    * @param {Bundle} bundle @param {Set<number>} wanted
    */
   function wantEncoderShards(bundle, wanted) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
     const load = async (/** @type {number} */ index) => {
-      const { loadEncoderShard, loadVocabShard } = await import("./encoder.js");
-      await (index < 0 ? loadVocabShard(bundle, -1 - index) : loadEncoderShard(bundle, fetchFile, index));
+      const { loadEncoderPart } = await import("./encoder.js");
+      await loadEncoderPart(bundle, fetchFile, index);
     };
     return fetchEach(encoderShards, wanted, load, "encoder");
   }
@@ -509,7 +521,7 @@ export function createService(post, options = {}) {
 
   /**
    * Fetch the text fragments holding these chunks' texts (each fragment once), then answer again.
-   * @param {Bundle} bundle @param {Set<number>} chunks
+   * @param {Bundle} bundle @param {Iterable<number>} chunks
    */
   function wantTexts(bundle, chunks) {
     const fetchFile = /** @type {LoadContext} */ (context).fetchFile;
@@ -565,8 +577,14 @@ export function createService(post, options = {}) {
       // download now, not after the query's term shards or its vector.
       const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
       const fragments = oneTextFile(manifest.text_starts) ? [displayFragment(0), ...graph] : [];
-      for (const name of [...parts.flatMap((part) => part.prefetch), ...fragments]) {
+      const prefetch = parts.flatMap((part) => part.prefetch);
+      for (const name of [...prefetch, ...fragments]) {
         if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
+      }
+      // The vocabulary shards of WordPiece's special tokens: the encoder reads them before any
+      // query's files (encoder.js loadEncoder), so they download now, not after encoder.json.
+      if (manifest.encoder && prefetch.includes("encoder.json")) {
+        import("./encoder.js").then(({ prefetchSpecials }) => prefetchSpecials(manifest, fetchFile)).catch(() => {});
       }
       top = topPages(manifest);
       if (top.length && state !== "error") postStatus();
@@ -616,6 +634,7 @@ export function createService(post, options = {}) {
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         arrived.set(query, Date.now());
+        typed.set(query, typedOn(latest.get(query.channel)?.query ?? "", String(query.query)));
         clearTimeout(pauses.get(query.channel));
         pauses.delete(query.channel);
         latest.set(query.channel, query);

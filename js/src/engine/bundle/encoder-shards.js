@@ -20,18 +20,32 @@ export const encoderShardOf = (firsts, token) => lastAtOrBefore(firsts, token);
  */
 export function readEncoderShard(data, k, firsts, index) {
   const name = encoderShard(index);
+  const rows = readRows(data, k, name);
+  const m = rows.length;
+  const high = index + 1 < firsts.length ? firsts[index + 1] : Infinity;
+  if (m && (rows[0].token < firsts[index] || rows[m - 1].token >= high || !rising(rows))) {
+    throw new BundleError(`${name} holds tokens out of order or outside its range (corrupted)`);
+  }
+  return rows;
+}
+
+/** Whether rows' tokens rise. @param {{token: number}[]} rows */
+export const rising = (rows) => rows.every((row, i) => i === 0 || row.token > rows[i - 1].token);
+
+/**
+ * Rows in shard layout (uint32 LE tokens | float32 LE weights | int8 rows; also the word files'
+ * rows: word-rows.js), checked: whole rows (as read_rows).
+ * @param {Uint8Array} data @param {number} k @param {string} name
+ * @returns {{token: number, weight: number, row: Int8Array}[]}
+ */
+export function readRows(data, k, name) {
   if (data.length % (8 + k)) {
     throw new BundleError(`${name} has ${data.length} bytes, not whole rows of ${8 + k} (corrupted)`);
   }
   const m = data.length / (8 + k);
   const view = new DataView(data.buffer, data.byteOffset, data.length);
-  const tokens = Array.from({ length: m }, (_, i) => view.getUint32(4 * i, true));
-  const high = index + 1 < firsts.length ? firsts[index + 1] : Infinity;
-  if (m && (tokens[0] < firsts[index] || tokens[m - 1] >= high || tokens.some((t, i) => i > 0 && t <= tokens[i - 1]))) {
-    throw new BundleError(`${name} holds tokens out of order or outside its range (corrupted)`);
-  }
-  return tokens.map((token, i) => ({
-    token,
+  return Array.from({ length: m }, (_, i) => ({
+    token: view.getUint32(4 * i, true),
     weight: view.getFloat32(4 * m + 4 * i, true),
     row: new Int8Array(data.buffer, data.byteOffset + 8 * m + k * i, k),
   }));

@@ -123,7 +123,7 @@ function string(file, value, where) {
 
 /** @param {string} file @param {unknown} value @param {string} where @param {number | null} [length]
  * @returns {any[]} */
-function list(file, value, where, length = null) {
+export function list(file, value, where, length = null) {
   if (!Array.isArray(value)) fail(file, where, "must be a list");
   if (length !== null && value.length !== length) fail(file, where, `has ${value.length} items, not ${length}`);
   return value;
@@ -420,8 +420,9 @@ export function checkEncoder(data, manifest) {
 }
 
 /** The manifest's `encoder.shards` (encoder-shards.js): each encoder shard's first token, 0
- * first, then rising, and `encoder.vocab` {shards, size, key_chars?} (vocab-shards.js); the names of the
- * encoder shards, encoder-model.bin, then the vocab shards.
+ * first, then rising, `encoder.vocab` {shards, size, key_chars?} (vocab-shards.js) and the optional
+ * `encoder.words` {shards} (word-rows.js); the names of the encoder shards, encoder-model.bin,
+ * the vocab shards, then words.bin and the word shards.
  * @param {Record<string, any>} manifest @returns {string[]} */
 function checkEncoderParts(manifest) {
   const m = "manifest.json";
@@ -432,9 +433,17 @@ function checkEncoderParts(manifest) {
   const vocab = object(m, own(encoder, "vocab"), "encoder.vocab");
   for (const key of ["shards", "size"]) whole(m, own(vocab, key), `encoder.vocab.${key}`, 1);
   if (own(vocab, "key_chars") !== undefined) whole(m, vocab.key_chars, "encoder.vocab.key_chars", 1); // absent: 2 (vocab-shards.js KEY_CHARS_IF_ABSENT)
+  /** @type {string[]} */
+  let words = [];
+  if (own(encoder, "words") !== undefined) { // format 6 (word-rows.js)
+    const entry = object(m, encoder.words, "encoder.words");
+    whole(m, own(entry, "shards"), "encoder.words.shards", 1);
+    words = ["words.bin", ...Array.from({ length: entry.shards }, (_, i) => `words.${i}.bin`)];
+  }
   return [
     ...firsts.map((_, i) => `encoder.${i}.bin`),
     "encoder-model.bin",
     ...Array.from({ length: vocab.shards }, (_, i) => `vocab.${i}.json`),
+    ...words,
   ];
 }

@@ -37,6 +37,14 @@ export function keyShard(key, n) {
   return h % n;
 }
 
+/** The shards of WordPiece's special tokens ([CLS], [SEP], [UNK]: every query needs their ids),
+ * ascending. @param {any} manifest @returns {number[]} */
+export function specialShards(manifest) {
+  const keyChars = keyCharsOf(manifest), n = manifest.encoder.vocab.shards;
+  const shards = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => keyShard(vocabKey(token, keyChars), n)));
+  return [...shards].sort((a, b) => a - b);
+}
+
 /**
  * The shards a (normalized, pre-tokenized) word's pieces are looked up in, as far as the shards
  * in tell: greedy longest-match from the word's start, each position's candidates in the shards
