@@ -72,7 +72,7 @@ def test_display_fragments_are_sized_apart_from_text_fragments(tmp_path, monkeyp
     columns and answers as from one display fragment."""
     docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
     whole = load_bundle(build_bundle_dir(tmp_path / "whole", docs, embeddings=False))
-    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 1024)
+    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 256)
     split_dir = build_bundle_dir(tmp_path / "split", docs, embeddings=False)
     split = load_bundle(split_dir)
     starts, pages = split.manifest["display_starts"], split.chunks["page"]

@@ -238,7 +238,7 @@ def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
     monkeypatch.setattr(kmeans, "GROUPS_PER_READ", 2)
     grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
     manifest = json.loads((grouped / MANIFEST).read_bytes())
-    assert manifest["format"] == 5 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
+    assert manifest["format"] == 6 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
     assert len(manifest["files"]["vectors.#.bin"]) == 2
     _as_format_3(grouped, tmp_path / "format-3")
     new, old = load_bundle(grouped), load_bundle(tmp_path / "format-3")

@@ -18,6 +18,13 @@ values of pages page_starts[i] .. page_starts[i + 1] - 1 (the last: to the end)}
 page_starts[0] = 0 and page_starts[i] = chunks.page[starts[i]]: chunks.page never decreases
 and a fragment starts a page (schema.py checks both), so a page's chunks and its own columns are
 in one fragment. js/src/engine/bundle/read.js loadDisplay reads the same.
+
+Since format 6 a fragment leaves out what follows from the rest (compact_display; read back by
+expand_display, and js/src/engine/bundle/display.js the same way): a chunk's id where it is the
+one parse/chunks.py gives it (derived_ids; `chunks.ids` maps a fragment-relative chunk number
+to any other id), and a title or anchor equal to its parent's (null: a code block's, most
+often). Ids were half of a fragment's bytes and code blocks a third of its chunks, so a
+fragment holds about twice the pages and an answer's pages are in fewer files.
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle.format import DISPLAY_FRAGMENT_BYTES, display_fragment
+from mkdocs_graphsearch.bundle.format import DISPLAY_FRAGMENT_BYTES, BundleError, display_fragment
 
 #: The display-only columns of keyword.json's chunks and pages (ids, titles and anchors weigh
 #: most).
 DISPLAY_CHUNKS = ("anchor", "id", "level", "parent", "title")
 DISPLAY_PAGES = ("title", "url")
+#: The chunk columns a format-6 fragment stores as lists (its ids: a sparse `ids` object).
+STORED_CHUNKS = ("anchor", "level", "parent", "title")
 
 
 def display_starts(manifest: Mapping[str, Any]) -> list[int]:
@@ -49,12 +58,86 @@ def page_range(chunk_pages: Sequence[int], starts: Sequence[int], n_pages: int, 
     return start, end
 
 
+def derived_ids(
+    titles: Sequence[str], parents: Sequence[int], kinds: Sequence[str], chunk_pages: Sequence[int],
+    paths: Sequence[str], start: int,
+) -> list[str | None]:
+    """The ids parse/chunks.py gives chunks start, start + 1, ... (of `titles` and `parents`, which
+    begin at chunk `start`; `kinds` and `chunk_pages` over every chunk): a page's top chunk its
+    path, a code block `PARENT_ID::code-N` (its parent's Nth), any other `PATH::TITLE`, `::N` added
+    for its page's Nth of that title. None where it names a parent outside them (no such id)."""
+    ids: list[str | None] = []
+    codes: dict[int, int] = {}
+    titled: dict[tuple[int, str], int] = {}
+    for i, (title, parent) in enumerate(zip(titles, parents, strict=True)):
+        chunk, page = start + i, chunk_pages[start + i]
+        if parent < 0:
+            ids.append(paths[page])
+        elif kinds[chunk] == "code":
+            codes[parent] = n = codes.get(parent, 0) + 1
+            above = ids[parent - start] if start <= parent < chunk else None
+            ids.append(None if above is None else f"{above}::code-{n}")
+        else:
+            titled[page, title] = n = titled.get((page, title), 0) + 1
+            ids.append(f"{paths[page]}::{title}" if n == 1 else f"{paths[page]}::{title}::{n}")
+    return ids
+
+
+def compact_display(keyword: Mapping[str, Any]) -> dict[str, Any]:
+    """keyword.json's display chunk columns as a format-6 fragment stores them (over every chunk:
+    display_part slices them): `ids` maps a chunk to its id where derived_ids gives another, and
+    a title or anchor equal to its parent's (on its page, before it) is None."""
+    chunks, pages = keyword["chunks"], keyword["pages"]
+    parents, chunk_pages = chunks["parent"], chunks["page"]
+    derived = derived_ids(chunks["title"], parents, chunks["kind"], chunk_pages, pages["path"], 0)
+    out: dict[str, Any] = {"level": chunks["level"], "parent": parents}
+    for key in ("anchor", "title"):
+        values = chunks[key]
+        out[key] = [
+            None if 0 <= parent < chunk and chunk_pages[parent] == chunk_pages[chunk] and values[parent] == value
+            else value
+            for chunk, (value, parent) in enumerate(zip(values, parents, strict=True))
+        ]
+    ids = enumerate(zip(chunks["id"], derived, strict=True))
+    out["ids"] = {chunk: id_ for chunk, (id_, guess) in ids if id_ != guess}
+    return out
+
+
+def expand_display(
+    fragment: Mapping[str, Any], kinds: Sequence[str], chunk_pages: Sequence[int], paths: Sequence[str],
+    start: int, index: int,
+) -> dict[str, list[Any]]:
+    """Checked display fragment `index`'s chunk columns in full (format 6: compact_display's
+    undone; before: as stored), its first chunk `start`; a BundleError names an id it lacks."""
+    chunks = fragment["chunks"]
+    if "ids" not in chunks:
+        return {key: chunks[key] for key in DISPLAY_CHUNKS}
+    parents = chunks["parent"]
+    out = {"level": chunks["level"], "parent": parents}
+    for key in ("anchor", "title"):
+        column = list(chunks[key])
+        for i, (value, parent) in enumerate(zip(column, parents, strict=True)):
+            if value is None:  # schema.py checked its parent is before it in the fragment
+                column[i] = column[parent - start]
+        out[key] = column
+    ids = derived_ids(out["title"], parents, kinds, chunk_pages, paths, start)
+    for i, id_ in chunks["ids"].items():
+        ids[int(i)] = id_
+    if None in ids:
+        lacking = start + ids.index(None)
+        raise BundleError(f"{display_fragment(index)}: chunks.ids lacks the id of chunk {lacking} (corrupted)")
+    out["id"] = ids
+    return out
+
+
 def fragment_starts(keyword: Mapping[str, Any], target: int | None = None) -> list[int]:
     """The display fragments' first chunks: a fragment ends at the first page boundary once its
-    columns hold `target` (DISPLAY_FRAGMENT_BYTES) bytes of JSON (at least one fragment: [0])."""
+    columns hold `target` (DISPLAY_FRAGMENT_BYTES) bytes of JSON as compact_display stores them
+    (at least one fragment: [0])."""
     target = DISPLAY_FRAGMENT_BYTES if target is None else target
-    chunks, pages = keyword["chunks"], keyword["pages"]
-    chunk_pages = chunks["page"]
+    chunks, pages = compact_display(keyword), keyword["pages"]
+    chunk_pages = keyword["chunks"]["page"]
+    ids = chunks["ids"]
     starts, size = [0], 0
     for chunk, page in enumerate(chunk_pages):
         if not chunk or page != chunk_pages[chunk - 1]:  # a page starts
@@ -62,22 +145,25 @@ def fragment_starts(keyword: Mapping[str, Any], target: int | None = None) -> li
                 starts.append(chunk)
                 size = 0
             size += sum(len(orjson.dumps(pages[key][page])) + 1 for key in DISPLAY_PAGES)
-        size += sum(len(orjson.dumps(chunks[key][chunk])) + 1 for key in DISPLAY_CHUNKS)
+        size += sum(len(orjson.dumps(chunks[key][chunk])) + 1 for key in STORED_CHUNKS)
+        if chunk in ids:
+            size += len(orjson.dumps({str(chunk): ids[chunk]}))
     return starts
 
 
 def display_part(keyword: Mapping[str, Any], starts: Sequence[int]) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """keyword.json's document without its display columns, and the display fragments' bytes."""
+    """keyword.json's document without its display columns, and the display fragments' bytes
+    (format 6: compact_display's columns, `ids` by chunk number in the fragment)."""
     chunks, pages = keyword["chunks"], keyword["pages"]
+    compact = compact_display(keyword)
     n_chunks, n_pages = len(chunks["page"]), len(pages["path"])
     fragments = {}
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else n_chunks
         first, last = page_range(chunks["page"], starts, n_pages, index)
-        document = {
-            "chunks": {key: chunks[key][start:end] for key in DISPLAY_CHUNKS},
-            "pages": {key: pages[key][first:last] for key in DISPLAY_PAGES},
-        }
+        columns: dict[str, Any] = {key: compact[key][start:end] for key in STORED_CHUNKS}
+        columns["ids"] = {str(chunk - start): id_ for chunk, id_ in compact["ids"].items() if start <= chunk < end}
+        document = {"chunks": columns, "pages": {key: pages[key][first:last] for key in DISPLAY_PAGES}}
         fragments[display_fragment(index)] = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
     rest = {
         **keyword,
@@ -87,8 +173,12 @@ def display_part(keyword: Mapping[str, Any], starts: Sequence[int]) -> tuple[dic
     return rest, fragments
 
 
-def merge_display(keyword: dict[str, Any], fragment: Mapping[str, Any]) -> None:
-    """Append a checked fragment's columns to keyword.json's (fragments in order)."""
-    for table, columns in (("chunks", DISPLAY_CHUNKS), ("pages", DISPLAY_PAGES)):
-        for key in columns:
-            keyword[table].setdefault(key, []).extend(fragment[table][key])
+def merge_display(keyword: dict[str, Any], fragment: Mapping[str, Any], index: int) -> None:
+    """Append checked fragment `index`'s columns (expand_display's) to keyword.json's (fragments in order)."""
+    chunks, pages = keyword["chunks"], keyword["pages"]
+    start = len(chunks.get("parent", []))
+    columns = expand_display(fragment, chunks["kind"], chunks["page"], pages["path"], start, index)
+    for key in DISPLAY_CHUNKS:
+        chunks.setdefault(key, []).extend(columns[key])
+    for key in DISPLAY_PAGES:
+        pages.setdefault(key, []).extend(fragment["pages"][key])

@@ -1,4 +1,4 @@
-"""Bundle format v5: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v6: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), site_name (optional:
@@ -18,12 +18,14 @@
                     dictionary typo (fuzzy) matching scans -- only for a token with no exact,
                     prefix or stem match
     graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers
-    graph.<i>.json  the typed edges from the chunks text.<i>.json covers, CSR form (bundle/
-                    graph_shards.py)              -- the shards of the chunks an answer expands
+    graph.<i>.json  the typed edges from the chunks display.<i>.json covers (format 5 and older:
+                    text.<i>.json), CSR form (bundle/graph_shards.py)
+                                                  -- the shards of the chunks an answer expands
     display.<i>.json  the display columns (chunk ids, anchors, titles, levels, parents; page
                     urls and titles: bundle/display.py) of chunks display_starts[i] ..
                     display_starts[i + 1] - 1 (format 4: text_starts, the chunks text.<i>.json
-                    covers) and their pages             -- the fragments of the results shown
+                    covers) and their pages; since format 6 compact (ids derived, a title or
+                    anchor equal to its parent's null)  -- the fragments of the results shown
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
                     fragments of the results shown, when they are shown
@@ -56,7 +58,7 @@ The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v3 to v5): the names above are the parts' logical names. Every part is stored
+Layout on disk (v3 to v6): the names above are the parts' logical names. Every part is stored
 under a content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
 extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0a1b2c3d.json`);
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
@@ -72,7 +74,7 @@ The manifest checks itself: it starts with `{"checksum":"` and eight lowercase h
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -5 manifest
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -6 manifest
 without it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
 manifests lacked it: they are refused for their version), so no damaged byte can switch the check
 off; every later format keeps this definition, so any reader tells a damaged manifest from a
@@ -106,8 +108,12 @@ else:  # loaded on first use (files/lazy.py)
 #: format 3 (no `groups`: one cluster a file) is read as groups of one cluster. Format 5 also
 #: sizes display fragments apart from text fragments (the manifest's `display_starts`); formats 3
 #: and 4 (none) are read with display fragments over the text fragments' ranges.
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 MIN_FORMAT_VERSION = 3
+#: Format 6 stores display fragments compact (bundle/display.py: ids derived, a code block's
+#: title and anchor its parent's) and cuts the graph shards at the display fragments' starts
+#: (bundle/graph_shards.py graph_starts); formats 3 to 5 are read as they were written.
+COMPACT_DISPLAY_FORMAT = 6
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"

@@ -2,8 +2,8 @@
 expansion's seeds only.
 
 graph.json keeps the edge types ({"edge_types": [...]}); shard i holds the edges from the chunks
-text fragment i covers (the manifest's `text_starts`: page-aligned, so a section's edges to its
-page's other sections are in its own shard) in CSR form: {"offsets": n + 1 rising numbers from 0
+display fragment i covers (graph_starts: page-aligned, so a section's edges to its page's other
+sections are in its own shard; before format 6, text fragment i's) in CSR form: {"offsets": n + 1 rising numbers from 0
 to its edge count, "targets": chunk numbers over the whole bundle, "types": indexes into
 edge_types}. js/src/engine/expand.js asks for the shards of the chunks it expands from (the seeds, then
 each depth's frontier) and worker.js fetches only those (a shard is a small share of the whole
@@ -17,11 +17,23 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle.format import GRAPH, graph_shard
+from mkdocs_graphsearch.bundle.display import display_starts
+from mkdocs_graphsearch.bundle.format import COMPACT_DISPLAY_FORMAT, GRAPH, graph_shard
+
+
+def graph_starts(manifest: Mapping[str, Any]) -> list[int]:
+    """Each graph shard's first chunk: since format 6 the display fragments' (an answer's seeds
+    are among the chunks it shows, so their edges come in as few files as its titles; the
+    coarser ranges also cost an expansion fewer requests), before it the text fragments'."""
+    if manifest["format"] >= COMPACT_DISPLAY_FORMAT:
+        return display_starts(manifest)
+    starts: list[int] = manifest["text_starts"]
+    return starts
 
 
 def graph_part(graph: Mapping[str, Any], text_starts: Sequence[int]) -> dict[str, bytes]:
-    """graph.json (the edge types) and the graph shards' bytes."""
+    """graph.json (the edge types) and the graph shards' bytes, shard i from chunk text_starts[i]
+    (graph_starts)."""
     offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
     n_chunks = len(offsets) - 1
     parts = {GRAPH: orjson.dumps({"edge_types": list(graph["edge_types"])})}

@@ -199,7 +199,7 @@ def build_bundle(
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
-        **graph_part(graph, text_starts),
+        **graph_part(graph, starts),
         **fragments,
         **displays,
         **(extra_files or {}),
