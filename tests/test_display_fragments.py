@@ -84,3 +84,65 @@ def test_display_fragments_are_sized_apart_from_text_fragments(tmp_path, monkeyp
     queries = generated_queries(split, 40)
     assert [search(split, q) for q in queries] == [search(whole, q) for q in queries]
     assert assert_parity(split_dir, queries, ["keyword"]) == len(queries)
+
+
+def _keyword(rows: list[tuple[int, str, str, str, int, str]], paths: list[str]) -> dict[str, Any]:
+    """keyword.json's columns for chunks given as (page, kind, id, title, parent, anchor)."""
+    columns = list(zip(*rows, strict=True))
+    pages, kinds, ids, titles, parents, anchors = (list(column) for column in columns)
+    return {
+        "pages": {"path": paths, "title": [p.upper() for p in paths], "url": [f"{p}/" for p in paths]},
+        "chunks": {"page": pages, "kind": kinds, "id": ids, "title": titles, "parent": parents,
+                   "anchor": anchors, "level": [1 if p < 0 else 2 for p in parents]},
+    }
+
+
+def test_format_6_leaves_out_what_the_chunk_tree_gives_and_reads_it_back() -> None:
+    """Ids as parse/chunks.py gives them (a page's path, PATH::TITLE with ::N for repeats,
+    PARENT::code-N) and titles and anchors equal to the parent's are left out; any other id is
+    kept (a claimed `::2` clash, a code block whose parent is on another page); both read back."""
+    rows = [
+        (0, "page", "a.md", "A", -1, ""),
+        (0, "section", "a.md::Use", "Use", 0, "use"),
+        (0, "code", "a.md::Use::code-1", "Use", 1, "use"),
+        (0, "code", "a.md::Use::code-2", "Use", 1, "use"),
+        (0, "section", "a.md::Use::2", "Use", 0, "use_1"),
+        (0, "section", "a.md::Use::2::2", "Use::2", 0, "use2"),  # claim() moved it on
+        (0, "code", "a.md::Use::2::code-1", "Use", 4, "use_1"),
+        (1, "page", "b.md", "B", -1, ""),
+        (1, "code", "b.md::code-1", "B", 7, ""),
+        (1, "section", "b.md::B", "B", 7, "same"),  # titled as its parent
+    ]
+    keyword = _keyword(rows, ["a.md", "b.md"])
+    compact = display.compact_display(keyword)
+    assert compact["ids"] == {5: "a.md::Use::2::2"}
+    assert compact["title"] == ["A", "Use", None, None, "Use", "Use::2", None, "B", None, None]
+    assert compact["anchor"] == ["", "use", None, None, "use_1", "use2", None, "", None, "same"]
+    for starts in ([0], [0, 7]):
+        _, fragments = display.display_part(keyword, starts)
+        merged: dict[str, Any] = {"chunks": {"kind": keyword["chunks"]["kind"], "page": keyword["chunks"]["page"]},
+                                  "pages": {"path": keyword["pages"]["path"]}}
+        for index in range(len(starts)):
+            display.merge_display(merged, orjson.loads(fragments[f"display.{index}.json"]), index)
+        for key in DISPLAY_CHUNKS:
+            assert merged["chunks"][key] == keyword["chunks"][key], key
+    rows[8] = (1, "code", "b.md::code-1", "B", 0, "")  # a parent on another page: kept, not derived
+    stranger = display.compact_display(_keyword(rows, ["a.md", "b.md"]))
+    assert stranger["ids"] == {5: "a.md::Use::2::2", 8: "b.md::code-1"} and stranger["title"][8] == "B"
+
+
+def test_format_6_refuses_a_null_without_its_parent_and_a_missing_id(bundle: Bundle) -> None:
+    from mkdocs_graphsearch.bundle.schema import check_display
+
+    manifest = {**copy.deepcopy(bundle.manifest), "format": 6, "display_starts": [0]}
+    n = manifest["counts"]["chunks"]
+    pages = manifest["counts"]["pages"]
+    fragment = {
+        "pages": {"title": ["t"] * pages, "url": ["u"] * pages},
+        "chunks": {"anchor": [None] * n, "title": ["t"] * n, "level": [1] * n, "parent": [-1] * n, "ids": {}},
+    }
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.anchor\[0\] is null but its parent is not before"):
+        check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
+    fragment["chunks"].update(anchor=[""] * n, ids={"01": "x"})
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.ids has a key that is no chunk number"):
+        check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
