@@ -99,8 +99,8 @@ def _keyword(rows: list[tuple[int, str, str, str, int, str]], paths: list[str]) 
 
 def test_format_6_leaves_out_what_the_chunk_tree_gives_and_reads_it_back() -> None:
     """Ids as parse/chunks.py gives them (a page's path, PATH::TITLE with ::N for repeats,
-    PARENT::code-N) and titles and anchors equal to the parent's are left out; any other id is
-    kept (a claimed `::2` clash, a code block whose parent is on another page); both read back."""
+    PARENT::code-N), titles equal to the parent's and anchors derived (a code block's parent's,
+    the slug of an ASCII title) are left out; any other id or anchor is kept (a claimed `::2` clash, a code block whose parent is on another page); both read back."""
     rows = [
         (0, "page", "a.md", "A", -1, ""),
         (0, "section", "a.md::Use", "Use", 0, "use"),
@@ -112,12 +112,13 @@ def test_format_6_leaves_out_what_the_chunk_tree_gives_and_reads_it_back() -> No
         (1, "page", "b.md", "B", -1, ""),
         (1, "code", "b.md::code-1", "B", 7, ""),
         (1, "section", "b.md::B", "B", 7, "same"),  # titled as its parent
+        (1, "section", "b.md::Café", "Café", 7, "cafe"),  # no ASCII title: its anchor is kept
     ]
     keyword = _keyword(rows, ["a.md", "b.md"])
     compact = display.compact_display(keyword)
     assert compact["ids"] == {5: "a.md::Use::2::2"}
-    assert compact["title"] == ["A", "Use", None, None, "Use", "Use::2", None, "B", None, None]
-    assert compact["anchor"] == ["", "use", None, None, "use_1", "use2", None, "", None, "same"]
+    assert compact["title"] == ["A", "Use", None, None, "Use", "Use::2", None, "B", None, None, "Café"]
+    assert compact["anchor"] == ["", None, None, None, "use_1", None, None, "", None, "same", "cafe"]
     for starts in ([0], [0, 7]):
         _, fragments = display.display_part(keyword, starts)
         merged: dict[str, Any] = {"chunks": {"kind": keyword["chunks"]["kind"], "page": keyword["chunks"]["page"]},
@@ -131,7 +132,7 @@ def test_format_6_leaves_out_what_the_chunk_tree_gives_and_reads_it_back() -> No
     assert stranger["ids"] == {5: "a.md::Use::2::2", 8: "b.md::code-1"} and stranger["title"][8] == "B"
 
 
-def test_format_6_refuses_a_null_without_its_parent_and_a_missing_id(bundle: Bundle) -> None:
+def test_format_6_refuses_what_it_cannot_derive(bundle: Bundle) -> None:
     from mkdocs_graphsearch.bundle.schema import check_display
 
     manifest = {**copy.deepcopy(bundle.manifest), "format": 6, "display_starts": [0]}
@@ -141,8 +142,23 @@ def test_format_6_refuses_a_null_without_its_parent_and_a_missing_id(bundle: Bun
         "pages": {"title": ["t"] * pages, "url": ["u"] * pages},
         "chunks": {"anchor": [None] * n, "title": ["t"] * n, "level": [1] * n, "parent": [-1] * n, "ids": {}},
     }
-    with pytest.raises(BundleError, match=r"display.0.json: chunks.anchor\[0\] is null but its parent is not before"):
+    fragment["chunks"]["title"][0] = None
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.title\[0\] is null but its parent is not before"):
         check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
+    fragment["chunks"]["title"][0] = "é"
+    checked = check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.anchor\[0\] is null but cannot be derived"):
+        display.expand_display(checked, bundle.chunks["kind"], bundle.chunks["page"], bundle.pages["path"], 0, 0)
     fragment["chunks"].update(anchor=[""] * n, ids={"01": "x"})
     with pytest.raises(BundleError, match=r"display.0.json: chunks.ids has a key that is no chunk number"):
         check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
+
+
+def test_format_6_shared_vectors() -> None:
+    """tests/vectors/display.json: the slug rule and compact fragments read back (js/test/display.test.js)."""
+    cases = orjson.loads((VECTORS / "display.json").read_bytes())
+    assert [[title, display.slug(title)] for title, _ in cases["slug"]] == cases["slug"]
+    chunks, paths = cases["chunks"], cases["paths"]
+    for case in cases["fragments"]:
+        got = display.expand_display(case["fragment"], chunks["kind"], chunks["page"], paths, case["start"], case["index"])
+        assert got == case["expected"], case["name"]

@@ -22,13 +22,15 @@ in one fragment. js/src/engine/bundle/read.js loadDisplay reads the same.
 Since format 6 a fragment leaves out what follows from the rest (compact_display; read back by
 expand_display, and js/src/engine/bundle/display.js the same way): a chunk's id where it is the
 one parse/chunks.py gives it (derived_ids; `chunks.ids` maps a fragment-relative chunk number
-to any other id), and a title or anchor equal to its parent's (null: a code block's, most
-often). Ids were half of a fragment's bytes and code blocks a third of its chunks, so a
-fragment holds about twice the pages and an answer's pages are in fewer files.
+to any other id), a title equal to its parent's (null: a code block's, most often) and an anchor
+derived_anchor gives (a code block's parent's, or Markdown's default slug of the title). Ids
+were half of a fragment's bytes, code blocks a third of its chunks and most anchors slugs, so a
+fragment holds about three times the pages and an answer's pages are in fewer files.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -83,24 +85,48 @@ def derived_ids(
     return ids
 
 
+def slug(title: str) -> str | None:
+    """Python-Markdown's default heading id for a title of printable ASCII (toc.slugify: what
+    is not a letter, digit, `_`, space or `-` removed, spaces at the ends removed, lowercase,
+    runs of spaces and `-` one `-`); None for any other title (no rule both engines share)."""
+    if not all(" " <= char <= "~" for char in title):
+        return None
+    return _DASHES.sub("-", _UNSLUGGED.sub("", title).strip(" ").lower())
+
+
+_UNSLUGGED = re.compile(r"[^A-Za-z0-9_ -]")
+_DASHES = re.compile(r"[- ]+")
+
+
+def derived_anchor(chunk: int, kinds: Sequence[str], parent: int, parent_anchor: str | None, title: str) -> str | None:
+    """The anchor a format-6 fragment leaves out (null): a code block's is its parent's
+    (`parent_anchor`: None when the parent is not before it in the fragment), any other chunk's
+    the slug of its title."""
+    return parent_anchor if kinds[chunk] == "code" and parent >= 0 else slug(title)
+
+
 def compact_display(keyword: Mapping[str, Any]) -> dict[str, Any]:
     """keyword.json's display chunk columns as a format-6 fragment stores them (over every chunk:
-    display_part slices them): `ids` maps a chunk to its id where derived_ids gives another, and
-    a title or anchor equal to its parent's (on its page, before it) is None."""
+    display_part slices them): `ids` maps a chunk to its id where derived_ids gives another, a
+    title equal to its parent's (on its page, before it) is None, and so is an anchor
+    derived_anchor gives."""
     chunks, pages = keyword["chunks"], keyword["pages"]
-    parents, chunk_pages = chunks["parent"], chunks["page"]
-    derived = derived_ids(chunks["title"], parents, chunks["kind"], chunk_pages, pages["path"], 0)
-    out: dict[str, Any] = {"level": chunks["level"], "parent": parents}
-    for key in ("anchor", "title"):
-        values = chunks[key]
-        out[key] = [
-            None if 0 <= parent < chunk and chunk_pages[parent] == chunk_pages[chunk] and values[parent] == value
-            else value
-            for chunk, (value, parent) in enumerate(zip(values, parents, strict=True))
-        ]
+    parents, chunk_pages, kinds = chunks["parent"], chunks["page"], chunks["kind"]
+    titles, anchors = chunks["title"], chunks["anchor"]
+    derived = derived_ids(titles, parents, kinds, chunk_pages, pages["path"], 0)
+    near = [0 <= parent < chunk and chunk_pages[parent] == chunk_pages[chunk] for chunk, parent in enumerate(parents)]
     ids = enumerate(zip(chunks["id"], derived, strict=True))
-    out["ids"] = {chunk: id_ for chunk, (id_, guess) in ids if id_ != guess}
-    return out
+    return {
+        "level": chunks["level"],
+        "parent": parents,
+        "title": [None if near[c] and titles[parents[c]] == title else title for c, title in enumerate(titles)],
+        "anchor": [
+            None if anchor == derived_anchor(c, kinds, parents[c], anchors[parents[c]] if near[c] else None, titles[c])
+            else anchor
+            for c, anchor in enumerate(anchors)
+        ],
+        "ids": {chunk: id_ for chunk, (id_, guess) in ids if id_ != guess},
+    }
 
 
 def expand_display(
@@ -108,26 +134,31 @@ def expand_display(
     start: int, index: int,
 ) -> dict[str, list[Any]]:
     """Checked display fragment `index`'s chunk columns in full (format 6: compact_display's
-    undone; before: as stored), its first chunk `start`; a BundleError names an id it lacks."""
+    undone; before: as stored), its first chunk `start`; a BundleError names what it cannot
+    derive."""
     chunks = fragment["chunks"]
     if "ids" not in chunks:
         return {key: chunks[key] for key in DISPLAY_CHUNKS}
+    name = display_fragment(index)
     parents = chunks["parent"]
-    out = {"level": chunks["level"], "parent": parents}
-    for key in ("anchor", "title"):
-        column = list(chunks[key])
-        for i, (value, parent) in enumerate(zip(column, parents, strict=True)):
-            if value is None:  # schema.py checked its parent is before it in the fragment
-                column[i] = column[parent - start]
-        out[key] = column
-    ids = derived_ids(out["title"], parents, kinds, chunk_pages, paths, start)
+    titles = list(chunks["title"])
+    for i, title in enumerate(titles):  # schema.py checked a null title's parent is before it
+        if title is None:
+            titles[i] = titles[parents[i] - start]
+    anchors = list(chunks["anchor"])
+    for i, anchor in enumerate(anchors):
+        if anchor is None:
+            parent = parents[i]
+            above = anchors[parent - start] if start <= parent < start + i else None
+            anchors[i] = derived_anchor(start + i, kinds, parent, above, titles[i])
+            if anchors[i] is None:
+                raise BundleError(f"{name}: chunks.anchor[{i}] is null but cannot be derived (corrupted)")
+    ids = derived_ids(titles, parents, kinds, chunk_pages, paths, start)
     for i, id_ in chunks["ids"].items():
         ids[int(i)] = id_
     if None in ids:
-        lacking = start + ids.index(None)
-        raise BundleError(f"{display_fragment(index)}: chunks.ids lacks the id of chunk {lacking} (corrupted)")
-    out["id"] = ids
-    return out
+        raise BundleError(f"{name}: chunks.ids lacks the id of chunk {start + ids.index(None)} (corrupted)")
+    return {"anchor": anchors, "id": ids, "level": chunks["level"], "parent": parents, "title": titles}
 
 
 def fragment_starts(keyword: Mapping[str, Any], target: int | None = None) -> list[int]:

@@ -407,7 +407,7 @@ def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
 
 def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int) -> dict[str, Any]:
     """display.<index>.json (bundle/display.py): the display columns of its chunks and pages (format
-    6: compact, a null title or anchor its parent's, earlier in the fragment; ids where not derived)."""
+    6: compact, a null title its parent's, earlier in the fragment; ids where not derived)."""
     name = display_fragment(index)
     starts = display_starts(manifest)
     start, end = text_range(manifest, index, starts)
@@ -429,10 +429,9 @@ def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], i
     for i, parent in enumerate(parents):  # -1: a page's top chunk
         parents[i] = -1 if parent == -1 else _whole(name, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
     if compact:
-        for key in ("anchor", "title"):
-            for i, item in enumerate(chunks[key]):
-                if item is None and not start <= parents[i] < start + i:
-                    _fail(name, f"chunks.{key}[{i}]", "is null but its parent is not before it in the fragment")
+        for i, item in enumerate(chunks["title"]):
+            if item is None and not start <= parents[i] < start + i:
+                _fail(name, f"chunks.title[{i}]", "is null but its parent is not before it in the fragment")
         ids = _object(name, chunks.get("ids"), "chunks.ids")
         for key, value in ids.items():
             if not (key.isascii() and key.isdigit() and str(int(key)) == key and int(key) < end - start):

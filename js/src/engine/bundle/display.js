@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * A format-6 display fragment's columns in full (spec: mkdocs_graphsearch/bundle/display.py
- * derived_ids, expand_display): a chunk's id where the fragment leaves it out is the one the
- * build's chunk tree gives it, and a null title or anchor is its parent's.
+ * derived_ids, slug, derived_anchor, expand_display): a chunk's id where the fragment leaves it
+ * out is the one the build's chunk tree gives it, a null title is its parent's, a null anchor
+ * a code block's parent's or the slug of the title.
  */
 import { BundleError, displayFragment } from "./format.js";
 
@@ -40,6 +41,15 @@ export function derivedIds(titles, parents, kinds, chunkPages, paths, start) {
 }
 
 /**
+ * Python-Markdown's default heading id for a title of printable ASCII; null for any other.
+ * @param {string} title @returns {string | null}
+ */
+export function slug(title) {
+  if (!/^[ -~]*$/.test(title)) return null;
+  return title.replace(/[^A-Za-z0-9_ -]/g, "").replace(/^ +| +$/g, "").toLowerCase().replace(/[- ]+/g, "-");
+}
+
+/**
  * Checked display fragment `index`'s chunk columns in full (format 6: its compact columns
  * undone; before: as stored), its first chunk `start`.
  * @param {any} fragment @param {{kind: string[], page: number[]}} chunks @param {string[]} paths
@@ -48,22 +58,24 @@ export function derivedIds(titles, parents, kinds, chunkPages, paths, start) {
 export function expandDisplay(fragment, chunks, paths, start, index) {
   const stored = fragment.chunks;
   if (!Object.hasOwn(stored, "ids")) return stored;
+  const name = displayFragment(index);
   /** @type {number[]} */
   const parents = stored.parent;
-  /** @type {Record<string, any[]>} */
-  const out = { level: stored.level, parent: parents };
-  for (const key of ["anchor", "title"]) {
-    const column = [...stored[key]];
-    // schema.js checked a null's parent is before it in the fragment
-    column.forEach((value, i) => { if (value === null) column[i] = column[parents[i] - start]; });
-    out[key] = column;
-  }
-  const ids = derivedIds(out.title, parents, chunks.kind, chunks.page, paths, start);
+  /** @type {string[]} schema.js checked a null title's parent is before it */
+  const titles = [...stored.title];
+  titles.forEach((title, i) => { if (title === null) titles[i] = titles[parents[i] - start]; });
+  /** @type {(string | null)[]} */
+  const anchors = [...stored.anchor];
+  anchors.forEach((anchor, i) => {
+    if (anchor !== null) return;
+    const parent = parents[i];
+    const above = start <= parent && parent < start + i ? anchors[parent - start] : null;
+    anchors[i] = chunks.kind[start + i] === "code" && parent >= 0 ? above : slug(titles[i]);
+    if (anchors[i] === null) throw new BundleError(`${name}: chunks.anchor[${i}] is null but cannot be derived (corrupted)`);
+  });
+  const ids = derivedIds(titles, parents, chunks.kind, chunks.page, paths, start);
   for (const [i, id] of Object.entries(stored.ids)) ids[Number(i)] = id;
   const lacking = ids.indexOf(null);
-  if (lacking >= 0) {
-    throw new BundleError(`${displayFragment(index)}: chunks.ids lacks the id of chunk ${start + lacking} (corrupted)`);
-  }
-  out.id = ids;
-  return out;
+  if (lacking >= 0) throw new BundleError(`${name}: chunks.ids lacks the id of chunk ${start + lacking} (corrupted)`);
+  return { anchor: anchors, id: ids, level: stored.level, parent: parents, title: titles };
 }

@@ -396,7 +396,7 @@ export function pageRange(bundle, index) {
 }
 
 /** The display fragment's columns, checked (spec: bundle/schema.py check_display; format 6:
- * compact, a null title or anchor its parent's, earlier in the fragment; ids where not derived).
+ * compact, a null title its parent's, earlier in the fragment; ids where not derived).
  * @param {unknown} data @param {Bundle} bundle @param {number} index @returns {any} */
 export function checkDisplay(data, bundle, index) {
   const name = displayFragment(index);
@@ -418,13 +418,11 @@ export function checkDisplay(data, bundle, index) {
     if (parent !== -1) whole(name, parent, `chunks.parent[${i}]`, 0, bundle.nChunks - 1);
   });
   if (compact) {
-    for (const key of ["anchor", "title"]) {
-      chunks[key].forEach((/** @type {string | null} */ item, /** @type {number} */ i) => {
-        if (item === null && !(start <= parents[i] && parents[i] < start + i)) {
-          fail(name, `chunks.${key}[${i}]`, "is null but its parent is not before it in the fragment");
-        }
-      });
-    }
+    chunks.title.forEach((/** @type {string | null} */ item, /** @type {number} */ i) => {
+      if (item === null && !(start <= parents[i] && parents[i] < start + i)) {
+        fail(name, `chunks.title[${i}]`, "is null but its parent is not before it in the fragment");
+      }
+    });
     const ids = object(name, own(chunks, "ids"), "chunks.ids");
     for (const [key, value] of Object.entries(ids)) {
       if (!/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= end - start) {
