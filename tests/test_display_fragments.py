@@ -100,7 +100,8 @@ def _keyword(rows: list[tuple[int, str, str, str, int, str]], paths: list[str]) 
 def test_format_6_leaves_out_what_the_chunk_tree_gives_and_reads_it_back() -> None:
     """Ids as parse/chunks.py gives them (a page's path, PATH::TITLE with ::N for repeats,
     PARENT::code-N), titles equal to the parent's and anchors derived (a code block's parent's,
-    the slug of an ASCII title) are left out; any other id or anchor is kept (a claimed `::2` clash, a code block whose parent is on another page); both read back."""
+    the slug of an ASCII title) are left out; any other id or anchor is kept (a claimed `::2`
+    clash, a code block whose parent is on another page); both read back."""
     rows = [
         (0, "page", "a.md", "A", -1, ""),
         (0, "section", "a.md::Use", "Use", 0, "use"),
@@ -160,5 +161,6 @@ def test_format_6_shared_vectors() -> None:
     assert [[title, display.slug(title)] for title, _ in cases["slug"]] == cases["slug"]
     chunks, paths = cases["chunks"], cases["paths"]
     for case in cases["fragments"]:
-        got = display.expand_display(case["fragment"], chunks["kind"], chunks["page"], paths, case["start"], case["index"])
+        kinds, pages = chunks["kind"], chunks["page"]
+        got = display.expand_display(case["fragment"], kinds, pages, paths, case["start"], case["index"])
         assert got == case["expected"], case["name"]
