@@ -164,3 +164,25 @@ def test_format_6_shared_vectors() -> None:
         kinds, pages = chunks["kind"], chunks["page"]
         got = display.expand_display(case["fragment"], kinds, pages, paths, case["start"], case["index"])
         assert got == case["expected"], case["name"]
+
+
+def test_graph_shards_are_sized_apart(tmp_path, monkeypatch) -> None:
+    """Format 6: graph shards end at page boundaries once they hold GRAPH_SHARD_BYTES (the
+    manifest's graph_starts), whatever the text and display fragments; both engines expand the
+    same as from one shard."""
+    from mkdocs_graphsearch.bundle import graph_shards
+
+    docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
+    whole = load_bundle(build_bundle_dir(tmp_path / "whole", docs, embeddings=True))
+    monkeypatch.setattr(graph_shards, "GRAPH_SHARD_BYTES", 64)
+    split_dir = build_bundle_dir(tmp_path / "split", docs, embeddings=True)
+    split = load_bundle(split_dir)
+    starts, pages = split.manifest["graph_starts"], split.chunks["page"]
+    assert whole.manifest["graph_starts"] == [0] and len(starts) > 2
+    assert starts not in (split.manifest["text_starts"], split.manifest["display_starts"])
+    assert all(pages[start] != pages[start - 1] for start in starts[1:])
+    assert len(split.manifest["files"]["graph.#.json"]) == len(starts)
+    assert split.graph == whole.graph
+    queries = generated_queries(split, 20)
+    assert [search(split, q, mode="hybrid") for q in queries] == [search(whole, q, mode="hybrid") for q in queries]
+    assert assert_parity(split_dir, queries, ["hybrid"]) == len(queries)

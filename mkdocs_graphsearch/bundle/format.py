@@ -18,8 +18,9 @@
                     dictionary typo (fuzzy) matching scans -- only for a token with no exact,
                     prefix or stem match
     graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers
-    graph.<i>.json  the typed edges from the chunks display.<i>.json covers (format 5 and older:
-                    text.<i>.json), CSR form (bundle/graph_shards.py)
+    graph.<i>.json  the typed edges from chunks graph_starts[i] .. graph_starts[i + 1] - 1
+                    (format 5 and older: those text.<i>.json covers), CSR form (bundle/
+                    graph_shards.py)
                                                   -- the shards of the chunks an answer expands
     display.<i>.json  the display columns (chunk ids, anchors, titles, levels, parents; page
                     urls and titles: bundle/display.py) of chunks display_starts[i] ..
@@ -110,9 +111,10 @@ else:  # loaded on first use (files/lazy.py)
 #: and 4 (none) are read with display fragments over the text fragments' ranges.
 FORMAT_VERSION = 6
 MIN_FORMAT_VERSION = 3
-#: Format 6 stores display fragments compact (bundle/display.py: ids derived, a code block's
-#: title and anchor its parent's) and cuts the graph shards at the display fragments' starts
-#: (bundle/graph_shards.py graph_starts); formats 3 to 5 are read as they were written.
+#: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
+#: its parent's and an anchor derived left out) and sizes graph shards apart from the text
+#: fragments (the manifest's `graph_starts`: bundle/graph_shards.py); formats 3 to 5 are read as
+#: they were written.
 COMPACT_DISPLAY_FORMAT = 6
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
@@ -143,6 +145,10 @@ WHOLE_TEXT_BYTES = 256 * 1024
 #: reader types needs its pages' titles (a request per fragment), and the snippet texts only the
 #: answer the reader stops at.
 DISPLAY_FRAGMENT_BYTES = 64 * 1024
+#: A graph shard ends at the first page boundary once its edges hold this many bytes of JSON
+#: (since format 6: bundle/graph_shards.py shard_starts): an expansion fetches its seeds'
+#: shards, and its seeds are a few pages, mostly near one another in the site.
+GRAPH_SHARD_BYTES = 16 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few

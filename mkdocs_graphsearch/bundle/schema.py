@@ -179,6 +179,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
     starts = _check_starts(manifest, "text_starts", counts["chunks"])
     if "display_starts" in manifest:  # format 5 (else the text fragments' ranges: display_starts)
         _check_starts(manifest, "display_starts", counts["chunks"])
+    if "graph_starts" in manifest:  # format 6 (else the text fragments' ranges: graph_starts)
+        _check_starts(manifest, "graph_starts", counts["chunks"])
     shards = _check_term_shards(manifest, counts)
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest

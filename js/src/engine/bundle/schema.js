@@ -169,11 +169,11 @@ export function displayStarts(manifest) {
   return Object.hasOwn(manifest, "display_starts") ? manifest.display_starts : manifest.text_starts;
 }
 
-/** Each graph shard's first chunk: since format 6 the display fragments', before it the text
- * fragments' (spec: bundle/graph_shards.py graph_starts).
+/** Each graph shard's first chunk: the manifest's `graph_starts`, or before format 6 its
+ * `text_starts` (spec: bundle/graph_shards.py graph_starts).
  * @param {Record<string, any>} manifest @returns {number[]} */
 export function graphStarts(manifest) {
-  return manifest.format >= COMPACT_DISPLAY_FORMAT ? displayStarts(manifest) : manifest.text_starts;
+  return Object.hasOwn(manifest, "graph_starts") ? manifest.graph_starts : manifest.text_starts;
 }
 
 /** Everything either engine reads from manifest.json (after its format and checksum).
@@ -186,6 +186,8 @@ export function checkManifest(manifest) {
   const starts = checkStarts(manifest, "text_starts", counts.chunks);
   // format 5 (else the text fragments' ranges: displayStarts)
   if (Object.hasOwn(manifest, "display_starts")) checkStarts(manifest, "display_starts", counts.chunks);
+  // format 6 (else the text fragments' ranges: graphStarts)
+  if (Object.hasOwn(manifest, "graph_starts")) checkStarts(manifest, "graph_starts", counts.chunks);
   const shards = checkTermShards(manifest, counts);
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
