@@ -4,6 +4,7 @@ what ranking reads stays in keyword.json, and answers never depend on what moved
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 import orjson
@@ -168,18 +169,21 @@ def test_format_6_shared_vectors() -> None:
 
 def test_graph_shards_are_sized_apart(tmp_path, monkeypatch) -> None:
     """Format 6: graph shards end at page boundaries once they hold GRAPH_SHARD_BYTES (the
-    manifest's graph_starts), whatever the text and display fragments; both engines expand the
-    same as from one shard."""
-    from mkdocs_graphsearch.bundle import graph_shards
+    manifest's graph_starts), whatever the text and display fragments (one shard where the texts
+    are one fragment); both engines expand the same as from one shard."""
+    from mkdocs_graphsearch.bundle import graph_shards, write
 
     docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
-    whole = load_bundle(build_bundle_dir(tmp_path / "whole", docs, embeddings=True))
     monkeypatch.setattr(graph_shards, "GRAPH_SHARD_BYTES", 64)
+    whole = load_bundle(build_bundle_dir(tmp_path / "whole", docs, embeddings=True))
+    monkeypatch.setattr(write, "WHOLE_TEXT_BYTES", 0)
+    monkeypatch.setattr(write, "text_part", functools.partial(write.text_part, target=1024))
     split_dir = build_bundle_dir(tmp_path / "split", docs, embeddings=True)
     split = load_bundle(split_dir)
     starts, pages = split.manifest["graph_starts"], split.chunks["page"]
     assert whole.manifest["graph_starts"] == [0] and len(starts) > 2
     assert starts not in (split.manifest["text_starts"], split.manifest["display_starts"])
+    assert len(whole.manifest["text_starts"]) == 1 and len(split.manifest["text_starts"]) > 1
     assert all(pages[start] != pages[start - 1] for start in starts[1:])
     assert len(split.manifest["files"]["graph.#.json"]) == len(starts)
     assert split.graph == whole.graph

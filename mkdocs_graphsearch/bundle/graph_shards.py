@@ -3,7 +3,8 @@ expansion's seeds only.
 
 graph.json keeps the edge types ({"edge_types": [...]}); shard i holds the edges from chunks
 graph_starts[i] .. graph_starts[i + 1] - 1 (the manifest's `graph_starts`, since format 6: each
-shard ends at the first page boundary once it holds GRAPH_SHARD_BYTES, shard_starts; before, the
+shard ends at the first page boundary once it holds GRAPH_SHARD_BYTES, shard_starts, one shard
+where the texts are one fragment, write.py; before, the
 text fragments' ranges, `text_starts`; a section's edges to its page's other sections are in its
 own shard) in CSR form: {"offsets": n + 1 rising numbers from 0
 to its edge count, "targets": chunk numbers over the whole bundle, "types": indexes into

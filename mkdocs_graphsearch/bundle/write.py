@@ -196,7 +196,9 @@ def build_bundle(
     fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
     starts = fragment_starts(keyword)
     scoring, displays = display_part(keyword, starts)
-    graph_starts = shard_starts(graph, keyword["chunks"]["page"])
+    # A site whose texts are one fragment keeps one graph shard: worker.js fetches it with the
+    # manifest, as every expansion there needs it.
+    graph_starts = [0] if len(text_starts) == 1 else shard_starts(graph, keyword["chunks"]["page"])
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
