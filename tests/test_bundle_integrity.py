@@ -237,6 +237,14 @@ MALFORMED = {
         M, _edit("files/display.#.json/0", delete=True), f"{M}: files.display.#.json has 0 items, not 1"
     ),
     "display chunks a list": ("display.0.json", _edit("chunks", []), "display.0.json: chunks must be an object"),
+    "a top chunk's title null": (
+        "display.0.json", _edit("chunks/title/0", None),
+        "display.0.json: chunks.title[0] is null but its parent is not before it in the fragment",
+    ),
+    "display ids a list": ("display.0.json", _edit("chunks/ids", []), "display.0.json: chunks.ids must be an object"),
+    "a display id under no chunk": (
+        "display.0.json", _edit("chunks/ids/x9", "x"), "display.0.json: chunks.ids has a key that is no chunk number"
+    ),
     "display urls short": (
         "display.0.json", _edit("pages/url/2", delete=True), "display.0.json: pages.url has 2 items, not 3"
     ),

@@ -4,6 +4,7 @@ what ranking reads stays in keyword.json, and answers never depend on what moved
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 import orjson
@@ -72,7 +73,7 @@ def test_display_fragments_are_sized_apart_from_text_fragments(tmp_path, monkeyp
     columns and answers as from one display fragment."""
     docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
     whole = load_bundle(build_bundle_dir(tmp_path / "whole", docs, embeddings=False))
-    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 1024)
+    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 256)
     split_dir = build_bundle_dir(tmp_path / "split", docs, embeddings=False)
     split = load_bundle(split_dir)
     starts, pages = split.manifest["display_starts"], split.chunks["page"]
@@ -84,3 +85,108 @@ def test_display_fragments_are_sized_apart_from_text_fragments(tmp_path, monkeyp
     queries = generated_queries(split, 40)
     assert [search(split, q) for q in queries] == [search(whole, q) for q in queries]
     assert assert_parity(split_dir, queries, ["keyword"]) == len(queries)
+
+
+def _keyword(rows: list[tuple[int, str, str, str, int, str]], paths: list[str]) -> dict[str, Any]:
+    """keyword.json's columns for chunks given as (page, kind, id, title, parent, anchor)."""
+    columns = list(zip(*rows, strict=True))
+    pages, kinds, ids, titles, parents, anchors = (list(column) for column in columns)
+    return {
+        "pages": {"path": paths, "title": [p.upper() for p in paths], "url": [f"{p}/" for p in paths]},
+        "chunks": {"page": pages, "kind": kinds, "id": ids, "title": titles, "parent": parents,
+                   "anchor": anchors, "level": [1 if p < 0 else 2 for p in parents]},
+    }
+
+
+def test_format_6_leaves_out_what_the_chunk_tree_gives_and_reads_it_back() -> None:
+    """Ids as parse/chunks.py gives them (a page's path, PATH::TITLE with ::N for repeats,
+    PARENT::code-N), titles equal to the parent's and anchors derived (a code block's parent's,
+    the slug of an ASCII title) are left out; any other id or anchor is kept (a claimed `::2`
+    clash, a code block whose parent is on another page); both read back."""
+    rows = [
+        (0, "page", "a.md", "A", -1, ""),
+        (0, "section", "a.md::Use", "Use", 0, "use"),
+        (0, "code", "a.md::Use::code-1", "Use", 1, "use"),
+        (0, "code", "a.md::Use::code-2", "Use", 1, "use"),
+        (0, "section", "a.md::Use::2", "Use", 0, "use_1"),
+        (0, "section", "a.md::Use::2::2", "Use::2", 0, "use2"),  # claim() moved it on
+        (0, "code", "a.md::Use::2::code-1", "Use", 4, "use_1"),
+        (1, "page", "b.md", "B", -1, ""),
+        (1, "code", "b.md::code-1", "B", 7, ""),
+        (1, "section", "b.md::B", "B", 7, "same"),  # titled as its parent
+        (1, "section", "b.md::Café", "Café", 7, "cafe"),  # no ASCII title: its anchor is kept
+    ]
+    keyword = _keyword(rows, ["a.md", "b.md"])
+    compact = display.compact_display(keyword)
+    assert compact["ids"] == {5: "a.md::Use::2::2"}
+    assert compact["title"] == ["A", "Use", None, None, "Use", "Use::2", None, "B", None, None, "Café"]
+    assert compact["anchor"] == ["", None, None, None, "use_1", None, None, "", None, "same", "cafe"]
+    for starts in ([0], [0, 7]):
+        _, fragments = display.display_part(keyword, starts)
+        merged: dict[str, Any] = {"chunks": {"kind": keyword["chunks"]["kind"], "page": keyword["chunks"]["page"]},
+                                  "pages": {"path": keyword["pages"]["path"]}}
+        for index in range(len(starts)):
+            display.merge_display(merged, orjson.loads(fragments[f"display.{index}.json"]), index)
+        for key in DISPLAY_CHUNKS:
+            assert merged["chunks"][key] == keyword["chunks"][key], key
+    rows[8] = (1, "code", "b.md::code-1", "B", 0, "")  # a parent on another page: kept, not derived
+    stranger = display.compact_display(_keyword(rows, ["a.md", "b.md"]))
+    assert stranger["ids"] == {5: "a.md::Use::2::2", 8: "b.md::code-1"} and stranger["title"][8] == "B"
+
+
+def test_format_6_refuses_what_it_cannot_derive(bundle: Bundle) -> None:
+    from mkdocs_graphsearch.bundle.schema import check_display
+
+    manifest = {**copy.deepcopy(bundle.manifest), "format": 6, "display_starts": [0]}
+    n = manifest["counts"]["chunks"]
+    pages = manifest["counts"]["pages"]
+    fragment = {
+        "pages": {"title": ["t"] * pages, "url": ["u"] * pages},
+        "chunks": {"anchor": [None] * n, "title": ["t"] * n, "level": [1] * n, "parent": [-1] * n, "ids": {}},
+    }
+    fragment["chunks"]["title"][0] = None
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.title\[0\] is null but its parent is not before"):
+        check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
+    fragment["chunks"]["title"][0] = "é"
+    checked = check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.anchor\[0\] is null but cannot be derived"):
+        display.expand_display(checked, bundle.chunks["kind"], bundle.chunks["page"], bundle.pages["path"], 0, 0)
+    fragment["chunks"].update(anchor=[""] * n, ids={"01": "x"})
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.ids has a key that is no chunk number"):
+        check_display(copy.deepcopy(fragment), manifest, bundle.chunks["page"], 0)
+
+
+def test_format_6_shared_vectors() -> None:
+    """tests/vectors/display.json: the slug rule and compact fragments read back (js/test/display.test.js)."""
+    cases = orjson.loads((VECTORS / "display.json").read_bytes())
+    assert [[title, display.slug(title)] for title, _ in cases["slug"]] == cases["slug"]
+    chunks, paths = cases["chunks"], cases["paths"]
+    for case in cases["fragments"]:
+        kinds, pages = chunks["kind"], chunks["page"]
+        got = display.expand_display(case["fragment"], kinds, pages, paths, case["start"], case["index"])
+        assert got == case["expected"], case["name"]
+
+
+def test_graph_shards_are_sized_apart(tmp_path, monkeypatch) -> None:
+    """Format 6: graph shards end at page boundaries once they hold GRAPH_SHARD_BYTES (the
+    manifest's graph_starts), whatever the text and display fragments (one shard where the texts
+    are one fragment); both engines expand the same as from one shard."""
+    from mkdocs_graphsearch.bundle import graph_shards, write
+
+    docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
+    monkeypatch.setattr(graph_shards, "GRAPH_SHARD_BYTES", 64)
+    whole = load_bundle(build_bundle_dir(tmp_path / "whole", docs, embeddings=True))
+    monkeypatch.setattr(write, "WHOLE_TEXT_BYTES", 0)
+    monkeypatch.setattr(write, "text_part", functools.partial(write.text_part, target=1024))
+    split_dir = build_bundle_dir(tmp_path / "split", docs, embeddings=True)
+    split = load_bundle(split_dir)
+    starts, pages = split.manifest["graph_starts"], split.chunks["page"]
+    assert whole.manifest["graph_starts"] == [0] and len(starts) > 2
+    assert starts not in (split.manifest["text_starts"], split.manifest["display_starts"])
+    assert len(whole.manifest["text_starts"]) == 1 and len(split.manifest["text_starts"]) > 1
+    assert all(pages[start] != pages[start - 1] for start in starts[1:])
+    assert len(split.manifest["files"]["graph.#.json"]) == len(starts)
+    assert split.graph == whole.graph
+    queries = generated_queries(split, 20)
+    assert [search(split, q, mode="hybrid") for q in queries] == [search(whole, q, mode="hybrid") for q in queries]
+    assert assert_parity(split_dir, queries, ["hybrid"]) == len(queries)

@@ -12,7 +12,16 @@ import numpy as np
 import pytest
 
 from conftest import VECTORS, build_bundle_dir
-from mkdocs_graphsearch.bundle.format import MANIFEST, checksum, compact_files, file_name, hashed_name, listed_parts
+from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, page_range
+from mkdocs_graphsearch.bundle.format import (
+    MANIFEST,
+    checksum,
+    compact_files,
+    display_fragment,
+    file_name,
+    hashed_name,
+    listed_parts,
+)
 from mkdocs_graphsearch.bundle.read import load_bundle, read_vectors
 from mkdocs_graphsearch.bundle.vector_shards import (
     Clusters,
@@ -210,8 +219,10 @@ def test_chained_numbers_the_clusters_along_their_centroids() -> None:
 
 
 def _as_format_3(grouped: Path, out: Path) -> None:
-    """The grouped bundle re-laid out as format 3 wrote it: one cluster a file, no `groups`."""
+    """The grouped bundle re-laid out as format 3 wrote it: one cluster a file, no `groups`, its
+    display columns whole (format 6's compact ones read back: bundle/display.py)."""
     manifest = json.loads((grouped / MANIFEST).read_bytes())
+    bundle = load_bundle(grouped)
     clusters = manifest["vectors"]["clusters"]
     parts = {part: (grouped / file_name(manifest, part)).read_bytes() for part in listed_parts(manifest)}
     parts = {part: data for part, data in parts.items() if not part.startswith("vectors.")}
@@ -221,6 +232,15 @@ def _as_format_3(grouped: Path, out: Path) -> None:
         for cluster in group_clusters(manifest, group):
             size = clusters["sizes"][cluster]
             parts[vector_shard(cluster)], data = data[: size * width], data[size * width :]
+    starts = manifest["display_starts"]
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else bundle.n_chunks
+        first, last = page_range(bundle.chunks["page"], starts, len(bundle.pages["path"]), index)
+        columns = {
+            "chunks": {key: bundle.chunks[key][start:end] for key in DISPLAY_CHUNKS},
+            "pages": {key: bundle.pages[key][first:last] for key in DISPLAY_PAGES},
+        }
+        parts[display_fragment(index)] = json.dumps(columns).encode()
     del clusters["groups"]
     manifest["format"], manifest["files"] = 3, compact_files({part: checksum(data) for part, data in parts.items()})
     out.mkdir()

@@ -47,10 +47,12 @@ test("the engine half never imports the UI half", () => {
   }
 });
 
-test("bundle reading reads files only: format.js, schema.js and read.js import one another only", () => {
+test("bundle reading reads files only: format.js, schema.js, display.js and read.js import one another only", () => {
   assert.deepEqual(imports("engine/bundle/format.js"), { stat: [], lazy: [] });
   assert.deepEqual(imports("engine/bundle/schema.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
-  assert.deepEqual(imports("engine/bundle/read.js"), { stat: ["engine/bundle/format.js", "engine/bundle/schema.js"], lazy: [] });
+  assert.deepEqual(imports("engine/bundle/display.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
+  assert.deepEqual(imports("engine/bundle/read.js"),
+    { stat: ["engine/bundle/format.js", "engine/bundle/schema.js", "engine/bundle/display.js"], lazy: [] });
 });
 
 test("worker.js composes the bundle with the encoder", () => {

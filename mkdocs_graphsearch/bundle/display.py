@@ -18,21 +18,32 @@ values of pages page_starts[i] .. page_starts[i + 1] - 1 (the last: to the end)}
 page_starts[0] = 0 and page_starts[i] = chunks.page[starts[i]]: chunks.page never decreases
 and a fragment starts a page (schema.py checks both), so a page's chunks and its own columns are
 in one fragment. js/src/engine/bundle/read.js loadDisplay reads the same.
+
+Since format 6 a fragment leaves out what follows from the rest (compact_display; read back by
+expand_display, and js/src/engine/bundle/display.js the same way): a chunk's id where it is the
+one parse/chunks.py gives it (derived_ids; `chunks.ids` maps a fragment-relative chunk number
+to any other id), a title equal to its parent's (null: a code block's, most often) and an anchor
+derived_anchor gives (a code block's parent's, or Markdown's default slug of the title). Ids
+were half of a fragment's bytes, code blocks a third of its chunks and most anchors slugs, so a
+fragment holds about three times the pages and an answer's pages are in fewer files.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle.format import DISPLAY_FRAGMENT_BYTES, display_fragment
+from mkdocs_graphsearch.bundle.format import DISPLAY_FRAGMENT_BYTES, BundleError, display_fragment
 
 #: The display-only columns of keyword.json's chunks and pages (ids, titles and anchors weigh
 #: most).
 DISPLAY_CHUNKS = ("anchor", "id", "level", "parent", "title")
 DISPLAY_PAGES = ("title", "url")
+#: The chunk columns a format-6 fragment stores as lists (its ids: a sparse `ids` object).
+STORED_CHUNKS = ("anchor", "level", "parent", "title")
 
 
 def display_starts(manifest: Mapping[str, Any]) -> list[int]:
@@ -49,12 +60,115 @@ def page_range(chunk_pages: Sequence[int], starts: Sequence[int], n_pages: int, 
     return start, end
 
 
+def derived_ids(
+    titles: Sequence[str], parents: Sequence[int], kinds: Sequence[str], chunk_pages: Sequence[int],
+    paths: Sequence[str], start: int,
+) -> list[str | None]:
+    """The ids parse/chunks.py gives chunks start, start + 1, ... (of `titles` and `parents`, which
+    begin at chunk `start`; `kinds` and `chunk_pages` over every chunk): a page's top chunk its
+    path, a code block `PARENT_ID::code-N` (its parent's Nth), any other `PATH::TITLE`, `::N` added
+    for its page's Nth of that title. None where it names a parent outside them (no such id)."""
+    ids: list[str | None] = []
+    codes: dict[int, int] = {}
+    titled: dict[tuple[int, str], int] = {}
+    for i, (title, parent) in enumerate(zip(titles, parents, strict=True)):
+        chunk, page = start + i, chunk_pages[start + i]
+        if parent < 0:
+            ids.append(paths[page])
+        elif kinds[chunk] == "code":
+            codes[parent] = n = codes.get(parent, 0) + 1
+            above = ids[parent - start] if start <= parent < chunk else None
+            ids.append(None if above is None else f"{above}::code-{n}")
+        else:
+            titled[page, title] = n = titled.get((page, title), 0) + 1
+            ids.append(f"{paths[page]}::{title}" if n == 1 else f"{paths[page]}::{title}::{n}")
+    return ids
+
+
+def slug(title: str) -> str | None:
+    """Python-Markdown's default heading id for a title of printable ASCII (toc.slugify: what
+    is not a letter, digit, `_`, space or `-` removed, spaces at the ends removed, lowercase,
+    runs of spaces and `-` one `-`); None for any other title (no rule both engines share)."""
+    if not all(" " <= char <= "~" for char in title):
+        return None
+    return _DASHES.sub("-", _UNSLUGGED.sub("", title).strip(" ").lower())
+
+
+_UNSLUGGED = re.compile(r"[^A-Za-z0-9_ -]")
+_DASHES = re.compile(r"[- ]+")
+
+
+def derived_anchor(chunk: int, kinds: Sequence[str], parent: int, parent_anchor: str | None, title: str) -> str | None:
+    """The anchor a format-6 fragment leaves out (null): a code block's is its parent's
+    (`parent_anchor`: None when the parent is not before it in the fragment), any other chunk's
+    the slug of its title."""
+    return parent_anchor if kinds[chunk] == "code" and parent >= 0 else slug(title)
+
+
+def compact_display(keyword: Mapping[str, Any]) -> dict[str, Any]:
+    """keyword.json's display chunk columns as a format-6 fragment stores them (over every chunk:
+    display_part slices them): `ids` maps a chunk to its id where derived_ids gives another, a
+    title equal to its parent's (on its page, before it) is None, and so is an anchor
+    derived_anchor gives."""
+    chunks, pages = keyword["chunks"], keyword["pages"]
+    parents, chunk_pages, kinds = chunks["parent"], chunks["page"], chunks["kind"]
+    titles, anchors = chunks["title"], chunks["anchor"]
+    derived = derived_ids(titles, parents, kinds, chunk_pages, pages["path"], 0)
+    near = [0 <= parent < chunk and chunk_pages[parent] == chunk_pages[chunk] for chunk, parent in enumerate(parents)]
+    ids = enumerate(zip(chunks["id"], derived, strict=True))
+    return {
+        "level": chunks["level"],
+        "parent": parents,
+        "title": [None if near[c] and titles[parents[c]] == title else title for c, title in enumerate(titles)],
+        "anchor": [
+            None if anchor == derived_anchor(c, kinds, parents[c], anchors[parents[c]] if near[c] else None, titles[c])
+            else anchor
+            for c, anchor in enumerate(anchors)
+        ],
+        "ids": {chunk: id_ for chunk, (id_, guess) in ids if id_ != guess},
+    }
+
+
+def expand_display(
+    fragment: Mapping[str, Any], kinds: Sequence[str], chunk_pages: Sequence[int], paths: Sequence[str],
+    start: int, index: int,
+) -> dict[str, list[Any]]:
+    """Checked display fragment `index`'s chunk columns in full (format 6: compact_display's
+    undone; before: as stored), its first chunk `start`; a BundleError names what it cannot
+    derive."""
+    chunks = fragment["chunks"]
+    if "ids" not in chunks:
+        return {key: chunks[key] for key in DISPLAY_CHUNKS}
+    name = display_fragment(index)
+    parents = chunks["parent"]
+    titles = list(chunks["title"])
+    for i, title in enumerate(titles):  # schema.py checked a null title's parent is before it
+        if title is None:
+            titles[i] = titles[parents[i] - start]
+    anchors = list(chunks["anchor"])
+    for i, anchor in enumerate(anchors):
+        if anchor is None:
+            parent = parents[i]
+            above = anchors[parent - start] if start <= parent < start + i else None
+            anchors[i] = derived_anchor(start + i, kinds, parent, above, titles[i])
+            if anchors[i] is None:
+                raise BundleError(f"{name}: chunks.anchor[{i}] is null but cannot be derived (corrupted)")
+    ids = derived_ids(titles, parents, kinds, chunk_pages, paths, start)
+    for i, id_ in chunks["ids"].items():
+        ids[int(i)] = id_
+    if None in ids:
+        raise BundleError(f"{name}: chunks.ids lacks the id of chunk {start + ids.index(None)} (corrupted)")
+    return {"anchor": anchors, "id": ids, "level": chunks["level"], "parent": parents, "title": titles}
+
+
 def fragment_starts(keyword: Mapping[str, Any], target: int | None = None) -> list[int]:
     """The display fragments' first chunks: a fragment ends at the first page boundary once its
-    columns hold `target` (DISPLAY_FRAGMENT_BYTES) bytes of JSON (at least one fragment: [0])."""
+    columns hold `target` (DISPLAY_FRAGMENT_BYTES) bytes of JSON as compact_display stores them
+    (at least one fragment: [0])."""
     target = DISPLAY_FRAGMENT_BYTES if target is None else target
-    chunks, pages = keyword["chunks"], keyword["pages"]
-    chunk_pages = chunks["page"]
+    chunks, pages = compact_display(keyword), keyword["pages"]
+    chunk_pages = keyword["chunks"]["page"]
+    ids = chunks["ids"]
     starts, size = [0], 0
     for chunk, page in enumerate(chunk_pages):
         if not chunk or page != chunk_pages[chunk - 1]:  # a page starts
@@ -62,22 +176,25 @@ def fragment_starts(keyword: Mapping[str, Any], target: int | None = None) -> li
                 starts.append(chunk)
                 size = 0
             size += sum(len(orjson.dumps(pages[key][page])) + 1 for key in DISPLAY_PAGES)
-        size += sum(len(orjson.dumps(chunks[key][chunk])) + 1 for key in DISPLAY_CHUNKS)
+        size += sum(len(orjson.dumps(chunks[key][chunk])) + 1 for key in STORED_CHUNKS)
+        if chunk in ids:
+            size += len(orjson.dumps({str(chunk): ids[chunk]}))
     return starts
 
 
 def display_part(keyword: Mapping[str, Any], starts: Sequence[int]) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """keyword.json's document without its display columns, and the display fragments' bytes."""
+    """keyword.json's document without its display columns, and the display fragments' bytes
+    (format 6: compact_display's columns, `ids` by chunk number in the fragment)."""
     chunks, pages = keyword["chunks"], keyword["pages"]
+    compact = compact_display(keyword)
     n_chunks, n_pages = len(chunks["page"]), len(pages["path"])
     fragments = {}
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else n_chunks
         first, last = page_range(chunks["page"], starts, n_pages, index)
-        document = {
-            "chunks": {key: chunks[key][start:end] for key in DISPLAY_CHUNKS},
-            "pages": {key: pages[key][first:last] for key in DISPLAY_PAGES},
-        }
+        columns: dict[str, Any] = {key: compact[key][start:end] for key in STORED_CHUNKS}
+        columns["ids"] = {str(chunk - start): id_ for chunk, id_ in compact["ids"].items() if start <= chunk < end}
+        document = {"chunks": columns, "pages": {key: pages[key][first:last] for key in DISPLAY_PAGES}}
         fragments[display_fragment(index)] = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
     rest = {
         **keyword,
@@ -87,8 +204,12 @@ def display_part(keyword: Mapping[str, Any], starts: Sequence[int]) -> tuple[dic
     return rest, fragments
 
 
-def merge_display(keyword: dict[str, Any], fragment: Mapping[str, Any]) -> None:
-    """Append a checked fragment's columns to keyword.json's (fragments in order)."""
-    for table, columns in (("chunks", DISPLAY_CHUNKS), ("pages", DISPLAY_PAGES)):
-        for key in columns:
-            keyword[table].setdefault(key, []).extend(fragment[table][key])
+def merge_display(keyword: dict[str, Any], fragment: Mapping[str, Any], index: int) -> None:
+    """Append checked fragment `index`'s columns (expand_display's) to keyword.json's (fragments in order)."""
+    chunks, pages = keyword["chunks"], keyword["pages"]
+    start = len(chunks.get("parent", []))
+    columns = expand_display(fragment, chunks["kind"], chunks["page"], pages["path"], start, index)
+    for key in DISPLAY_CHUNKS:
+        chunks.setdefault(key, []).extend(columns[key])
+    for key in DISPLAY_PAGES:
+        pages.setdefault(key, []).extend(fragment["pages"][key])

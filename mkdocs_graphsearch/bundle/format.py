@@ -18,12 +18,15 @@
                     dictionary typo (fuzzy) matching scans -- only for a token with no exact,
                     prefix or stem match
     graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers
-    graph.<i>.json  the typed edges from the chunks text.<i>.json covers, CSR form (bundle/
-                    graph_shards.py)              -- the shards of the chunks an answer expands
+    graph.<i>.json  the typed edges from chunks graph_starts[i] .. graph_starts[i + 1] - 1
+                    (format 5 and older: those text.<i>.json covers), CSR form (bundle/
+                    graph_shards.py)
+                                                  -- the shards of the chunks an answer expands
     display.<i>.json  the display columns (chunk ids, anchors, titles, levels, parents; page
                     urls and titles: bundle/display.py) of chunks display_starts[i] ..
                     display_starts[i + 1] - 1 (format 4: text_starts, the chunks text.<i>.json
-                    covers) and their pages             -- the fragments of the results shown
+                    covers) and their pages; since format 6 compact (ids derived, a title or
+                    anchor equal to its parent's null)  -- the fragments of the results shown
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
                     fragments of the results shown, when they are shown
@@ -114,6 +117,11 @@ else:  # loaded on first use (files/lazy.py)
 #: in the vocabulary shards alone.
 FORMAT_VERSION = 6
 MIN_FORMAT_VERSION = 3
+#: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
+#: its parent's and an anchor derived left out) and sizes graph shards apart from the text
+#: fragments (the manifest's `graph_starts`: bundle/graph_shards.py); formats 3 to 5 are read as
+#: they were written.
+COMPACT_DISPLAY_FORMAT = 6
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"
@@ -144,6 +152,10 @@ WHOLE_TEXT_BYTES = 256 * 1024
 #: reader types needs its pages' titles (a request per fragment), and the snippet texts only the
 #: answer the reader stops at.
 DISPLAY_FRAGMENT_BYTES = 64 * 1024
+#: A graph shard ends at the first page boundary once its edges hold this many bytes of JSON
+#: (since format 6: bundle/graph_shards.py shard_starts): an expansion fetches its seeds'
+#: shards, and its seeds are a few pages, mostly near one another in the site.
+GRAPH_SHARD_BYTES = 16 * 1024
 
 
 #: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few

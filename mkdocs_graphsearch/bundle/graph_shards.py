@@ -1,13 +1,18 @@
 """Graph shards (`graph.<i>.json`): the chunk graph's edges by chunk range, fetched for the
 expansion's seeds only.
 
-graph.json keeps the edge types ({"edge_types": [...]}); shard i holds the edges from the chunks
-text fragment i covers (the manifest's `text_starts`: page-aligned, so a section's edges to its
-page's other sections are in its own shard) in CSR form: {"offsets": n + 1 rising numbers from 0
+graph.json keeps the edge types ({"edge_types": [...]}); shard i holds the edges from chunks
+graph_starts[i] .. graph_starts[i + 1] - 1 (the manifest's `graph_starts`, since format 6: each
+shard ends at the first page boundary once it holds GRAPH_SHARD_BYTES, shard_starts, one shard
+where the texts are one fragment, write.py; before, the
+text fragments' ranges, `text_starts`; a section's edges to its page's other sections are in its
+own shard) in CSR form: {"offsets": n + 1 rising numbers from 0
 to its edge count, "targets": chunk numbers over the whole bundle, "types": indexes into
 edge_types}. js/src/engine/expand.js asks for the shards of the chunks it expands from (the seeds, then
-each depth's frontier) and worker.js fetches only those (a shard is a small share of the whole
-graph). The readers here and in node merge them into one CSR graph.
+each depth's frontier) and worker.js fetches only those. Format 6 sizes them apart from the
+text fragments: an answer's seeds are a few pages, mostly near one another, and shards of a
+text fragment's few pages cost an expansion a request for nearly every seed. The readers here
+and in node merge them into one CSR graph.
 """
 
 from __future__ import annotations
@@ -17,16 +22,38 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle.format import GRAPH, graph_shard
+from mkdocs_graphsearch.bundle.format import GRAPH, GRAPH_SHARD_BYTES, graph_shard
 
 
-def graph_part(graph: Mapping[str, Any], text_starts: Sequence[int]) -> dict[str, bytes]:
-    """graph.json (the edge types) and the graph shards' bytes."""
+def graph_starts(manifest: Mapping[str, Any]) -> list[int]:
+    """Each graph shard's first chunk: the manifest's `graph_starts`, or before format 6 its
+    `text_starts`."""
+    starts: list[int] = manifest.get("graph_starts", manifest["text_starts"])
+    return starts
+
+
+def shard_starts(graph: Mapping[str, Any], chunk_pages: Sequence[int], target: int | None = None) -> list[int]:
+    """The graph shards' first chunks: a shard ends at the first page boundary once its edges
+    hold `target` (GRAPH_SHARD_BYTES) bytes of JSON (at least one shard: [0])."""
+    target = GRAPH_SHARD_BYTES if target is None else target
+    offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
+    starts, size = [0], 0
+    for chunk, page in enumerate(chunk_pages):
+        if chunk and page != chunk_pages[chunk - 1] and size >= target:
+            starts.append(chunk)
+            size = 0
+        edges = range(offsets[chunk], offsets[chunk + 1])
+        size += len(str(offsets[chunk + 1])) + 1 + sum(len(str(targets[e])) + len(str(types[e])) + 2 for e in edges)
+    return starts
+
+
+def graph_part(graph: Mapping[str, Any], starts: Sequence[int]) -> dict[str, bytes]:
+    """graph.json (the edge types) and the graph shards' bytes, shard i from chunk starts[i]."""
     offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
     n_chunks = len(offsets) - 1
     parts = {GRAPH: orjson.dumps({"edge_types": list(graph["edge_types"])})}
-    for index, start in enumerate(text_starts):
-        end = text_starts[index + 1] if index + 1 < len(text_starts) else n_chunks
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else n_chunks
         first, last = offsets[start], offsets[end]
         shard = {
             "offsets": [offset - first for offset in offsets[start : end + 1]],

@@ -39,7 +39,7 @@ from mkdocs_graphsearch.bundle.format import (
     vocab_shard,
     word_shard,
 )
-from mkdocs_graphsearch.bundle.graph_shards import merge_graph_shard
+from mkdocs_graphsearch.bundle.graph_shards import graph_starts, merge_graph_shard
 from mkdocs_graphsearch.bundle.schema import (
     check_dictionary,
     check_display,
@@ -219,7 +219,7 @@ def load_bundle(path: Path) -> Bundle:
     files[GRAPH] = read_file(folder, manifest, GRAPH)
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
     graph.update(offsets=[0], targets=[], types=[])  # every shard's edges (JS: the seeds' only)
-    for index, name, data in read_each(folder, manifest, files, graph_shard, len(manifest["text_starts"])):
+    for index, name, data in read_each(folder, manifest, files, graph_shard, len(graph_starts(manifest))):
         shard = check_graph_shard(parse_json(name, data), manifest, len(graph["edge_types"]), index)
         merge_graph_shard(graph, shard)
     bundle = Bundle(
@@ -280,7 +280,7 @@ def read_display(folder: Path, manifest: dict[str, Any], keyword: dict[str, Any]
     keyword.json's (checked) columns; each file's bytes into `files`."""
     for index, name, data in read_each(folder, manifest, files, display_fragment, len(display_starts(manifest))):
         fragment = check_display(parse_json(name, data), manifest, keyword["chunks"]["page"], index)
-        merge_display(keyword, fragment)
+        merge_display(keyword, fragment, index)
 
 
 def read_pages(folder: Path, manifest: dict[str, Any]) -> dict[str, list[Any]]:

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from mkdocs_graphsearch.bundle.display import display_starts, page_range
 from mkdocs_graphsearch.bundle.format import (
+    COMPACT_DISPLAY_FORMAT,
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
@@ -39,6 +40,7 @@ from mkdocs_graphsearch.bundle.format import (
     vocab_shard,
     word_shard,
 )
+from mkdocs_graphsearch.bundle.graph_shards import graph_starts
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.bundle.vector_shards import semantic_vector_parts
 
@@ -179,6 +181,8 @@ def check_manifest(data: Any) -> dict[str, Any]:
     starts = _check_starts(manifest, "text_starts", counts["chunks"])
     if "display_starts" in manifest:  # format 5 (else the text fragments' ranges: display_starts)
         _check_starts(manifest, "display_starts", counts["chunks"])
+    if "graph_starts" in manifest:  # format 6 (else the text fragments' ranges: graph_starts)
+        _check_starts(manifest, "graph_starts", counts["chunks"])
     shards = _check_term_shards(manifest, counts)
     files = _object(MANIFEST, manifest.get("files"), "files")
     semantic = "vectors" in manifest
@@ -186,7 +190,7 @@ def check_manifest(data: Any) -> dict[str, Any]:
     vector_parts = semantic_vector_parts(manifest) if semantic else ()
     semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
     displays = tuple(display_fragment(i) for i in range(len(display_starts(manifest))))
-    graphs = tuple(graph_shard(i) for i in range(len(starts)))
+    graphs = tuple(graph_shard(i) for i in range(len(graph_starts(manifest))))
     _check_files(files, KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts)
     _check_settings(_object(MANIFEST, manifest.get("search"), "search"))
     if semantic:
@@ -375,7 +379,7 @@ def check_graph_shard(data: Any, manifest: dict[str, Any], n_types: int, index: 
     """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks."""
     name = graph_shard(index)
     n_chunks = manifest["counts"]["chunks"]
-    start, end = text_range(manifest, index)
+    start, end = text_range(manifest, index, graph_starts(manifest))
     shard = _object(name, data, "the file")
     offsets = _list(name, shard.get("offsets"), "offsets", end - start + 1)
     targets = _list(name, shard.get("targets"), "targets")
@@ -413,7 +417,8 @@ def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
 
 
 def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int) -> dict[str, Any]:
-    """display.<index>.json (bundle/display.py): the display columns of its chunks and pages."""
+    """display.<index>.json (bundle/display.py): the display columns of its chunks and pages (format
+    6: compact, a null title its parent's, earlier in the fragment; ids where not derived)."""
     name = display_fragment(index)
     starts = display_starts(manifest)
     start, end = text_range(manifest, index, starts)
@@ -423,13 +428,26 @@ def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], i
     for key in ("url", "title"):
         _strings(name, pages.get(key), f"pages.{key}", last - first)
     chunks = _object(name, fragment.get("chunks"), "chunks")
-    for key in ("id", "anchor", "title"):
-        _strings(name, chunks.get(key), f"chunks.{key}", end - start)
+    compact = manifest["format"] >= COMPACT_DISPLAY_FORMAT
+    for key in ("anchor", "title") if compact else ("id", "anchor", "title"):
+        items = _list(name, chunks.get(key), f"chunks.{key}", end - start)
+        for i, item in enumerate(items):
+            if item is not None or not compact:
+                _string(name, item, f"chunks.{key}[{i}]")
     _wholes(name, chunks.get("level"), "chunks.level", end - start, 0, MAX_VARINT)
     parents = _list(name, chunks.get("parent"), "chunks.parent", end - start)
     n_chunks = manifest["counts"]["chunks"]
     for i, parent in enumerate(parents):  # -1: a page's top chunk
         parents[i] = -1 if parent == -1 else _whole(name, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    if compact:
+        for i, item in enumerate(chunks["title"]):
+            if item is None and not start <= parents[i] < start + i:
+                _fail(name, f"chunks.title[{i}]", "is null but its parent is not before it in the fragment")
+        ids = _object(name, chunks.get("ids"), "chunks.ids")
+        for key, value in ids.items():
+            if not (key.isascii() and key.isdigit() and str(int(key)) == key and int(key) < end - start):
+                _fail(name, "chunks.ids", f"has a key that is no chunk number from 0 to {end - start - 1}")
+            _string(name, value, f"chunks.ids[{key}]")
     return fragment
 
 

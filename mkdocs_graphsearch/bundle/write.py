@@ -36,7 +36,7 @@ from mkdocs_graphsearch.bundle.format import (
     seal_manifest,
     text_fragment,
 )
-from mkdocs_graphsearch.bundle.graph_shards import graph_part
+from mkdocs_graphsearch.bundle.graph_shards import graph_part, shard_starts
 from mkdocs_graphsearch.bundle.kept import discard, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
@@ -196,10 +196,13 @@ def build_bundle(
     fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
     starts = fragment_starts(keyword)
     scoring, displays = display_part(keyword, starts)
+    # A site whose texts are one fragment keeps one graph shard: worker.js fetches it with the
+    # manifest, as every expansion there needs it.
+    graph_starts = [0] if len(text_starts) == 1 else shard_starts(graph, keyword["chunks"]["page"])
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
-        **graph_part(graph, text_starts),
+        **graph_part(graph, graph_starts),
         **fragments,
         **displays,
         **(extra_files or {}),
@@ -211,7 +214,8 @@ def build_bundle(
         "postings": sum(len(term_postings) for term_postings in postings),
     }
     files = {hashed_name(part, data): data for part, data in parts.items()}
-    layout = {"text_starts": text_starts, "display_starts": starts, "term_shards": term_shards}
+    layout = {"text_starts": text_starts, "display_starts": starts, "graph_starts": graph_starts,
+              "term_shards": term_shards}
     files[MANIFEST] = manifest(counts, settings, parts, {**layout, **(extra_manifest or {})})
     return files
 

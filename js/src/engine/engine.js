@@ -10,7 +10,7 @@ import { coverage, definingChunks, exactCover, fuse, fusionExplain, keywordSure,
 import { liftTitled, titledRoots } from "./titles.js";
 import { expand, languagesOf } from "./expand.js";
 import { MODES } from "./bundle/format.js";
-import { fragmentOf } from "./bundle/read.js";
+import { graphOf } from "./bundle/read.js";
 import { allowedChunks, filtersObject, merged, parseFilter, parseQuery } from "./filters.js";
 
 /** @typedef {import("./bundle/read.js").Bundle} Bundle */
@@ -183,7 +183,7 @@ export function search(bundle, query, options = {}) {
     // nothing) and no graph: direct matches only.
     if (!bundle.graph && follow && options.graphs) {
       options.graphs.add(GRAPH);
-      for (const seed of bestChunks(scores, direct, settings.seeds)) options.graphs.add(fragmentOf(bundle, seed));
+      for (const seed of bestChunks(scores, direct, settings.seeds)) options.graphs.add(graphOf(bundle, seed));
       return output(query, mode, [], chosen);
     }
     if (bundle.graph && follow) {
@@ -194,7 +194,7 @@ export function search(bundle, query, options = {}) {
       origins = expand(fused, seeds, bundle.graph, settings, floor, allowed, unexpanded, languages);
       // Graph shards missing: worker.js loads them and asks again (their edges may add results).
       if (unexpanded.size) {
-        for (const chunk of unexpanded) options.graphs?.add(fragmentOf(bundle, chunk));
+        for (const chunk of unexpanded) options.graphs?.add(graphOf(bundle, chunk));
         return output(query, mode, [], chosen);
       }
     }

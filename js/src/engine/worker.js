@@ -140,7 +140,7 @@ export async function loadBundle(fetchFile) {
     }
     if (part.name === "graph") {
       await loadGraph(bundle, fetchFile);
-      for (let index = 0; index < bundle.textStarts.length; index++) await loadGraphShard(bundle, fetchFile, index);
+      for (let index = 0; index < bundle.graphStarts.length; index++) await loadGraphShard(bundle, fetchFile, index);
     }
     if (part.name === "keyword") {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);

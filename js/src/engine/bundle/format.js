@@ -11,9 +11,12 @@
  * its clustered vectors, one cluster a file: vector-shards.js groupStarts; formats 3 and 4 store
  * vectors.bin as int8 rows, format 5 as codes of `vectors.bits` bits; formats 3 and 4 have their
  * display fragments over the text fragments' ranges, format 5 its own: schema.js displayStarts;
- * format 6 adds the word files: word-rows.js). */
+ * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts) and adds the
+ * word files (word-rows.js). */
 export const FORMAT_VERSION = 6;
 export const MIN_FORMAT_VERSION = 3;
+/** Format 6: compact display fragments (display.js; spec: bundle/format.py COMPACT_DISPLAY_FORMAT). */
+export const COMPACT_DISPLAY_FORMAT = 6;
 export const MANIFEST = "manifest.json";
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
 export const MODES = ["keyword", "vector", "hybrid"];

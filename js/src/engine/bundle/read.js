@@ -42,6 +42,7 @@ import {
   checkManifest,
   checkShardKeys,
   displayStarts,
+  graphStarts,
   isObject,
   object,
   own,
@@ -51,6 +52,7 @@ import {
   textRange,
   wholes,
 } from "./schema.js";
+import { expandDisplay } from "./display.js";
 
 /**
  * @typedef {(name: string) => Promise<ArrayBuffer | Uint8Array>} FetchFile
@@ -67,6 +69,7 @@ import {
  *   defines: Map<string, number[]>,
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, displayStarts: number[],
+ *   graphStarts: number[],
  *   nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], edges: ({targets: number[], types: number[]} | undefined)[]} | null,
  *   vectors: import("./vector-shards.js").Vectors | null,
@@ -242,6 +245,7 @@ export async function loadKeywordBundle(fetchFile) {
     postImpact: new Float64Array(nPostings),
     texts: new Array(nChunks),
     textStarts: manifest.text_starts,
+    graphStarts: graphStarts(manifest),
     graph: null,
     vectors: null,
     encoder: null,
@@ -265,13 +269,13 @@ export async function loadGraph(bundle, fetchFile) {
 const NO_EDGES = { targets: [], types: [] };
 
 /**
- * Load graph shard `index` (the edges from the chunks text fragment `index` covers) into
+ * Load graph shard `index` (the edges from the chunks of its range: graphStarts) into
  * `bundle.graph.edges`; when it fails, its chunks get no edges and the error is thrown.
  * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
  */
 export async function loadGraphShard(bundle, fetchFile, index) {
   const graph = /** @type {NonNullable<Bundle["graph"]>} */ (bundle.graph);
-  const [start, end] = textRange(bundle.manifest, index);
+  const [start, end] = textRange(bundle.manifest, index, bundle.graphStarts);
   try {
     const name = graphShard(index);
     const shard = checkGraphShard(parseJson(name, await readFile(fetchFile, bundle.manifest, name)),
@@ -388,6 +392,12 @@ export function fragmentOf(bundle, chunk) {
   return lastAtOrBefore(bundle.textStarts, chunk);
 }
 
+/** The graph shard holding the edges from a chunk (schema.js graphStarts).
+ * @param {Bundle} bundle @param {number} chunk */
+export function graphOf(bundle, chunk) {
+  return lastAtOrBefore(bundle.graphStarts, chunk);
+}
+
 /** The display fragment holding a chunk's (and its page's) display columns.
  * @param {Bundle} bundle @param {number} chunk */
 export function displayOf(bundle, chunk) {
@@ -420,7 +430,8 @@ export async function loadDisplay(bundle, fetchFile, index) {
   const [start] = textRange(bundle.manifest, index, bundle.displayStarts);
   const [first] = pageRange(bundle, index);
   const chunks = /** @type {any} */ (bundle.chunks), pages = /** @type {any} */ (bundle.pages);
-  for (const key of DISPLAY_CHUNKS) fragment.chunks[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });
+  const columns = expandDisplay(fragment, bundle.chunks, bundle.pages.path, start, index);
+  for (const key of DISPLAY_CHUNKS) columns[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });
   for (const key of DISPLAY_PAGES) fragment.pages[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { pages[key][first + i] = value; });
   bundle.displayLoaded[index] = DISPLAY_LOADED;
   return bundle;

@@ -7,6 +7,7 @@
 
 import {
   BundleError,
+  COMPACT_DISPLAY_FORMAT,
   MAX_CRC32,
   MODES,
   compareCodePoints,
@@ -168,6 +169,13 @@ export function displayStarts(manifest) {
   return Object.hasOwn(manifest, "display_starts") ? manifest.display_starts : manifest.text_starts;
 }
 
+/** Each graph shard's first chunk: the manifest's `graph_starts`, or before format 6 its
+ * `text_starts` (spec: bundle/graph_shards.py graph_starts).
+ * @param {Record<string, any>} manifest @returns {number[]} */
+export function graphStarts(manifest) {
+  return Object.hasOwn(manifest, "graph_starts") ? manifest.graph_starts : manifest.text_starts;
+}
+
 /** Everything either engine reads from manifest.json (after its format and checksum).
  * @param {Record<string, any>} manifest */
 export function checkManifest(manifest) {
@@ -178,13 +186,15 @@ export function checkManifest(manifest) {
   const starts = checkStarts(manifest, "text_starts", counts.chunks);
   // format 5 (else the text fragments' ranges: displayStarts)
   if (Object.hasOwn(manifest, "display_starts")) checkStarts(manifest, "display_starts", counts.chunks);
+  // format 6 (else the text fragments' ranges: graphStarts)
+  if (Object.hasOwn(manifest, "graph_starts")) checkStarts(manifest, "graph_starts", counts.chunks);
   const shards = checkTermShards(manifest, counts);
   const files = object(m, own(manifest, "files"), "files");
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
   const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
   const displays = displayStarts(manifest).map((_, i) => displayFragment(i));
-  const graphs = starts.map((_, i) => graphShard(i));
+  const graphs = graphStarts(manifest).map((_, i) => graphShard(i));
   checkFiles(files, [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]);
   checkSettings(object(m, own(manifest, "search"), "search"));
   if (semantic) {
@@ -327,7 +337,7 @@ export function checkGraph(data, manifest) {
 export function checkGraphShard(data, manifest, nTypes, index) {
   const g = graphShard(index);
   const nChunks = manifest.counts.chunks;
-  const [start, end] = textRange(manifest, index);
+  const [start, end] = textRange(manifest, index, graphStarts(manifest));
   const shard = object(g, data, "the file");
   const offsets = list(g, own(shard, "offsets"), "offsets", end - start + 1);
   const targets = list(g, own(shard, "targets"), "targets");
@@ -387,7 +397,8 @@ export function pageRange(bundle, index) {
     index + 1 < starts.length ? pages[starts[index + 1]] : bundle.manifest.counts.pages];
 }
 
-/** The display fragment's columns, checked (spec: bundle/schema.py check_display).
+/** The display fragment's columns, checked (spec: bundle/schema.py check_display; format 6:
+ * compact, a null title its parent's, earlier in the fragment; ids where not derived).
  * @param {unknown} data @param {Bundle} bundle @param {number} index @returns {any} */
 export function checkDisplay(data, bundle, index) {
   const name = displayFragment(index);
@@ -397,12 +408,31 @@ export function checkDisplay(data, bundle, index) {
   const pages = object(name, own(fragment, "pages"), "pages");
   for (const key of ["url", "title"]) strings(name, own(pages, key), `pages.${key}`, last - first);
   const chunks = object(name, own(fragment, "chunks"), "chunks");
-  for (const key of ["id", "anchor", "title"]) strings(name, own(chunks, key), `chunks.${key}`, end - start);
+  const compact = bundle.manifest.format >= COMPACT_DISPLAY_FORMAT;
+  for (const key of compact ? ["anchor", "title"] : ["id", "anchor", "title"]) {
+    list(name, own(chunks, key), `chunks.${key}`, end - start).forEach((item, i) => {
+      if (item !== null || !compact) string(name, item, `chunks.${key}[${i}]`);
+    });
+  }
   wholes(name, own(chunks, "level"), "chunks.level", end - start, 0, MAX_WHOLE);
   const parents = list(name, own(chunks, "parent"), "chunks.parent", end - start);
   parents.forEach((parent, i) => { // -1: a page's top chunk
     if (parent !== -1) whole(name, parent, `chunks.parent[${i}]`, 0, bundle.nChunks - 1);
   });
+  if (compact) {
+    chunks.title.forEach((/** @type {string | null} */ item, /** @type {number} */ i) => {
+      if (item === null && !(start <= parents[i] && parents[i] < start + i)) {
+        fail(name, `chunks.title[${i}]`, "is null but its parent is not before it in the fragment");
+      }
+    });
+    const ids = object(name, own(chunks, "ids"), "chunks.ids");
+    for (const [key, value] of Object.entries(ids)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= end - start) {
+        fail(name, "chunks.ids", `has a key that is no chunk number from 0 to ${end - start - 1}`);
+      }
+      string(name, value, `chunks.ids[${key}]`);
+    }
+  }
   return fragment;
 }
 
