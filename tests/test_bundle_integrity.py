@@ -453,9 +453,9 @@ def test_checksum_out_of_place_or_malformed(checked: Path, tmp_path: Path, node:
     spaced = tmp_path / "spaced"  # the same manifest re-serialised with spaces: the checksum moved
     shutil.copytree(checked, spaced)
     (spaced / MANIFEST).write_text(json.dumps(json.loads(data)), encoding="utf-8")
-    upper = tmp_path / "upper"  # eight hex digits, but not lowercase
+    upper = tmp_path / "upper"  # eight hex digits, but not lowercase (whatever the checksum's digits were)
     shutil.copytree(checked, upper)
-    (upper / MANIFEST).write_bytes(data[:13] + data[13:21].upper().replace(b"0", b"A") + data[21:])
+    (upper / MANIFEST).write_bytes(data[:13] + b"ABCDEF01" + data[21:])
     folders = [spaced, upper]
     expected = [f"{MANIFEST} is corrupted (its checksum is not at its start)",
                 f"{MANIFEST} is corrupted (its checksum is not 8 hex digits)"]
