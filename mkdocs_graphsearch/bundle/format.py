@@ -105,8 +105,9 @@ else:  # loaded on first use (files/lazy.py)
 #: clustered bundle's vectors by groups of clusters (the manifest's `vectors.clusters.groups`);
 #: format 3 (no `groups`: one cluster a file) is read as groups of one cluster. Format 5 also
 #: sizes display fragments apart from text fragments (the manifest's `display_starts`); formats 3
-#: and 4 (none) are read with display fragments over the text fragments' ranges.
-FORMAT_VERSION = 5
+#: and 4 (none) are read with display fragments over the text fragments' ranges. Format 6 may
+#: store a clustered bundle's vectors by hoods (the manifest's `vectors.clusters.hood_chunks`).
+FORMAT_VERSION = 6
 MIN_FORMAT_VERSION = 3
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"

@@ -10,8 +10,9 @@
 /** The format this runtime reads up to (and the oldest it still reads: format 3 differs only in
  * its clustered vectors, one cluster a file: vector-shards.js groupStarts; formats 3 and 4 store
  * vectors.bin as int8 rows, format 5 as codes of `vectors.bits` bits; formats 3 and 4 have their
- * display fragments over the text fragments' ranges, format 5 its own: schema.js displayStarts). */
-export const FORMAT_VERSION = 5;
+ * display fragments over the text fragments' ranges, format 5 its own: schema.js displayStarts;
+ * format 6 may store clustered vectors by hoods: vector-shards.js hoodOf). */
+export const FORMAT_VERSION = 6;
 export const MIN_FORMAT_VERSION = 3;
 export const MANIFEST = "manifest.json";
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
