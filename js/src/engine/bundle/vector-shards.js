@@ -159,7 +159,7 @@ export function hoodOf(clusters, dim, center) {
   const known = clusters.hoods[center];
   if (known) return known;
   const { centroids, centroidScales: scales, sizes } = clusters;
-  const row = centroids.subarray(center * dim, (center + 1) * dim);
+  const row = Int32Array.from(centroids.subarray(center * dim, (center + 1) * dim));
   const cos = new Float64Array(sizes.length);
   for (let c = 0; c < sizes.length; c++) cos[c] = dot(centroids, c * dim, row, dim) * scales[c] * scales[center];
   const others = sizes.map((_, c) => c).filter((c) => c !== center).sort((a, b) => cos[b] - cos[a] || a - b);
