@@ -78,7 +78,8 @@ def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int
     hood_chunks = entry.get("hood_chunks", 0)
     for i in range(len(group_starts(entry))):
         held = hood_of(c_rows, c_scales, entry["sizes"], i, hood_chunks) if hood_chunks else None
-        for chunks, cluster_rows, cluster_scales in read_group(files[vector_shard(i)], manifest, i, held)[:1 if held else None]:
+        own = read_group(files[vector_shard(i)], manifest, i, held)[: 1 if held else None]  # hoods: its own first
+        for chunks, cluster_rows, cluster_scales in own:
             codes[chunks], code_scales[chunks] = cluster_rows, cluster_scales
             members.append(chunks)
     clusters = Clusters(c_rows, c_scales, members, entry["probe"], entry["probe_chunks"], hood_chunks=hood_chunks)
@@ -179,7 +180,8 @@ def main() -> int:
     if args.centroid_bits:
         rules = [{**rule, "centroid_bits": args.centroid_bits} for rule in rules]
     if args.hood_reads:
-        rules = [{**rule, "hood_chunks": math.ceil(r * rule["reads"])} for rule in rules or [probe_rule(n, None, args.bits)] for r in args.hood_reads]
+        base = rules or [probe_rule(n, None, args.bits)]
+        rules = [{**rule, "hood_chunks": math.ceil(r * rule["reads"])} for rule in base for r in args.hood_reads]
     if args.groups:
         rules = [{key: value for key, value in rule.items() if key != "hood_chunks"} for rule in rules]
     for count in args.clusters:

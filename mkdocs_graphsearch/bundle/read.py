@@ -357,7 +357,8 @@ def read_clustered(
             seen[chunks] = True
             vectors[chunks], scales[chunks] = rows, row_scales
             members.append(chunks)
-    clusters = Clusters(centroids, centroid_scales, members, rule["probe"], rule["probe_chunks"], hood_chunks=hood_chunks)
+    clusters = Clusters(centroids, centroid_scales, members, rule["probe"], rule["probe_chunks"])
+    clusters.hood_chunks = hood_chunks
     if cells is not None:
         clusters.cells, clusters.cell_chunks = cells, rule["cell_chunks"]
         clusters.cell_centroids, clusters.cell_scales = cell_rows, cell_scales

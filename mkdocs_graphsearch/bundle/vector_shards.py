@@ -175,8 +175,9 @@ def clustered_files(
     `clusters` entry. `points` are the passages (float64 rows: the int8 rows times their scales),
     `centroids` unit float64 rows; `rule` = {bits, centroid_bits, probe, probe_chunks,
     group_bytes[, cell_chunks][, hood_chunks]} (index/kmeans.py): a group ends once it holds
-    group_bytes, or at a cell's end; with hood_chunks each cluster's hood is a file instead; `cells` (two levels) = (the cells' unit centroids, clusters per cell), the
-    clusters numbered cell by cell."""
+    group_bytes, or at a cell's end; with hood_chunks each cluster's hood is a file instead;
+    `cells` (two levels) = (the cells' unit centroids, clusters per cell), the clusters
+    numbered cell by cell."""
     bits = rule["centroid_bits"]
     codes, scales = quantize_codes(centroids, bits)
     packed, width = pack_codes(codes, bits), row_bytes(codes.shape[1], bits)
