@@ -32,7 +32,8 @@
                     bytes), then one float32 little-endian scale per chunk       -- semantic part
                     (a big site has instead centroids.bin -- semantic part -- and one
                     vectors.<i>.bin per group of clusters, fetched when a query probes one of
-                    its clusters, both as compact codes, described by the manifest's
+                    its clusters, or since format 6 per cluster, holding its hood, fetched
+                    when a query takes it, both as compact codes, described by the manifest's
                     vectors.clusters: bundle/vector_shards.py)
     encoder.json    the static query encoder's shapes and row scales           -- semantic part
     encoder.<i>.bin  encoder shard i: the token rows and weights of a token range (manifest
