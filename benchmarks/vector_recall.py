@@ -2,7 +2,8 @@
 bytes of the vector files a query reads.
 
     .venv/bin/python benchmarks/vector_recall.py BUNDLE QUERIES.jsonl [--clusters K ...]
-        [--probe P ... | --probe-share S ...] [--bits B] [--cells G ... [--cell-reads R ...]]
+        [--probe P ... | --probe-share S ...] [--bits B] [--hood-reads R ... | --groups]
+        [--cells G ... [--cell-reads R ...]]
 
 The vector ranking is the engine's (engine/search.py, vector mode without graph): cosines at or
 above `vector_threshold`, best first, ties by chunk. Approximate = only the chunks of the probed
@@ -10,10 +11,13 @@ clusters (engine/vector.py probed_clusters). The clusters are the bundle's own (
 bundle), or made here from its vectors by index/kmeans.py with each --clusters K, each probe
 rule (--probe P: P clusters; --probe-share S: the best clusters until S of the chunks are read;
 default kmeans.probe_rule) and --bits B codes (default kmeans.BITS), so one unclustered bundle
-measures many layouts. Recall@10 = mean over queries with an exact top 10 of |approx top 10 &
+measures many layouts. They are hood files as the build makes them (--probe P: P files; each
+hood kmeans.HOOD_READS of the chunks read, or each --hood-reads R), or with --groups one
+cluster a file (format 5). Recall@10 = mean over queries with an exact top 10 of |approx top 10 &
 exact top 10| / |exact top 10|, against two exact searches: over the same codes ("same") and
 over the bundle's stored vectors ("stored": today's int8 rows for an unclustered bundle). Bytes:
-gzip -9 of centroids.bin plus the files holding the probed clusters (each group file once), mean
+gzip -9 of centroids.bin plus the files holding the probed clusters (each group file once; hoods:
+the files taken), mean
 and max over the queries; files: those files (the requests of the vector side). QUERIES may name
 several files, comma-separated (their queries together).
 
