@@ -2,7 +2,8 @@
 bytes of the vector files a query reads.
 
     .venv/bin/python benchmarks/vector_recall.py BUNDLE QUERIES.jsonl [--clusters K ...]
-        [--probe P ... | --probe-share S ...] [--bits B] [--cells G ... [--cell-reads R ...]]
+        [--probe P ... | --probe-share S ...] [--bits B] [--hood-reads R ... | --groups]
+        [--cells G ... [--cell-reads R ...]]
 
 The vector ranking is the engine's (engine/search.py, vector mode without graph): cosines at or
 above `vector_threshold`, best first, ties by chunk. Approximate = only the chunks of the probed
@@ -10,10 +11,13 @@ clusters (engine/vector.py probed_clusters). The clusters are the bundle's own (
 bundle), or made here from its vectors by index/kmeans.py with each --clusters K, each probe
 rule (--probe P: P clusters; --probe-share S: the best clusters until S of the chunks are read;
 default kmeans.probe_rule) and --bits B codes (default kmeans.BITS), so one unclustered bundle
-measures many layouts. Recall@10 = mean over queries with an exact top 10 of |approx top 10 &
+measures many layouts. They are hood files as the build makes them (--probe P: P files; each
+hood kmeans.HOOD_READS of the chunks read, or each --hood-reads R), or with --groups one
+cluster a file (format 5). Recall@10 = mean over queries with an exact top 10 of |approx top 10 &
 exact top 10| / |exact top 10|, against two exact searches: over the same codes ("same") and
 over the bundle's stored vectors ("stored": today's int8 rows for an unclustered bundle). Bytes:
-gzip -9 of centroids.bin plus the files holding the probed clusters (each group file once), mean
+gzip -9 of centroids.bin plus the files holding the probed clusters (each group file once; hoods:
+the files taken), mean
 and max over the queries; files: those files (the requests of the vector side). QUERIES may name
 several files, comma-separated (their queries together).
 
@@ -45,6 +49,7 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     cell_centroids,
     clustered_files,
     group_starts,
+    hood_of,
     read_cell,
     read_centroids,
     read_group,
@@ -54,7 +59,7 @@ from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.filters import parse_query
 from mkdocs_graphsearch.engine.keyword import completed_query, keyword_scores
 from mkdocs_graphsearch.engine.results import rank_chunks
-from mkdocs_graphsearch.engine.vector import cosines, probed_cells, probed_clusters, query_levels
+from mkdocs_graphsearch.engine.vector import cosines, probed_cells, probed_clusters, probed_files, query_levels
 from mkdocs_graphsearch.index.kmeans import CELL_READS, grouped_in_cells, probe_rule, spherical_kmeans, unit_rows
 
 TOP = 10
@@ -74,11 +79,14 @@ def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int
         c_rows, c_scales = np.concatenate([r for r, _ in read]), np.concatenate([sc for _, sc in read])
     codes, code_scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n)
     members = []
-    for i in range(len(entry["groups"])):
-        for chunks, cluster_rows, cluster_scales in read_group(files[vector_shard(i)], manifest, i):
+    hood_chunks = entry.get("hood_chunks", 0)
+    for i in range(len(group_starts(entry))):
+        held = hood_of(c_rows, c_scales, entry["sizes"], i, hood_chunks) if hood_chunks else None
+        own = read_group(files[vector_shard(i)], manifest, i, held)[: 1 if held else None]  # hoods: its own first
+        for chunks, cluster_rows, cluster_scales in own:
             codes[chunks], code_scales[chunks] = cluster_rows, cluster_scales
             members.append(chunks)
-    clusters = Clusters(c_rows, c_scales, members, entry["probe"], entry["probe_chunks"])
+    clusters = Clusters(c_rows, c_scales, members, entry["probe"], entry["probe_chunks"], hood_chunks=hood_chunks)
     if "cells" in entry:
         clusters.cells, clusters.cell_chunks = entry["cells"], entry["cell_chunks"]
         clusters.cell_centroids, clusters.cell_scales = cell_rows, cell_scales
@@ -103,6 +111,7 @@ def in_cells(layout: Layout, rule: dict[str, int], cells: int) -> Layout:
         assignment[members] = i
     centroids = unit_rows(clusters.centroids, clusters.centroid_scales)
     centroids, assignment, grouped = grouped_in_cells(centroids, assignment, cells)
+    rule = {key: value for key, value in rule.items() if key != "hood_chunks"}  # no hoods under cells
     files, entry = clustered_files(
         codes.astype(np.float64) * code_scales[:, None], centroids, assignment, {**rule, "group_bytes": 0}, grouped
     )
@@ -137,6 +146,8 @@ def main() -> int:
     parser.add_argument("--probe-share", type=float, nargs="*", default=[], help="shares of the chunks to read")
     parser.add_argument("--bits", type=int, default=None, help="code bits when re-clustering")
     parser.add_argument("--centroid-bits", type=int, default=None, help="centroid code bits when re-clustering")
+    parser.add_argument("--groups", action="store_true", help="one cluster a file (format 5), not hoods")
+    parser.add_argument("--hood-reads", type=float, nargs="*", default=[], help="hoods of R x the chunks read")
     parser.add_argument("--cells", type=int, nargs="*", default=[], help="also in G cells (two levels)")
     parser.add_argument("--cell-reads", type=float, nargs="*", default=[CELL_READS], help="cells taken: R x reads")
     args = parser.parse_args()
@@ -164,17 +175,23 @@ def main() -> int:
     if bundle.clusters is not None:
         rule = bundle.manifest["vectors"]["clusters"]
         files = {name: bundle.files[name] for name in bundle.files if name.endswith(".bin")}
-        name = f"bundle's own, bits {rule['bits']}"
+        name = f"bundle's own, bits {rule['bits']}, hood_chunks {rule.get('hood_chunks')}"
         layouts.append((name, bundle.clusters, bundle.vectors, bundle.vector_scales, files, group_starts(rule)))
     rules = [probe_rule(n, probe, args.bits) for probe in args.probe]
     share_rule = {**probe_rule(n, None, args.bits), "probe": 1}  # the best clusters until a share is read
+    del share_rule["hood_chunks"]
     rules += [{**share_rule, "probe_chunks": math.ceil(n * share)} for share in args.probe_share]
     if args.centroid_bits:
         rules = [{**rule, "centroid_bits": args.centroid_bits} for rule in rules]
+    if args.hood_reads:
+        base = rules or [probe_rule(n, None, args.bits)]
+        rules = [{**rule, "hood_chunks": math.ceil(r * rule["reads"])} for rule in base for r in args.hood_reads]
+    if args.groups:
+        rules = [{key: value for key, value in rule.items() if key != "hood_chunks"} for rule in rules]
     for count in args.clusters:
         for rule in rules or [probe_rule(n, None, args.bits)]:
             made = made_layout(bundle.vectors, bundle.vector_scales, count, rule)
-            name = f"bits {rule['bits']}, centroid bits {rule['centroid_bits']}"
+            name = f"bits {rule['bits']}, centroid bits {rule['centroid_bits']}, hood_chunks {rule.get('hood_chunks')}"
             layouts.append((name, *made))
     for name, *layout in list(layouts):
         if layout[0].cells is not None:
@@ -210,7 +227,10 @@ def main() -> int:
                 mask[clusters.members[cluster]] = True
             read.append(mask.sum() / n)
             cells = probed_cells(clusters, vector, levels) if clusters.cells is not None else []
-            wanted = {int(group_of[c]) for c in probed}  # the group files holding them
+            if clusters.hood_chunks:  # the files taken, or the group files holding them
+                wanted = set(probed_files(clusters, vector, levels))
+            else:
+                wanted = {int(group_of[c]) for c in probed}
             sent.append(
                 gz[CENTROIDS] + sum(gz[cell_centroids(g)] for g in cells) + sum(gz[vector_shard(g)] for g in wanted)
             )

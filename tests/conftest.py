@@ -143,6 +143,18 @@ EXPECT_MS = 30_000
 
 
 @contextlib.contextmanager
+def groups_layout() -> Iterator[None]:
+    """Clustered builds laid out as format 5 wrote them (group files, no hoods: index/kmeans.py
+    probe_rule without hood_chunks), for the tests of that layout, which both engines still read."""
+    from mkdocs_graphsearch.index import kmeans
+
+    rule = kmeans.probe_rule
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kmeans, "probe_rule", lambda *args: {k: v for k, v in rule(*args).items() if k != "hood_chunks"})
+        yield
+
+
+@contextlib.contextmanager
 def shared_chromium(executable: Path, args: list[str]) -> Iterator[object]:
     """Launch chromium once however many `browser` fixtures hold it at a time (a module may define
     its own, and Playwright's sync API cannot start a second instance on the same thread); closed

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, VECTORS, build_bundle_dir, bundle_part, rewrite_bundle_file
+from conftest import ROOT, VECTORS, build_bundle_dir, bundle_part, groups_layout, rewrite_bundle_file
 from mkdocs_graphsearch.bundle.format import (
     CHECKSUM_PREFIX,
     MANIFEST,
@@ -603,7 +603,8 @@ def test_damaged_frozen_bundles(node: str, tmp_path: Path, data: st.DataObject) 
 def clustered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The engine docs with their vectors in 3 clusters (bundle/vector_shards.py), probe 1."""
     folder = tmp_path_factory.mktemp("clustered")
-    return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3, probe=1)
+    with groups_layout():
+        return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3, probe=1)
 
 
 def _first_chunks_of(folder: Path, index: int) -> bytes:
@@ -679,7 +680,7 @@ def grouped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     every chunk, so with groups of half a query's reads (index/kmeans.py GROUPS_PER_READ) the
     group files (bundle/vector_shards.py) hold half the site each."""
     folder = tmp_path_factory.mktemp("grouped")
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, groups_layout():
         patch.setattr(kmeans, "GROUPS_PER_READ", 2)
         return build_bundle_dir(folder, VECTORS / "engine" / "docs", embeddings=True, clusters=3)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import VECTORS, build_bundle_dir
+from conftest import VECTORS, build_bundle_dir, groups_layout
 from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, page_range
 from mkdocs_graphsearch.bundle.format import (
     MANIFEST,
@@ -26,6 +26,7 @@ from mkdocs_graphsearch.bundle.read import load_bundle, read_vectors
 from mkdocs_graphsearch.bundle.vector_shards import (
     Clusters,
     group_clusters,
+    hood_of,
     pack_codes,
     quantize_codes,
     row_bytes,
@@ -35,9 +36,10 @@ from mkdocs_graphsearch.bundle.vector_shards import (
 from mkdocs_graphsearch.bundle.write import sealed_manifest
 from mkdocs_graphsearch.engine.encoder import query_vector
 from mkdocs_graphsearch.engine.search import search
-from mkdocs_graphsearch.engine.vector import probed_clusters, query_levels
+from mkdocs_graphsearch.engine.vector import probed_clusters, probed_files, query_levels
 from mkdocs_graphsearch.index import kmeans
 from mkdocs_graphsearch.index.kmeans import (
+    CLUSTERS_PER_READ,
     PROBE,
     PROBE_SHARE,
     SINGLE_FILE_BYTES,
@@ -81,14 +83,19 @@ def test_small_sites_stay_one_file_unless_forced() -> None:
     assert cluster_rule(small, 128) == 1
     # one file of 4-bit codes holds 1,927 chunks (uv-docs' 1,332 too); int8 rows: 992
     assert cluster_rule(1927, 128) == 1 and cluster_rule(1928, 128) > 1 and cluster_rule(993, 128, bits=8) > 1
-    # forced (tests): PROBE clusters hold PROBE_SHARE of the chunks
-    assert cluster_rule(small, 128, force=True) == round(PROBE * small / math.ceil(small * PROBE_SHARE)) == 124
-    # k8s-docs: ten clusters hold the 999 chunks a query reads
-    assert cluster_rule(12486, 128) == 125
+    # forced (tests): CLUSTERS_PER_READ clusters hold PROBE_SHARE of the chunks
+    per_read = CLUSTERS_PER_READ
+    assert cluster_rule(small, 128, force=True) == round(per_read * small / math.ceil(small * PROBE_SHARE)) == 248
+    # k8s-docs: twenty clusters hold the 999 chunks a query reads; it reads PROBE hoods of 500
+    assert cluster_rule(12486, 128) == 250
     assert probe_rule(12486, None, None) == {
-        "bits": 4, "centroid_bits": 4, "reads": 999, "probe": PROBE, "probe_chunks": 0, "cell_chunks": 7992
+        "bits": 4, "centroid_bits": 4, "reads": 999, "probe": PROBE, "probe_chunks": 0, "cell_chunks": 7992,
+        "cell_probe": 10, "hood_chunks": 500,
     }
-    forced = {"bits": 8, "centroid_bits": 4, "reads": 999, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486}
+    forced = {
+        "bits": 8, "centroid_bits": 4, "reads": 999, "probe": 5, "probe_chunks": 0, "cell_chunks": 12486,
+        "cell_probe": 5, "hood_chunks": 500,
+    }
     assert probe_rule(12486, 5, 8) == forced
     assert probe_rule(12486, None, None, min_reads(128))["reads"] == 999
 
@@ -100,16 +107,16 @@ def test_a_site_just_over_one_file_reads_what_one_file_holds() -> None:
     assert probe_rule(1332, None, None, min_reads(128))["reads"] == 992
     assert probe_rule(900, None, None, min_reads(128))["reads"] == 900
     assert probe_rule(1332, None, None)["reads"] == 107
-    assert cluster_rule(2482, 128) == round(PROBE * 2482 / 992) == 25  # fastapi-docs
+    assert cluster_rule(2482, 128) == round(CLUSTERS_PER_READ * 2482 / 992) == 50  # fastapi-docs
 
 
 def test_the_requests_of_the_vector_side_do_not_grow_with_the_site() -> None:
-    """The 100k site: still PROBE clusters a query, one level (two only beyond TWO_LEVEL_CLUSTERS,
+    """The 100k site: still PROBE hoods a query, one level (two only beyond TWO_LEVEL_CLUSTERS,
     when asked for: 2 sqrt(clusters) cells covering 8 x the chunks read)."""
-    assert cluster_rule(99888, 128) == 125 and cell_rule(99888, 125) == 1
+    assert cluster_rule(99888, 128) == 250 and cell_rule(99888, 250) == 1
     assert cell_rule(99888, TWO_LEVEL_CLUSTERS) == 1 and cell_rule(99888, 2528) == 101
     rule = probe_rule(99888, None, None)
-    assert (rule["probe"], rule["reads"], rule["cell_chunks"]) == (PROBE, 7992, 63936)
+    assert (rule["probe"], rule["reads"], rule["cell_chunks"], rule["hood_chunks"]) == (PROBE, 7992, 63936, 3996)
 
 
 def test_cells_number_the_clusters_cell_by_cell() -> None:
@@ -173,7 +180,8 @@ def test_the_probe_reads_clusters_best_first_until_both_counts_are_met() -> None
 
 @pytest.fixture(scope="module")
 def clustered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_bundle_dir(tmp_path_factory.mktemp("clustered"), DOCS, embeddings=True, clusters=3, probe=1)
+    with groups_layout():
+        return build_bundle_dir(tmp_path_factory.mktemp("clustered"), DOCS, embeddings=True, clusters=3, probe=1)
 
 
 def test_a_query_scores_only_the_probed_clusters(clustered: Path) -> None:
@@ -202,7 +210,7 @@ def test_chosen_clusters_are_probed_by_the_default_rule(tmp_path: Path) -> None:
     assert chosen.clusters is not None and auto.clusters is not None
     n = len(chosen.chunks["id"])
     assert chosen.clusters.probe == 3 and chosen.clusters.probe_chunks == 0  # all 3: every chunk
-    assert len(auto.clusters.members) == min(n, 124) and auto.clusters.probe == min(n, PROBE)
+    assert len(auto.clusters.members) == min(n, 248) and auto.clusters.probe == min(n, PROBE)
 
 
 def test_chained_numbers_the_clusters_along_their_centroids() -> None:
@@ -256,7 +264,8 @@ def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
     its bytes each. Read as the same clusters one a file (format 3), the vectors and every
     answer are the same."""
     monkeypatch.setattr(kmeans, "GROUPS_PER_READ", 2)
-    grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
+    with groups_layout():
+        grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
     manifest = json.loads((grouped / MANIFEST).read_bytes())
     assert manifest["format"] == 6 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
     assert len(manifest["files"]["vectors.#.bin"]) == 2
@@ -284,3 +293,52 @@ def test_a_small_site_stores_one_vectors_bin_of_codes(tmp_path: Path) -> None:
     data = pack_codes(bundle.vectors, 8) + bundle.vector_scales.astype("<f4").tobytes()
     rows, scales = read_vectors(data, n, dim, 8)
     assert np.array_equal(rows, bundle.vectors) and np.array_equal(scales, bundle.vector_scales)
+
+
+def test_a_hood_is_its_cluster_then_the_nearest_until_it_holds_enough_chunks() -> None:
+    """hood_of: the centre first, then by centroid cosine (ties to the lower number), taken while
+    the hood holds fewer than `chunks` chunks, the last one whole."""
+    centroids = np.array([[10, 0], [7, 7], [10, 1], [0, 10], [7, 7]], dtype=np.int8)
+    scales, sizes = np.ones(5), [2, 3, 1, 4, 2]
+    assert hood_of(centroids, scales, sizes, 0, 1) == [0]
+    assert hood_of(centroids, scales, sizes, 0, 3) == [0, 2]
+    assert hood_of(centroids, scales, sizes, 0, 4) == [0, 2, 1]  # 1 before 4: a tie, the lower number
+    assert hood_of(centroids, scales, sizes, 3, 7) == [3, 1] and hood_of(centroids, scales, sizes, 3, 8) == [3, 1, 4]
+
+
+def test_a_query_reads_its_best_clusters_hoods_skipping_clusters_already_held() -> None:
+    """probed_files: down the clusters best first, a cluster no file taken holds takes its own
+    file; probed_clusters: every cluster those files hold."""
+    centroids = np.array([[10, 0], [9, 3], [0, 10], [3, 9]], dtype=np.int8)
+    members = [np.array([0, 1]), np.array([2, 3]), np.array([4, 5]), np.array([6, 7])]
+    clusters = Clusters(centroids, np.ones(4), members, probe=1, hood_chunks=4)
+    query = [1.0, 0.2]  # clusters best first: 0, 1, 3, 2
+    assert probed_files(clusters, query, 32767) == [0] and probed_clusters(clusters, query, 32767) == [0, 1]
+    clusters.probe = 2  # 1 is in 0's hood: the next file is 3's
+    assert probed_files(clusters, query, 32767) == [0, 3]
+    assert probed_clusters(clusters, query, 32767) == [0, 1, 2, 3]
+
+
+def test_hood_files_hold_each_hood_and_read_as_the_same_vectors(tmp_path: Path) -> None:
+    """The default layout: one file per cluster holding its hood, no groups; every chunk's row
+    and scale read back as the group layout's, and a query scores the chunks of its hoods only."""
+    hoods = build_bundle_dir(tmp_path / "hoods", DOCS, embeddings=True, clusters=3, probe=1)
+    with groups_layout():
+        grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3, probe=1)
+    manifest = json.loads((hoods / MANIFEST).read_bytes())
+    rule = manifest["vectors"]["clusters"]
+    assert manifest["format"] == 6 and "groups" not in rule and rule["hood_chunks"] >= 1
+    new, old = load_bundle(hoods), load_bundle(grouped)
+    assert new.clusters is not None and new.vectors is not None and old.vectors is not None
+    assert np.array_equal(new.vectors, old.vectors) and np.array_equal(new.vector_scales, old.vector_scales)
+    width = 4 + row_bytes(manifest["vectors"]["dim"], rule["bits"]) + 4
+    for center in range(len(rule["sizes"])):
+        data = (hoods / file_name(manifest, vector_shard(center))).read_bytes()
+        assert len(data) == width * sum(rule["sizes"][c] for c in new.clusters.hood(center))
+    vector = query_vector(new, "what happens when a render fails")
+    assert vector is not None
+    held = probed_clusters(new.clusters, vector, query_levels(new.manifest))
+    allowed = {int(chunk) for cluster in held for chunk in new.clusters.members[cluster]}
+    output = search(new, "what happens when a render fails", mode="vector", explain=True)
+    hits = [s["id"] for page in output["results"] for s in page["sections"] if "vector" in s["via"]]
+    assert hits and all(new.chunks["id"].index(hit) in allowed for hit in hits)

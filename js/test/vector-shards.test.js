@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { crc32, fileKey, fileName, listedParts } from "../src/engine/bundle/format.js";
 import { loadBundle } from "../src/engine/worker.js";
-import { codeRows, probedCells, probedClusters } from "../src/engine/bundle/vector-shards.js";
+import { codeRows, hoodOf, probedCells, probedClusters, probedFiles } from "../src/engine/bundle/vector-shards.js";
 import { queryVector } from "../src/engine/encoder.js";
 import { queryLevels } from "../src/engine/vector.js";
 import { search } from "../src/engine/engine.js";
@@ -29,8 +29,9 @@ function listPart(manifest, part, bytes) {
 
 /** The frozen bundle with its vectors in CLUSTERS clusters, probe `probe` (and `probeChunks`): name -> bytes.
  * Format 3 (one cluster a file), or with `groups` format 4: vectors.<g>.bin holds the clusters
- * groups[g] .. groups[g + 1] - 1 in turn. @param {number[] | null} [groups] */
-async function clusteredFiles(probe = 1, probeChunks = 0, groups = null) {
+ * groups[g] .. groups[g + 1] - 1 in turn; with `hoodChunks` format 6: vectors.<c>.bin holds cluster
+ * c's hood. @param {number[] | null} [groups] @param {number} [hoodChunks] */
+async function clusteredFiles(probe = 1, probeChunks = 0, groups = null, hoodChunks = 0) {
   const manifest = JSON.parse(await readFile(new URL("manifest.json", BUNDLE), "utf8"));
   /** @type {Map<string, Uint8Array>} */
   const files = new Map();
@@ -55,12 +56,20 @@ async function clusteredFiles(probe = 1, probeChunks = 0, groups = null) {
   });
   const starts = groups ?? blocks.map((_, k) => k);
   starts.forEach((start, g) => files.set(`vectors.${g}.bin`, concat(blocks.slice(start, starts[g + 1] ?? blocks.length))));
+  if (hoodChunks) {
+    const centroids = new Int8Array(concat(members.map((m) => row(m[0]))).buffer);
+    const scales = Float64Array.from(members, (m) => new DataView(scale(m[0]).slice().buffer).getFloat32(0, true));
+    const sizes = members.map((m) => m.length);
+    const clusters = /** @type {any} */ ({ centroids, centroidScales: scales, sizes, hoodChunks, hoods: [] });
+    blocks.forEach((_, c) => files.set(`vectors.${c}.bin`, concat(hoodOf(clusters, dim, c).map((k) => blocks[k]))));
+  }
   delete manifest.files["vectors.bin"];
   for (const [part, bytes] of files) {
     listPart(manifest, part, bytes);
   }
   manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
   if (groups) Object.assign(manifest, { format: 4 }).vectors.clusters.groups = groups;
+  if (hoodChunks) Object.assign(manifest, { format: 6 }).vectors.clusters.hood_chunks = hoodChunks;
   /** @type {Map<string, Uint8Array>} by file name (bundle/format.js fileName) */
   const served = new Map([...files].map(([part, bytes]) => [fileName(manifest, part), bytes]));
   served.set("manifest.json", sealedManifest(manifest));
@@ -257,4 +266,33 @@ test("format 4: a group file that fails is one warning, and the answer goes out 
     clusters.failed[cluster] = 1;
   }
   assert.deepEqual(answers[answers.length - 1].results, search(full, QUERY, { mode: "hybrid" }).results);
+});
+
+test("hoods: a hood is its cluster then the nearest (the inputs of tests/test_vector_shards.py)", () => {
+  const centroids = new Int8Array([10, 0, 7, 7, 10, 1, 0, 10, 7, 7]);
+  const hood = (/** @type {number} */ center, /** @type {number} */ hoodChunks) =>
+    hoodOf(/** @type {any} */ ({ centroids, centroidScales: new Float64Array(5).fill(1), sizes: [2, 3, 1, 4, 2], hoodChunks, hoods: [] }), 2, center);
+  assert.deepEqual([hood(0, 1), hood(0, 3), hood(0, 4), hood(3, 7), hood(3, 8)], [[0], [0, 2], [0, 2, 1], [3, 1], [3, 1, 4]]);
+  const clusters = /** @type {any} */ ({ centroids: new Int8Array([10, 0, 9, 3, 0, 10, 3, 9]), centroidScales: new Float64Array(4).fill(1),
+                                         sizes: [2, 2, 2, 2], probe: 1, probeChunks: 0, hoodChunks: 4, hoods: [] });
+  const query = [1.0, 0.2];
+  assert.deepEqual([probedFiles(clusters, 2, query, 32767), probedClusters(clusters, 2, query, 32767)], [[0], [0, 1]]);
+  clusters.probe = 2;
+  assert.deepEqual([probedFiles(clusters, 2, query, 32767), probedClusters(clusters, 2, query, 32767)], [[0, 3], [0, 1, 2, 3]]);
+});
+
+test("hoods: a query fetches the hood file of its best cluster only, and answers as with every file loaded", async () => {
+  const hoods = await clusteredFiles(1, 0, null, 6); // each hood: its cluster and the nearest (3 + 3 chunks)
+  const full = await loadBundle(async (name) => /** @type {Uint8Array} */ (hoods.get(name)));
+  const clusters = /** @type {any} */ (full.vectors).clusters;
+  const vector = /** @type {number[]} */ (queryVector(full, QUERY));
+  const [file] = probedFiles(clusters, full.vectors?.dim ?? 0, vector, queryLevels(full.manifest));
+  assert.equal(hoodOf(clusters, full.vectors?.dim ?? 0, file).length, 2);
+  const { answers, fetched } = await serve(hoods, QUERY, "vector");
+  assert.deepEqual(fetched.filter((name) => name.startsWith("vectors.")), [`vectors.${file}.bin`]);
+  for (const mode of ["vector", "hybrid"]) {
+    const { answers: got } = await serve(hoods, QUERY, mode);
+    assert.deepEqual(got[got.length - 1].results, search(full, QUERY, { mode }).results);
+  }
+  assert.ok(answers.length > 0);
 });

@@ -35,7 +35,8 @@
                     bytes), then one float32 little-endian scale per chunk       -- semantic part
                     (a big site has instead centroids.bin -- semantic part -- and one
                     vectors.<i>.bin per group of clusters, fetched when a query probes one of
-                    its clusters, both as compact codes, described by the manifest's
+                    its clusters, or since format 6 per cluster, holding its hood, fetched
+                    when a query takes it, both as compact codes, described by the manifest's
                     vectors.clusters: bundle/vector_shards.py)
     encoder.json    the static query encoder's shapes and row scales           -- semantic part
     encoder.<i>.bin  encoder shard i: the token rows and weights of a token range (manifest
@@ -114,7 +115,8 @@ else:  # loaded on first use (files/lazy.py)
 #: sizes display fragments apart from text fragments (the manifest's `display_starts`); formats 3
 #: and 4 (none) are read with display fragments over the text fragments' ranges. Format 6 adds
 #: the word files (the manifest's `encoder.words`); without them a query's words are looked up
-#: in the vocabulary shards alone.
+#: in the vocabulary shards alone. Format 6 may store a clustered bundle's vectors by hoods (the
+#: manifest's `vectors.clusters.hood_chunks`).
 FORMAT_VERSION = 6
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to

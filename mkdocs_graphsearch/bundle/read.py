@@ -58,6 +58,7 @@ from mkdocs_graphsearch.bundle.vector_shards import (
     cell_centroids,
     code_rows,
     group_starts,
+    hood_of,
     read_cell,
     read_centroids,
     read_group,
@@ -358,15 +359,18 @@ def read_clustered(
     vectors, scales = np.zeros((n, dim), dtype=np.int8), np.zeros(n, dtype=np.float64)
     seen = np.zeros(n, dtype=bool)
     members: list[np.ndarray] = []
-    groups = len(group_starts(rule))
-    for index, name, data in read_each(folder, manifest, files, vector_shard, groups):
-        for chunks, rows, row_scales in read_group(data, manifest, index):
+    sizes, hood_chunks = rule["sizes"], rule.get("hood_chunks", 0)
+    for index, name, data in read_each(folder, manifest, files, vector_shard, len(group_starts(rule))):
+        held = hood_of(centroids, centroid_scales, sizes, index, hood_chunks) if hood_chunks else None
+        # hoods: a cluster is in many files; its members are those of its own (it comes first there)
+        for chunks, rows, row_scales in read_group(data, manifest, index, held)[: 1 if held else None]:
             if seen[chunks].any():
                 raise BundleError(f"{name}: a chunk in two clusters (corrupted)")
             seen[chunks] = True
             vectors[chunks], scales[chunks] = rows, row_scales
             members.append(chunks)
     clusters = Clusters(centroids, centroid_scales, members, rule["probe"], rule["probe_chunks"])
+    clusters.hood_chunks = hood_chunks
     if cells is not None:
         clusters.cells, clusters.cell_chunks = cells, rule["cell_chunks"]
         clusters.cell_centroids, clusters.cell_scales = cell_rows, cell_scales

@@ -149,6 +149,11 @@ def _check_clusters(vectors: dict[str, Any], n_chunks: int) -> None:
         for i, start in enumerate(groups):
             where = f"vectors.clusters.groups[{i}]"
             groups[i] = previous = _whole(MANIFEST, start, where, previous + 1, len(sizes) - 1 if i else 0)
+    if "hood_chunks" in clusters:  # hoods (format 6): each cluster's file holds its hood, no groups or cells
+        where = "vectors.clusters.hood_chunks"
+        clusters["hood_chunks"] = _whole(MANIFEST, clusters["hood_chunks"], where, 1, max(n_chunks, 1))
+        if "groups" in clusters or "cells" in clusters:
+            _fail(MANIFEST, where, "must not come with groups or cells")
     if "cells" in clusters:  # two levels: clusters per cell, then the chunks the cells taken cover
         cells = _wholes(MANIFEST, clusters["cells"], "vectors.clusters.cells", None, 1, len(sizes))
         if not cells:

@@ -38,11 +38,18 @@ index/kmeans.py (cluster_rule, cell_rule). A query fetches every group holding a
 probes: the build numbers the clusters along their centroids' similarity (index/kmeans.py
 chained) and closes a group once it holds `group_bytes` (never across a cell), so the clusters
 a query probes, near each other, fall into few files.
+
+Hoods (format 6; the manifest's `clusters` has "hood_chunks": h and no `groups` or `cells`):
+vectors.<c>.bin holds cluster c's hood (hood_of), each of its clusters' blocks in hood order as
+above, so a cluster is in many files. A query reads `probe` files: down its clusters best first,
+each cluster no file taken holds takes its own file, until `probe` files are taken; it scores
+every chunk of every cluster those files hold. The clusters a query's best ones lie among are
+close to each other, so a few hoods hold most of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +98,11 @@ class Clusters:
     cell_chunks: int = 0
     cell_centroids: np.ndarray | None = None
     cell_scales: np.ndarray | None = None
+    hood_chunks: int = 0
+
+    def hood(self, center: int) -> list[int]:
+        """The clusters file `center` holds (hoods: hood_of)."""
+        return hood_of(self.centroids, self.centroid_scales, [m.size for m in self.members], center, self.hood_chunks)
 
     def cell_clusters(self, cell: int) -> range:
         """The numbers of cell `cell`'s clusters (two levels)."""
@@ -136,6 +148,22 @@ def unpack_codes(data: bytes, n: int, dim: int, bits: int) -> np.ndarray:
     return codes
 
 
+def hood_of(centroids: np.ndarray, scales: np.ndarray, sizes: Sequence[int], center: int, chunks: int) -> list[int]:
+    """Cluster `center`'s hood: itself, then the other clusters by the cosine of their centroid
+    (the decoded int8 rows and scales) with its own (integer dot product times the two scales,
+    as for passages), best first, ties to the lower number, taken while the hood holds fewer
+    than `chunks` chunks."""
+    dots = centroids.astype(np.int64) @ centroids[center].astype(np.int64)
+    cos = dots.astype(np.float64) * scales * scales[center]
+    hood, held = [center], int(sizes[center])
+    for cluster in sorted((c for c in range(len(sizes)) if c != center), key=lambda c: (-cos[c], c)):
+        if held >= chunks:
+            break
+        hood.append(cluster)
+        held += int(sizes[cluster])
+    return hood
+
+
 def clustered_files(
     points: np.ndarray,
     centroids: np.ndarray,
@@ -146,9 +174,10 @@ def clustered_files(
     """centroids.bin and one vectors.<g>.bin per group of clusters, and the manifest's
     `clusters` entry. `points` are the passages (float64 rows: the int8 rows times their scales),
     `centroids` unit float64 rows; `rule` = {bits, centroid_bits, probe, probe_chunks,
-    group_bytes[, cell_chunks]} (index/kmeans.py): a group ends once it holds group_bytes, or
-    at a cell's end; `cells` (two levels) = (the cells' unit centroids, clusters per cell), the
-    clusters numbered cell by cell."""
+    group_bytes[, cell_chunks][, hood_chunks]} (index/kmeans.py): a group ends once it holds
+    group_bytes, or at a cell's end; with hood_chunks each cluster's hood is a file instead;
+    `cells` (two levels) = (the cells' unit centroids, clusters per cell), the clusters
+    numbered cell by cell."""
     bits = rule["centroid_bits"]
     codes, scales = quantize_codes(centroids, bits)
     packed, width = pack_codes(codes, bits), row_bytes(codes.shape[1], bits)
@@ -163,6 +192,7 @@ def clustered_files(
             row_scales = scales[start:end].astype("<f4").tobytes()
             files[cell_centroids(cell)] = packed[start * width : end * width] + row_scales
             start = end
+    centroid_rows, centroid_scales = codes, scales
     codes, scales = quantize_codes(points, rule["bits"])
     sizes: list[int] = []
     blocks: list[bytes] = []
@@ -171,6 +201,13 @@ def clustered_files(
         sizes.append(int(members.size))
         packed = pack_codes(codes[members], rule["bits"]) + scales[members].astype("<f4").tobytes()
         blocks.append(members.astype("<u4").tobytes() + packed)
+    keys = ("bits", "centroid_bits", "probe", "probe_chunks")
+    entry: dict[str, Any] = {**{key: int(rule[key]) for key in keys}, "sizes": sizes}
+    if "hood_chunks" in rule:
+        for center in range(len(blocks)):
+            hood = hood_of(centroid_rows, centroid_scales, sizes, center, rule["hood_chunks"])
+            files[vector_shard(center)] = b"".join(blocks[cluster] for cluster in hood)
+        return files, entry | {"hood_chunks": int(rule["hood_chunks"])}
     cell_ends = set(np.cumsum(cells[1]).tolist()) if cells is not None else set()
     groups = [0]
     held = 0
@@ -181,8 +218,7 @@ def clustered_files(
         held += len(block)
     for group, (start, end) in enumerate(zip(groups, [*groups[1:], len(blocks)], strict=True)):
         files[vector_shard(group)] = b"".join(blocks[start:end])
-    keys = ("bits", "centroid_bits", "probe", "probe_chunks")
-    entry: dict[str, Any] = {**{key: int(rule[key]) for key in keys}, "sizes": sizes, "groups": groups}
+    entry["groups"] = groups
     if cells is not None:
         entry |= {"cells": [int(count) for count in cells[1]], "cell_chunks": int(rule["cell_chunks"])}
     return files, entry
@@ -217,19 +253,21 @@ def read_cell(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.nda
 
 
 def group_clusters(manifest: dict[str, Any], index: int) -> range:
-    """The clusters group file `index` holds."""
+    """The clusters group file `index` holds (not hoods: Clusters.hood)."""
     clusters = manifest["vectors"]["clusters"]
     groups = group_starts(clusters)
     return range(groups[index], groups[index + 1] if index + 1 < len(groups) else len(clusters["sizes"]))
 
 
-def read_group(data: bytes, manifest: dict[str, Any], index: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """vectors.<index>.bin -> per cluster of the group, in order: (its chunk numbers, decoded
-    codes as int8 rows, float64 scales), checked."""
+def read_group(
+    data: bytes, manifest: dict[str, Any], index: int, held: Sequence[int] | None = None
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """vectors.<index>.bin -> per cluster it holds (`held`, hoods; else group_clusters), in
+    order: (its chunk numbers, decoded codes as int8 rows, float64 scales), checked."""
     name = vector_shard(index)
     clusters = manifest["vectors"]["clusters"]
     dim, bits = manifest["vectors"]["dim"], clusters["bits"]
-    sizes = [clusters["sizes"][cluster] for cluster in group_clusters(manifest, index)]
+    sizes = [clusters["sizes"][cluster] for cluster in (group_clusters(manifest, index) if held is None else held)]
     expected = sum(size * (4 + row_bytes(dim, bits) + 4) for size in sizes)
     if len(data) != expected:
         raise BundleError(f"{name} has {len(data)} bytes, expected {expected} (corrupted)")

@@ -442,7 +442,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     index.add_argument(
         "--vector-probe", type=_int_range(1), default=None, metavar="P",
-        help="clusters a query reads (default: the best 10, the clusters sized so that 10 hold 8 %% of the chunks)",
+        help="files a query reads, each a cluster's hood (default: 3, each hood half of 8 %% of the chunks; "
+        "with cells: clusters, default 10)",
     )
     index.add_argument(
         "--vector-bits", type=_int_range(2, 8), default=None, metavar="B",

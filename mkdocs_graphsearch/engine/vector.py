@@ -79,11 +79,30 @@ def probed_cells(clusters: Clusters, query: Sequence[float], levels: int) -> lis
     return _taken(order, sizes, 1, clusters.cell_chunks)
 
 
+def probed_files(clusters: Clusters, query: Sequence[float], levels: int) -> list[int]:
+    """Hoods (bundle/vector_shards.py): the files a query reads, in the order taken: down the
+    clusters best first (as probed_clusters ranks them), each cluster no file taken holds takes
+    its own file, until `probe` files are taken."""
+    numbers = list(range(len(clusters.members)))
+    taken: list[int] = []
+    held: set[int] = set()
+    for cluster in _best_first(clusters.centroids, clusters.centroid_scales, numbers, query, levels):
+        if len(taken) >= clusters.probe:
+            break
+        if cluster not in held:
+            taken.append(cluster)
+            held.update(clusters.hood(cluster))
+    return taken
+
+
 def probed_clusters(clusters: Clusters, query: Sequence[float], levels: int) -> list[int]:
     """The clusters a query reads (bundle/vector_shards.py): by the cosine of their centroids
     with the query (computed as for passages), best first, ties to the lower cluster number,
     taken while fewer than `probe` are taken or fewer than `probe_chunks` chunks are read; two
-    levels: among the clusters of the cells taken (probed_cells) only."""
+    levels: among the clusters of the cells taken (probed_cells) only; hoods: every cluster the
+    files taken hold (probed_files), in rising order."""
+    if clusters.hood_chunks:
+        return sorted({c for center in probed_files(clusters, query, levels) for c in clusters.hood(center)})
     numbers: list[int] = list(range(len(clusters.members)))
     if clusters.cells is not None:
         numbers = sorted(c for cell in probed_cells(clusters, query, levels) for c in clusters.cell_clusters(cell))

@@ -30,15 +30,18 @@ ITERATIONS = 20
 #: Up to this many bytes of coded rows + scales, every vector is one file (no clusters: exact
 #: search over every vector, one request); a site of a thousand or two chunks stays whole.
 SINGLE_FILE_BYTES = 128 * 1024
-#: The clustered layout (cluster_rule, probe_rule): a query reads PROBE clusters, best first, so
-#: its vector side costs PROBE requests (plus centroids.bin) on a site of any size; the clusters
-#: are as many as make PROBE of them hold the chunks a query reads (PROBE_SHARE of the site, at
-#: least min_reads). Before: round(8 sqrt(n)) small clusters probed until that share was read,
-#: which kept more of exact search's top 10 but scattered a query over dozens of files
-#: (benchmarks/vector_recall.py; benchmarks/results/vectors-*.json). Codes of BITS bits,
-#: centroids of CENTROID_BITS (benchmarks/results/history/format3-work-log.md).
-PROBE = 10
+#: The clustered layout (cluster_rule, probe_rule): a query reads PROBE files, each a cluster's
+#: hood (bundle/vector_shards.py hood_of) of HOOD_READS times the chunks it reads (`reads`:
+#: PROBE_SHARE of the site, at least min_reads), so its vector side costs PROBE requests (plus
+#: centroids.bin) on a site of any size. The clusters are as many as make CLUSTERS_PER_READ of
+#: them hold `reads` chunks: finer clusters route a query better, and each is a file. Before:
+#: ten clusters' own files (format 5 groups), and before that round(8 sqrt(n)) small clusters
+#: probed until that share was read (benchmarks/vector_recall.py; benchmarks/results/vectors-*.json).
+#: Codes of BITS bits, centroids of CENTROID_BITS (benchmarks/results/history/format3-work-log.md).
+PROBE = 3
 PROBE_SHARE = 0.08
+CLUSTERS_PER_READ = 20
+HOOD_READS = 0.5
 BITS = 4
 CENTROID_BITS = 4
 #: Beyond this many clusters (only when asked for: `--vector-clusters K`) they get two levels
@@ -50,10 +53,12 @@ TWO_LEVEL_CLUSTERS = 1024
 #: right clusters).
 CELLS_PER_ROOT = 2
 CELL_READS = 8
-#: A group file of clusters (bundle/vector_shards.py) closes once it holds this share of the
-#: bytes a query reads: about half a cluster's, so a cluster is mostly a file of its own, and
-#: the smallest, numbered next to a similar one (chained), share one.
-GROUPS_PER_READ = 2 * PROBE
+#: Two levels only (no hoods): a query reads its best CELL_PROBE clusters; a group file of
+#: clusters (bundle/vector_shards.py) closes once it holds this share of the bytes a query
+#: reads: about half a cluster's, so a cluster is mostly a file of its own, and the smallest,
+#: numbered next to a similar one (chained), share one.
+CELL_PROBE = 10
+GROUPS_PER_READ = 2 * CELL_PROBE
 
 
 def reads(n_chunks: int, least: int) -> int:
@@ -63,12 +68,12 @@ def reads(n_chunks: int, least: int) -> int:
 
 def cluster_rule(n_chunks: int, dim: int, force: bool = False, bits: int = BITS) -> int:
     """How many clusters for a site: one (exact search) while all vectors, as `bits`-bit codes,
-    fit in SINGLE_FILE_BYTES (unless `force`), else as many as make PROBE of them hold `reads`
-    chunks (with `force`, a small site's tests: no min_reads floor)."""
+    fit in SINGLE_FILE_BYTES (unless `force`), else as many as make CLUSTERS_PER_READ of them
+    hold `reads` chunks (with `force`, a small site's tests: no min_reads floor)."""
     if n_chunks * (row_bytes(dim, bits) + 4) <= SINGLE_FILE_BYTES and not force or n_chunks < 2:
         return 1
     read = reads(n_chunks, 0 if force else min_reads(dim))
-    return min(n_chunks, max(2, round(PROBE * n_chunks / read)))
+    return min(n_chunks, max(2, round(CLUSTERS_PER_READ * n_chunks / read)))
 
 
 def cell_rule(n_chunks: int, clusters: int) -> int:
@@ -85,13 +90,16 @@ def min_reads(dim: int) -> int:
 
 
 def probe_rule(n_chunks: int, probe: int | None, bits: int | None, least: int = 0) -> dict[str, int]:
-    """The manifest's code widths and probe rule: `probe` clusters if given, else PROBE (the
-    clusters are sized for it: cluster_rule); two levels: the best cells until CELL_READS times
-    `reads` chunks (with `probe`: every cell). `reads` also sizes the group files."""
-    rule = {"bits": bits or BITS, "centroid_bits": CENTROID_BITS, "reads": reads(n_chunks, least)}
+    """The manifest's code widths and probe rule: `probe` files (hoods) if given, else PROBE,
+    each a hood of HOOD_READS times `reads` chunks; two levels (no hoods): the best CELL_PROBE
+    (or `probe`) clusters among the best cells until CELL_READS times `reads` chunks (with
+    `probe`: every cell). `reads` also sizes the group files."""
+    rule = {"bits": bits or BITS, "centroid_bits": CENTROID_BITS, "reads": reads(n_chunks, least), "probe_chunks": 0}
+    rule["hood_chunks"] = max(1, math.ceil(HOOD_READS * rule["reads"]))
     if probe is not None:
-        return {**rule, "probe": probe, "probe_chunks": 0, "cell_chunks": n_chunks}
-    return {**rule, "probe": PROBE, "probe_chunks": 0, "cell_chunks": min(n_chunks, CELL_READS * rule["reads"])}
+        return {**rule, "probe": probe, "cell_probe": probe, "cell_chunks": n_chunks}
+    cell_chunks = min(n_chunks, CELL_READS * rule["reads"])
+    return {**rule, "probe": PROBE, "cell_probe": CELL_PROBE, "cell_chunks": cell_chunks}
 
 
 def unit_rows(rows: np.ndarray, scales: np.ndarray) -> np.ndarray:
@@ -221,11 +229,13 @@ def clustered_layout(
     centroids, assignment = kmeans(unit_rows(rows, scales), count)
     # "auto" clusters a small site to test the clustered layout: reading min_reads would read it all.
     rule = probe_rule(n, probe, bits, 0 if clusters == "auto" else min_reads(dim))
-    rule["probe"] = min(rule["probe"], centroids.shape[0])
     cell_count = cell_rule(n, centroids.shape[0]) if cells is None else min(cells, centroids.shape[0])
     grouped = None
-    if cell_count > 1:
+    if cell_count > 1:  # group files under cells, no hoods: a hood may cross cells
         centroids, assignment, grouped = grouped_in_cells(centroids, assignment, cell_count)
+        del rule["hood_chunks"]
+        rule["probe"] = rule["cell_probe"]
+    rule["probe"] = min(rule["probe"], centroids.shape[0])
     centroids, assignment = chained(centroids, assignment, grouped[1] if grouped else None)
     rule["group_bytes"] = rule["reads"] * (4 + row_bytes(dim, rule["bits"]) + 4) // GROUPS_PER_READ
     points = rows.astype(np.float64) * scales[:, None]

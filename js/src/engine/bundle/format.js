@@ -11,8 +11,8 @@
  * its clustered vectors, one cluster a file: vector-shards.js groupStarts; formats 3 and 4 store
  * vectors.bin as int8 rows, format 5 as codes of `vectors.bits` bits; formats 3 and 4 have their
  * display fragments over the text fragments' ranges, format 5 its own: schema.js displayStarts;
- * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts) and adds the
- * word files (word-rows.js). */
+ * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts), adds the
+ * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf). */
 export const FORMAT_VERSION = 6;
 export const MIN_FORMAT_VERSION = 3;
 /** Format 6: compact display fragments (display.js; spec: bundle/format.py COMPACT_DISPLAY_FORMAT). */

@@ -61,6 +61,11 @@ function checkClusters(vectors, nChunks) {
       previous = whole(m, start, `vectors.clusters.groups[${i}]`, previous + 1, i ? sizes.length - 1 : 0);
     });
   }
+  if (Object.hasOwn(clusters, "hood_chunks")) { // hoods (format 6): each cluster's file holds its hood, no groups or cells
+    const where = "vectors.clusters.hood_chunks";
+    whole(m, clusters.hood_chunks, where, 1, Math.max(nChunks, 1));
+    if (Object.hasOwn(clusters, "groups") || Object.hasOwn(clusters, "cells")) fail(m, where, "must not come with groups or cells");
+  }
   if (Object.hasOwn(clusters, "cells")) { // two levels: clusters per cell, then the chunks the cells taken cover
     const cells = wholes(m, clusters.cells, "vectors.clusters.cells", null, 1, sizes.length);
     if (!cells.length) fail(m, "vectors.clusters.cells", "must list at least one cell");

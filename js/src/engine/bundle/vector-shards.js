@@ -9,7 +9,8 @@
  * out without them). Two levels:
  * centroids.bin holds the cells' centroids and centroids.<g>.bin cell g's clusters' centroids,
  * fetched when a query takes cell g (in `wanted` as -1 - g; a failed cell's clusters are
- * left out).
+ * left out). Hoods (format 6): vectors.<c>.bin holds cluster c's hood (hoodOf), a query reads
+ * the files probedFiles names (in `wanted` as c) and every cluster they hold.
  */
 import { BundleError } from "./format.js";
 import { readFile } from "./read.js";
@@ -21,11 +22,13 @@ import { dot, quantizeQuery } from "../vector.js";
  * @typedef {{centroids: Int8Array, centroidScales: Float64Array, sizes: number[], probe: number,
  *            probeChunks: number, bits: number, members: (Uint32Array | undefined)[],
  *            rows: ({values: Int8Array, scales: Float64Array} | undefined)[],
- *            failed: Uint8Array, groups: number[], groupOf: Int32Array, cells?: Cells}} Clusters
+ *            failed: Uint8Array, groups: number[], groupOf: Int32Array, cells?: Cells,
+ *            hoodChunks: number, hoods: (number[] | undefined)[]}} Clusters
  *   groups: each group file's first cluster (groupStarts), groupOf: each cluster's group;
  *   members: each loaded cluster's chunks; rows: their rows and scales, in that order (a
  *   cluster's rows side by side: a query reads whole clusters, and rows scattered by chunk over
- *   a big site's vectors made its dot products up to twice as slow)
+ *   a big site's vectors made its dot products up to twice as slow); hoodChunks: 0 (groups) or
+ *   the manifest's hood_chunks, hoods: each hood as hoodOf makes it once asked
  * @typedef {{counts: number[], starts: number[], chunks: number[], cellChunks: number,
  *            centroids: Int8Array, scales: Float64Array, bits: number, state: Uint8Array}} Cells
  *   two levels: clusters per cell, each cell's first cluster and chunks, the cells' centroids;
@@ -106,7 +109,8 @@ export async function loadVectors(bundle, fetchFile) {
   /** @type {Clusters} */
   const clusters = { centroids: centroids.values, centroidScales: centroids.scales, sizes, probe, probeChunks, bits,
                      members: new Array(sizes.length).fill(undefined), rows: new Array(sizes.length).fill(undefined),
-                     failed: new Uint8Array(sizes.length), groups, groupOf };
+                     failed: new Uint8Array(sizes.length), groups, groupOf,
+                     hoodChunks: info.clusters.hood_chunks ?? 0, hoods: new Array(sizes.length).fill(undefined) };
   if (counts) {
     /** @type {number[]} */
     const starts = [], chunks = [];
@@ -146,25 +150,60 @@ export async function loadCell(bundle, fetchFile, index) {
 }
 
 /**
- * Read cluster group `index` (vectors.<index>.bin: per cluster, its chunk numbers, rows and
- * scales) into the bundle's vectors; a file that fails marks its clusters failed (queries go on
- * without them) and throws.
+ * Hoods: cluster `center`'s hood (spec: vector_shards.py hood_of): itself, then the other
+ * clusters by the cosine of their centroid with its own (integer dot product times the two
+ * scales), best first, ties to the lower number, taken while it holds fewer than hoodChunks chunks.
+ * @param {Clusters} clusters @param {number} dim @param {number} center @returns {number[]}
+ */
+export function hoodOf(clusters, dim, center) {
+  const known = clusters.hoods[center];
+  if (known) return known;
+  const { centroids, centroidScales: scales, sizes } = clusters;
+  const row = Int32Array.from(centroids.subarray(center * dim, (center + 1) * dim));
+  const cos = new Float64Array(sizes.length);
+  for (let c = 0; c < sizes.length; c++) cos[c] = dot(centroids, c * dim, row, dim) * scales[c] * scales[center];
+  const others = sizes.map((_, c) => c).filter((c) => c !== center).sort((a, b) => cos[b] - cos[a] || a - b);
+  const hood = [center];
+  let held = sizes[center];
+  for (const cluster of others) {
+    if (held >= clusters.hoodChunks) break;
+    hood.push(cluster);
+    held += sizes[cluster];
+  }
+  clusters.hoods[center] = hood;
+  return hood;
+}
+
+/**
+ * The clusters file vectors.<index>.bin holds, in order: group `index`'s, or (hoods) cluster
+ * `index`'s hood. @param {Clusters} clusters @param {number} dim @param {number} index
+ */
+function fileClusters(clusters, dim, index) {
+  if (clusters.hoodChunks) return hoodOf(clusters, dim, index);
+  const end = index + 1 < clusters.groups.length ? clusters.groups[index + 1] : clusters.sizes.length;
+  return Array.from({ length: end - clusters.groups[index] }, (_, i) => clusters.groups[index] + i);
+}
+
+/**
+ * Read vectors.<index>.bin (per cluster it holds, fileClusters: its chunk numbers, rows and
+ * scales) into the bundle's vectors; a file that fails marks its clusters not yet loaded failed
+ * (queries go on without them) and throws.
  * @param {Bundle} bundle @param {FetchFile} fetchFile @param {number} index
  */
 export async function loadGroup(bundle, fetchFile, index) {
   const vectors = /** @type {Vectors} */ (bundle.vectors);
   const clusters = /** @type {Clusters} */ (vectors.clusters);
-  const first = clusters.groups[index];
-  const end = index + 1 < clusters.groups.length ? clusters.groups[index + 1] : clusters.sizes.length;
+  const held = fileClusters(clusters, vectors.dim, index);
   try {
     const name = vectorShard(index);
     const dim = vectors.dim, width = 4 + rowBytes(dim, clusters.bits) + 4;
     const bytes = await readFile(fetchFile, bundle.manifest, name);
-    const expected = clusters.sizes.slice(first, end).reduce((sum, size) => sum + size * width, 0);
+    const expected = held.reduce((sum, cluster) => sum + clusters.sizes[cluster] * width, 0);
     if (bytes.length !== expected) throw new BundleError(`${name} has ${bytes.length} bytes, expected ${expected} (corrupted)`);
     /** @type {{chunks: Uint32Array, rows: {values: Int8Array, scales: Float64Array}}[]} */
     const read = [];
-    for (let cluster = first, at = 0; cluster < end; cluster++) {
+    let at = 0;
+    for (const cluster of held) {
       const size = clusters.sizes[cluster];
       const block = bytes.subarray(at, at + size * width);
       const rows = codeRows(name, block, size, dim, clusters.bits, 4 * size);
@@ -180,11 +219,12 @@ export async function loadGroup(bundle, fetchFile, index) {
       at += size * width;
     }
     read.forEach(({ chunks, rows }, i) => {
-      clusters.rows[first + i] = rows;
-      clusters.members[first + i] = chunks;
+      if (clusters.members[held[i]]) return; // hoods: loaded with another file
+      clusters.rows[held[i]] = rows;
+      clusters.members[held[i]] = chunks;
     });
   } catch (error) {
-    clusters.failed.fill(1, first, end);
+    for (const cluster of held) if (!clusters.members[cluster]) clusters.failed[cluster] = 1;
     throw error;
   }
 }
@@ -250,13 +290,38 @@ export function probedCells(cells, dim, query, levels) {
 }
 
 /**
+ * Hoods: the files a query reads, in the order taken: down the clusters best first, each
+ * cluster no file taken holds takes its own file, until `probe` files are taken (spec:
+ * engine/vector.py probed_files).
+ * @param {Clusters} clusters @param {number} dim @param {number[]} query @param {number} levels
+ */
+export function probedFiles(clusters, dim, query, levels) {
+  const numbers = Array.from({ length: clusters.sizes.length }, (_, c) => c);
+  /** @type {number[]} */
+  const taken = [];
+  const held = new Uint8Array(clusters.sizes.length);
+  for (const cluster of bestFirst(clusters.centroids, clusters.centroidScales, numbers, dim, query, levels)) {
+    if (taken.length >= clusters.probe) break;
+    if (held[cluster]) continue;
+    taken.push(cluster);
+    for (const c of hoodOf(clusters, dim, cluster)) held[c] = 1;
+  }
+  return taken;
+}
+
+/**
  * The clusters a query reads: by the cosine of their centroids with the query (integer dot
  * products, as for passages), best first, ties to the lower cluster number, taken while fewer
  * than `probe` are taken or fewer than `probeChunks` chunks are read; two levels: among the
- * clusters of the cells taken (probedCells) that are loaded only.
+ * clusters of the cells taken (probedCells) that are loaded only; hoods: every cluster the files
+ * taken hold (probedFiles), in rising order.
  * @param {Clusters} clusters @param {number} dim @param {number[]} query @param {number} levels
  */
 export function probedClusters(clusters, dim, query, levels) {
+  if (clusters.hoodChunks) {
+    const held = new Set(probedFiles(clusters, dim, query, levels).flatMap((c) => hoodOf(clusters, dim, c)));
+    return [...held].sort((a, b) => a - b);
+  }
   const cells = clusters.cells;
   let numbers = Array.from({ length: clusters.sizes.length }, (_, c) => c);
   if (cells) {
@@ -285,8 +350,12 @@ export function clusterCosines(vectors, query, levels, nChunks, wanted) {
     if (wanted?.size) return null;
   }
   const probed = probedClusters(clusters, dim, query, levels);
-  for (const cluster of probed) {
-    if (!clusters.members[cluster] && !clusters.failed[cluster]) wanted?.add(clusters.groupOf[cluster]);
+  /** @param {number} cluster */
+  const missing = (cluster) => !clusters.members[cluster] && !clusters.failed[cluster];
+  if (clusters.hoodChunks) { // each file taken whose clusters are not all in
+    for (const c of probedFiles(clusters, dim, query, levels)) if (hoodOf(clusters, dim, c).some(missing)) wanted?.add(c);
+  } else {
+    for (const cluster of probed) if (missing(cluster)) wanted?.add(clusters.groupOf[cluster]);
   }
   if (wanted?.size) return null;
   const { q, scale } = quantizeQuery(query, levels);
