@@ -69,7 +69,8 @@ async function clusteredFiles(probe = 1, probeChunks = 0, groups = null, hoodChu
   }
   manifest.vectors.clusters = { bits: 8, centroid_bits: 8, probe, probe_chunks: probeChunks, sizes: members.map((m) => m.length) };
   if (groups) Object.assign(manifest, { format: 4 }).vectors.clusters.groups = groups;
-  if (hoodChunks) Object.assign(manifest, { format: 6 }).vectors.clusters.hood_chunks = hoodChunks;
+  // Hoods keep the frozen bundle's format: its display fragments are not format 6's compact ones.
+  if (hoodChunks) manifest.vectors.clusters.hood_chunks = hoodChunks;
   /** @type {Map<string, Uint8Array>} by file name (bundle/format.js fileName) */
   const served = new Map([...files].map(([part, bytes]) => [fileName(manifest, part), bytes]));
   served.set("manifest.json", sealedManifest(manifest));
