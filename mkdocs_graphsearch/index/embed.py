@@ -282,6 +282,7 @@ class Embedder:
         self.spec = spec if spec is not None else ModelSpec()
         self.batch_tokens = max(1, batch_tokens)
         self._wordpiece: WordPiece | None = None
+        self._starting: threading.Thread | None = None  # start_in_background's
         if not lazy:
             self.wordpiece  # noqa: B018 - loads the vocabulary: ModelUnavailable now
         self.spec.fingerprint  # noqa: B018 - reads and checks the model file: ModelUnavailable now
@@ -290,7 +291,6 @@ class Embedder:
         self.threads = threads or (1 if self.spec.integer_matmuls else _cpu_count())
         self._session: onnxruntime.InferenceSession | None = None
         self._dim = 0
-        self._starting: threading.Thread | None = None
         if not lazy:
             self._load()
 
