@@ -514,6 +514,21 @@ def test_the_integer_model_runs_integer_matmuls_on_the_int8_weights() -> None:
     assert all(node.input[1] not in weights for node in graph.node if node.op_type == "MatMul")
 
 
+def _assert_same_bits_as_patched_conversion(embedder: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default model converted with int8_graph.py as `monkeypatch` has patched it gives the
+    bits of `embedder` (the conversion as it is)."""
+    other = Embedder(ModelSpec(), threads=1, batch_tokens=1)  # no cache folder: converted here
+    monkeypatch.undo()
+    _assert_same_bits(embedder, other, _example_passages()[:12])
+
+
+def _assert_same_bits(ours: Embedder, theirs: Embedder, texts: list[str]) -> None:
+    """Both embedders give these passages the same vectors and token states, bit for bit."""
+    for a, b in zip(ours.embed_many(texts, states=True), theirs.embed_many(texts, states=True), strict=True):
+        assert a.vector.tobytes() == b.vector.tobytes()
+        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
+
+
 def test_the_integer_model_drops_nan_guards_and_the_mask_and_keeps_every_bit(
     embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -533,13 +548,7 @@ def test_the_integer_model_drops_nan_guards_and_the_mask_and_keeps_every_bit(
     monkeypatch.setattr(int8_graph, "_without_attention_mask", lambda graph, nodes: nodes)
     kept = onnx.load_from_string(int8_graph.integer_model(model)).graph
     assert [node.op_type for node in kept.node].count("IsNaN") == 6 and len(kept.input) == 3
-    other = Embedder(ModelSpec(), threads=1, batch_tokens=1)  # no cache folder: converted here
-    monkeypatch.undo()
-    texts = _example_passages()[:12]
-    ours, theirs = list(embedder.embed_many(texts, states=True)), list(other.embed_many(texts, states=True))
-    for a, b in zip(ours, theirs, strict=True):
-        assert a.vector.tobytes() == b.vector.tobytes()
-        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
+    _assert_same_bits_as_patched_conversion(embedder, monkeypatch)
 
 
 def test_the_integer_model_gathers_table_rows_before_dequantizing_and_keeps_every_bit(
@@ -561,13 +570,7 @@ def test_the_integer_model_gathers_table_rows_before_dequantizing_and_keeps_ever
     monkeypatch.setattr(int8_graph, "_gathered_rows", lambda nodes, producer, inits: nodes)
     whole = onnx.load_from_string(int8_graph.integer_model(model)).graph
     assert "Cast" in {node.op_type for node in whole.node if set(node.input) & int8}
-    other = Embedder(ModelSpec(), threads=1, batch_tokens=1)  # no cache folder: converted here
-    monkeypatch.undo()
-    texts = _example_passages()[:12]
-    ours, theirs = list(embedder.embed_many(texts, states=True)), list(other.embed_many(texts, states=True))
-    for a, b in zip(ours, theirs, strict=True):
-        assert a.vector.tobytes() == b.vector.tobytes()
-        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
+    _assert_same_bits_as_patched_conversion(embedder, monkeypatch)
 
 
 def test_a_kept_conversion_is_run_without_reading_the_model_file(
@@ -586,12 +589,8 @@ def test_a_model_started_in_the_background_gives_the_same_bits(embedder: Embedde
     started = Embedder(ModelSpec(stamp_dir=tmp_path), lazy=True)
     started.start_in_background()
     started.start_in_background()  # once
-    texts = _example_passages()[:6]
-    ours, theirs = list(started.embed_many(texts, states=True)), list(embedder.embed_many(texts, states=True))
+    _assert_same_bits(started, embedder, _example_passages()[:6])
     assert started.dim == 384
-    for a, b in zip(ours, theirs, strict=True):
-        assert a.vector.tobytes() == b.vector.tobytes()
-        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
 
 
 def test_a_background_start_that_fails_is_reported_at_first_use(monkeypatch: pytest.MonkeyPatch) -> None:

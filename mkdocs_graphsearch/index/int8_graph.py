@@ -144,22 +144,32 @@ def integer_model(model: bytes) -> bytes:
 
 def _int8_weight(node: Any, producer: dict[str, Any], inits: dict[str, Any]) -> tuple[str, str] | None:
     """(int8 weight, per-column scale) initializer names when `node` is `MatMul(x, Mul(Cast(Wq), scale))`."""
-    import onnx
-
     if node.op_type != "MatMul":
         return None
-    mul = producer.get(node.input[1])
+    found = _dequantized(node.input[1], producer, inits)
+    if found is None:
+        return None
+    wq, scale, _ = found
+    if list(scale.dims) not in ([1, wq.dims[1]], [wq.dims[1]]):
+        return None
+    return wq.name, scale.name
+
+
+def _dequantized(name: str, producer: dict[str, Any], inits: dict[str, Any]) -> tuple[Any, Any, Any] | None:
+    """(int8 initializer Wq, scale initializer, the Cast node) when `name` is the output of
+    `Mul(Cast(Wq), scale)` with Wq a 2-D int8 initializer."""
+    import onnx
+
+    mul = producer.get(name)
     if mul is None or mul.op_type != "Mul":
         return None
     cast = producer.get(mul.input[0])
     if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or mul.input[1] not in inits:
         return None
-    wq, scale = inits[cast.input[0]], inits[mul.input[1]]
+    wq = inits[cast.input[0]]
     if wq.data_type != onnx.TensorProto.INT8 or len(wq.dims) != 2:
         return None
-    if list(scale.dims) not in ([1, wq.dims[1]], [wq.dims[1]]):
-        return None
-    return wq.name, scale.name
+    return wq, inits[mul.input[1]], cast
 
 
 def _gathered_rows(nodes: list[Any], producer: dict[str, Any], inits: dict[str, Any]) -> list[Any]:
@@ -190,18 +200,13 @@ def _gathered_rows(nodes: list[Any], producer: dict[str, Any], inits: dict[str, 
 def _int8_table(node: Any, producer: dict[str, Any], inits: dict[str, Any]) -> tuple[str, str, int] | None:
     """(int8 table, per-row scale, the Cast's type) initializer names when `node` is
     `Gather(Mul(Cast(Wq), scale), ids)` along axis 0 with one scale per row of Wq."""
-    import onnx
-
     if node.op_type != "Gather" or any(a.name == "axis" and a.i != 0 for a in node.attribute):
         return None
-    mul = producer.get(node.input[0])
-    if mul is None or mul.op_type != "Mul":
+    found = _dequantized(node.input[0], producer, inits)
+    if found is None:
         return None
-    cast = producer.get(mul.input[0])
-    if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or mul.input[1] not in inits:
-        return None
-    wq, scale = inits[cast.input[0]], inits[mul.input[1]]
-    if wq.data_type != onnx.TensorProto.INT8 or len(wq.dims) != 2 or list(scale.dims) != [wq.dims[0], 1]:
+    wq, scale, cast = found
+    if list(scale.dims) != [wq.dims[0], 1]:
         return None
     return wq.name, scale.name, next(a.i for a in cast.attribute if a.name == "to")
 
