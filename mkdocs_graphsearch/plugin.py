@@ -9,6 +9,7 @@ With `enabled: false` every hook returns at once: the site builds as if the plug
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
@@ -40,6 +41,9 @@ from mkdocs_graphsearch.site_output.assets import ASSETS_DIR, runtime_dir
 from mkdocs_graphsearch.site_output.inject import error_page_tags, inject, runtime_tags
 from mkdocs_graphsearch.site_output.theme_compat import patch_theme_page
 
+if TYPE_CHECKING:
+    from mkdocs_graphsearch.index.semantic_options import SemanticOptions
+
 log = get_plugin_logger(__name__)
 
 #: After autorefs' on_env (-50), where `<autoref>` elements become links to what defines them.
@@ -55,6 +59,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     cache_dir: Path | None = None
     kept: Path | None = None
     runtime_folder: str | None = None  # the runtime's versioned folder in this build (on_pre_build)
+    semantic: SemanticOptions | None = None  # the embedding model's options (on_nav)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving, self.dirty = command == "serve", dirty
@@ -98,6 +103,9 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         )
         self.slugify = toc_slugify(config.mdx_configs)
         self.related_keys: dict[str, str] = {}
+        self.semantic = None
+        if self.config.embeddings:  # made here: a changed page starts its model (on_page_markdown)
+            self.semantic = semantic_options(self.config.model, cache_dir, log.warning, _log_progress, self.serving)
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
@@ -106,6 +114,10 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         source = _source(page.file)
         for warning in self.pages.read_source(page.file.src_uri, source):
             log.warning(str(warning))
+        if self.semantic is not None and self.pages.changed(page.file.src_uri):
+            # an edited page most likely changes a passage to embed: the model starts while
+            # MkDocs renders the pages, not after them
+            self.semantic.embedder.start_in_background()
         markdown, warnings = rewrite_wiki_links(
             markdown,
             page.file.src_uri,
@@ -159,11 +171,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         if not self.config.enabled:
             return
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)
-        semantic = None
-        if self.config.embeddings:
-            semantic = semantic_options(
-                self.config.model, self.cache_dir, log.warning, _log_progress, self.serving
-            )
+        semantic = self.semantic
         try:
             pages = self.pages.finish(lambda path: _source(self.doc_files[path]), _log_fallback)
             state = self.pages.state_path

@@ -75,6 +75,32 @@ def test_an_edit_builds_again_and_its_new_text_is_searchable(project: Path, bund
     assert _build(project, "fresh-site", "fresh-cache", embeddings=False) == edited
 
 
+def test_an_edit_starts_the_model_while_pages_render_and_writes_a_cold_builds_bundle(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page changed since the last build starts the model in the background (embed.py); the
+    bundle is a cold build's. A build where no page changed starts nothing."""
+    from mkdocs_graphsearch.index.embed import Embedder
+
+    starts: list[str] = []
+    start = Embedder.start_in_background
+
+    def spy(self: Embedder) -> None:
+        starts.append("start")
+        start(self)
+
+    monkeypatch.setattr(Embedder, "start_in_background", spy)
+    _build(project, "site", "cache")
+    assert starts == []  # no last build to compare with
+    _build(project, "site", "cache")
+    assert starts == []
+    page = project / "docs" / "user-guide" / "scheduling.md"
+    page.write_text(page.read_text(encoding="utf-8") + EDIT, encoding="utf-8")
+    edited = _build(project, "site", "cache")
+    assert starts == ["start"]
+    assert _build(project, "fresh-site", "fresh-cache") == edited
+
+
 @pytest.mark.parametrize(
     ("option", "value"),
     [("limit", 7), ("related_count", 3), ("sections_per_page", 2), ("embeddings", True)],

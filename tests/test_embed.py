@@ -514,6 +514,21 @@ def test_the_integer_model_runs_integer_matmuls_on_the_int8_weights() -> None:
     assert all(node.input[1] not in weights for node in graph.node if node.op_type == "MatMul")
 
 
+def _assert_same_bits_as_patched_conversion(embedder: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default model converted with int8_graph.py as `monkeypatch` has patched it gives the
+    bits of `embedder` (the conversion as it is)."""
+    other = Embedder(ModelSpec(), threads=1, batch_tokens=1)  # no cache folder: converted here
+    monkeypatch.undo()
+    _assert_same_bits(embedder, other, _example_passages()[:12])
+
+
+def _assert_same_bits(ours: Embedder, theirs: Embedder, texts: list[str]) -> None:
+    """Both embedders give these passages the same vectors and token states, bit for bit."""
+    for a, b in zip(ours.embed_many(texts, states=True), theirs.embed_many(texts, states=True), strict=True):
+        assert a.vector.tobytes() == b.vector.tobytes()
+        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
+
+
 def test_the_integer_model_drops_nan_guards_and_the_mask_and_keeps_every_bit(
     embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -533,13 +548,62 @@ def test_the_integer_model_drops_nan_guards_and_the_mask_and_keeps_every_bit(
     monkeypatch.setattr(int8_graph, "_without_attention_mask", lambda graph, nodes: nodes)
     kept = onnx.load_from_string(int8_graph.integer_model(model)).graph
     assert [node.op_type for node in kept.node].count("IsNaN") == 6 and len(kept.input) == 3
-    other = Embedder(ModelSpec(), threads=1, batch_tokens=1)  # no cache folder: converted here
-    monkeypatch.undo()
-    texts = _example_passages()[:12]
-    ours, theirs = list(embedder.embed_many(texts, states=True)), list(other.embed_many(texts, states=True))
-    for a, b in zip(ours, theirs, strict=True):
-        assert a.vector.tobytes() == b.vector.tobytes()
-        assert a.states is not None and b.states is not None and a.states.tobytes() == b.states.tobytes()
+    _assert_same_bits_as_patched_conversion(embedder, monkeypatch)
+
+
+def test_the_integer_model_gathers_table_rows_before_dequantizing_and_keeps_every_bit(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No int8 table is dequantized whole (onnxruntime would fold a float copy of it at every
+    session start): each Gather reads int8 rows and their scales; vectors and token states are
+    those of the graph that dequantizes the tables first."""
+    import onnx
+
+    import mkdocs_graphsearch.index.int8_graph as int8_graph
+
+    model = _installed_model().read_bytes()
+    graph = onnx.load_from_string(int8_graph.integer_model(model)).graph
+    weights = {init.name: init for init in graph.initializer}
+    int8 = {name for name, init in weights.items() if init.data_type == onnx.TensorProto.INT8}
+    readers = {node.op_type for node in graph.node if set(node.input) & int8}
+    assert readers == {"MatMulInteger", "Gather"}
+    monkeypatch.setattr(int8_graph, "_gathered_rows", lambda nodes, producer, inits: nodes)
+    whole = onnx.load_from_string(int8_graph.integer_model(model)).graph
+    assert "Cast" in {node.op_type for node in whole.node if set(node.input) & int8}
+    _assert_same_bits_as_patched_conversion(embedder, monkeypatch)
+
+
+def test_a_kept_conversion_is_run_without_reading_the_model_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = ModelSpec(stamp_dir=tmp_path).runtime_model()
+
+    def refuse(self: ModelSpec) -> bytes:
+        raise AssertionError("the model file was read")
+
+    monkeypatch.setattr(ModelSpec, "_read_model", refuse)
+    assert ModelSpec(stamp_dir=tmp_path).runtime_model() == first  # its hash from the stamp
+
+
+def test_a_model_started_in_the_background_gives_the_same_bits(embedder: Embedder, tmp_path: Path) -> None:
+    started = Embedder(ModelSpec(stamp_dir=tmp_path), lazy=True)
+    started.start_in_background()
+    started.start_in_background()  # once
+    _assert_same_bits(started, embedder, _example_passages()[:6])
+    assert started.dim == 384
+
+
+def test_a_background_start_that_fails_is_reported_at_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mkdocs_graphsearch.index.embed as embed
+
+    def missing() -> None:
+        raise ImportError("no onnxruntime here")
+
+    monkeypatch.setattr(embed, "onnxruntime_without_telemetry", missing)
+    started = Embedder(ModelSpec(), lazy=True)
+    started.start_in_background()
+    with pytest.raises(ModelUnavailable, match="no onnxruntime here"):
+        started.dim  # noqa: B018
 
 
 def test_the_conversion_is_cached_by_model_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,10 +31,12 @@ plugin catches to build a keyword-only index after one warning.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -148,11 +150,10 @@ class ModelSpec:
     def runtime_model(self) -> bytes:
         """The bytes onnxruntime loads: the default model (however named) with integer matmuls
         (int8_graph.py), its conversion kept in `stamp_dir`; any other model as it is."""
-        model = self.model_bytes()
         if not self.integer_matmuls:
-            return model
-        try:
-            return cached_integer_model(model, self.model_sha256, self.stamp_dir)
+            return self.model_bytes()
+        try:  # the model file is read only to convert it (not when its conversion is kept)
+            return cached_integer_model(self.model_bytes, self.model_sha256, self.stamp_dir)
         except ImportError as e:  # pragma: no cover - a dependency
             raise ModelUnavailable(f"onnx is not installed: {e}") from e
 
@@ -281,6 +282,7 @@ class Embedder:
         self.spec = spec if spec is not None else ModelSpec()
         self.batch_tokens = max(1, batch_tokens)
         self._wordpiece: WordPiece | None = None
+        self._starting: threading.Thread | None = None  # start_in_background's
         if not lazy:
             self.wordpiece  # noqa: B018 - loads the vocabulary: ModelUnavailable now
         self.spec.fingerprint  # noqa: B018 - reads and checks the model file: ModelUnavailable now
@@ -292,9 +294,33 @@ class Embedder:
         if not lazy:
             self._load()
 
+    def start_in_background(self) -> None:
+        """Start the model in a thread of its own, while the caller goes on (the plugin: while
+        MkDocs renders the pages, once a page changed); its first use waits for it. The session
+        is the one `_load` makes on first use: the same outputs. A failure there is left to that
+        first use, which starts the model again and reports it."""
+        if self._session is not None or self._starting is not None:
+            return
+        np.ndarray  # noqa: B018 - numpy loaded here: a lazy module is not loaded from two threads at once
+        self._starting = threading.Thread(target=self._start_quietly, name="graphsearch-model-start", daemon=True)
+        self._starting.start()
+
+    def _start_quietly(self) -> None:
+        with contextlib.suppress(Exception):
+            self._load()
+
+    def _wait_for_start(self) -> None:
+        """Wait for `start_in_background`'s thread, if one runs (not from that thread itself)."""
+        starting = self._starting
+        if starting is not None and starting is not threading.current_thread():
+            starting.join()
+            self._starting = None
+
     @property
     def wordpiece(self) -> WordPiece:
         """The model's tokenizer, loaded on first use."""
+        if self._wordpiece is None:
+            self._wait_for_start()  # that thread loads it
         if self._wordpiece is None:
             try:
                 self._wordpiece = WordPiece(self.spec.vocab)
@@ -305,6 +331,7 @@ class Embedder:
     @property
     def session(self) -> onnxruntime.InferenceSession:
         """The onnxruntime session, started on first use."""
+        self._wait_for_start()
         if self._session is None:
             self._load()
         assert self._session is not None
@@ -313,6 +340,7 @@ class Embedder:
     @property
     def dim(self) -> int:
         """Vector dimension (384 for MiniLM-L6); starts the model if need be."""
+        self._wait_for_start()
         if self._session is None:
             self._load()
         return self._dim

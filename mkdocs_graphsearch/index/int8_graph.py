@@ -36,6 +36,7 @@ graph change that keeps every output bit keeps the cached vectors.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,8 +55,8 @@ __all__ = ["CONVERTER_VERSION", "GRAPH_VERSION", "cached_integer_model", "intege
 #: conversions) of another version are not used.
 CONVERTER_VERSION = 2
 #: Bump when the converted graph changes, outputs or not: cached conversions of another
-#: version are converted again.
-GRAPH_VERSION = 3
+#: version are converted again. 4: the embedding tables' rows gathered before they are dequantized.
+GRAPH_VERSION = 4
 #: Activation levels: 7 bits (see the module docstring: no saturation without VNNI).
 LEVELS = 127
 _KIND = "int8-model"
@@ -67,17 +68,18 @@ def cache_file(cache_dir: Path, model_sha256: str) -> Path:
     return cache_dir / f"int8-model-{model_sha256[:16]}.cache"
 
 
-def cached_integer_model(model: bytes, model_sha256: str, cache_dir: Path | None) -> bytes:
-    """`integer_model(model)`, read from `cache_dir` when it was converted before (keyed by the
-    model's sha256 and `GRAPH_VERSION`), else converted and kept there."""
+def cached_integer_model(model: Callable[[], bytes], model_sha256: str, cache_dir: Path | None) -> bytes:
+    """`integer_model(model())`, read from `cache_dir` when it was converted before (keyed by the
+    model's sha256 and `GRAPH_VERSION`), else converted and kept there; `model` gives the model
+    file's bytes, read only to convert them."""
     if cache_dir is None:
-        return integer_model(model)
+        return integer_model(model())
     path = cache_file(cache_dir, model_sha256)
     with contextlib.suppress(OSError, ValueError):  # unreadable or damaged: converted again
         cached = cache_store.read(path, _KIND, GRAPH_VERSION)
         if cached is not None:
             return cached
-    converted = integer_model(model)
+    converted = integer_model(model())
     with contextlib.suppress(OSError):  # the cache only saves time: the next build converts again
         cache_store.write(path, _KIND, GRAPH_VERSION, converted)
         cache_store.prune(cache_dir, "int8-model-*.cache", _KEEP, spare=path)
@@ -134,6 +136,7 @@ def integer_model(model: bytes) -> bytes:
             helper.make_node("Mul", [o + "sum", scale], [y]),
         ]
     graph.initializer.extend(added)
+    nodes = _gathered_rows(nodes, producer, inits)
     nodes = _without_nan_guards(nodes, {out.name for out in graph.output})
     _keep_used(graph, _without_attention_mask(graph, nodes))
     return bytes(m.SerializeToString())
@@ -141,22 +144,71 @@ def integer_model(model: bytes) -> bytes:
 
 def _int8_weight(node: Any, producer: dict[str, Any], inits: dict[str, Any]) -> tuple[str, str] | None:
     """(int8 weight, per-column scale) initializer names when `node` is `MatMul(x, Mul(Cast(Wq), scale))`."""
-    import onnx
-
     if node.op_type != "MatMul":
         return None
-    mul = producer.get(node.input[1])
+    found = _dequantized(node.input[1], producer, inits)
+    if found is None:
+        return None
+    wq, scale, _ = found
+    if list(scale.dims) not in ([1, wq.dims[1]], [wq.dims[1]]):
+        return None
+    return wq.name, scale.name
+
+
+def _dequantized(name: str, producer: dict[str, Any], inits: dict[str, Any]) -> tuple[Any, Any, Any] | None:
+    """(int8 initializer Wq, scale initializer, the Cast node) when `name` is the output of
+    `Mul(Cast(Wq), scale)` with Wq a 2-D int8 initializer."""
+    import onnx
+
+    mul = producer.get(name)
     if mul is None or mul.op_type != "Mul":
         return None
     cast = producer.get(mul.input[0])
     if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or mul.input[1] not in inits:
         return None
-    wq, scale = inits[cast.input[0]], inits[mul.input[1]]
+    wq = inits[cast.input[0]]
     if wq.data_type != onnx.TensorProto.INT8 or len(wq.dims) != 2:
         return None
-    if list(scale.dims) not in ([1, wq.dims[1]], [wq.dims[1]]):
+    return wq, inits[mul.input[1]], cast
+
+
+def _gathered_rows(nodes: list[Any], producer: dict[str, Any], inits: dict[str, Any]) -> list[Any]:
+    """`nodes` with each `Gather(Mul(Cast(Wq), row scale), ids)` (the embedding tables) run as
+    `Mul(Cast(Gather(Wq, ids)), Gather(row scale, ids))`: the same float products of the same
+    operands, for the rows a passage reads only. Why: onnxruntime folds the table's dequantization
+    into a float copy of the whole table each time a session starts (four times the int8 table's
+    bytes; most of a session's start-up)."""
+    from onnx import helper
+
+    kept = []
+    for node in nodes:
+        weight = _int8_table(node, producer, inits)
+        if weight is None:
+            kept.append(node)
+            continue
+        (wq, scale, to), ids, y = weight, node.input[1], node.output[0]
+        o = f"gs_{y}_"
+        kept += [
+            helper.make_node("Gather", [wq, ids], [o + "rows_q"], axis=0),
+            helper.make_node("Cast", [o + "rows_q"], [o + "rows_f"], to=to),
+            helper.make_node("Gather", [scale, ids], [o + "row_scales"], axis=0),
+            helper.make_node("Mul", [o + "rows_f", o + "row_scales"], [y]),
+        ]
+    return kept
+
+
+def _int8_table(node: Any, producer: dict[str, Any], inits: dict[str, Any]) -> tuple[str, str, int] | None:
+    """(int8 table, per-row scale, the Cast's type) initializer names when `node` is
+    `Gather(Mul(Cast(Wq), scale), ids)` along axis 0 with one scale per row of Wq."""
+    if node.op_type != "Gather" or any(a.name == "axis" and a.i != 0 for a in node.attribute):
         return None
-    return wq.name, scale.name
+    found = _dequantized(node.input[0], producer, inits)
+    if found is None:
+        return None
+    wq, scale, cast = found
+    if list(scale.dims) != [wq.dims[0], 1]:
+        return None
+    return wq.name, scale.name, next(a.i for a in cast.attribute if a.name == "to")
 
 
 def _without_nan_guards(nodes: list[Any], outputs: set[str]) -> list[Any]:

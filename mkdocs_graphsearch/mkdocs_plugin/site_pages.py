@@ -88,6 +88,13 @@ class SitePages:
         self.sources[path] = _Source(digest, known.tags, known.boost, known.exclude)
         return [PageWarning(path, line, message) for line, message in known.warnings]
 
+    def changed(self, path: str) -> bool:
+        """Whether the source `read_source` read for this page is not the one the last build saved
+        (a page new to a site with saved state counts; no saved state at all does not: nothing to
+        compare with)."""
+        previous = self.saved.get(path)
+        return bool(self.saved) and (previous is None or previous.source_sha256 != self.sources[path].digest)
+
     def add_rendered(self, path: str, html: str, front_title: object) -> None:
         """Chunk what MkDocs rendered for a page whose source was read. The title follows the
         markdown front-end's rule: front matter `title`, else the page's h1, else its file name
