@@ -26,8 +26,8 @@ const STOP_PIECES_IF_ABSENT = [];
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
  *   wordShards: the bundle's word shards (word-rows.js; 0: none, or words.bin failed), wordPieces:
  *   the ids of the words of words.bin and of the word shards loaded, noRow: their pieces that
- *   have no row; typing: the query's last word is being typed (set by worker.js: looked up in
- *   the vocabulary, whose shards its next prefixes share, not in a word shard per prefix); continuations: the vocab shard of every continuation
+ *   have no row; typing: the query is being typed (set by worker.js: its words are looked up in
+ *   the vocabulary, whose shards their prefixes fetched already, not in a word shard each); continuations: the vocab shard of every continuation
  *   piece (one-letter keys; else -1); wordShardOf: the word shard a word is looked up in;
  *   stopPieces: pieces that make no vector on their own;
  *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); words: a text's
@@ -306,7 +306,7 @@ export function queryVector(bundle, query, wanted = null) {
       const known = encoder.wordPieces.get(word);
       if (known) return wantRows(encoder, known, wanted);
       const missing = encoder.vocabShardsOf(word).filter((/** @type {number} */ s) => !encoder.vocabLoaded[s] && !encoder.vocabFailed[s]);
-      if (missing.length && encoder.wordShards && !(encoder.typing && i === words.length - 1)) {
+      if (missing.length && encoder.wordShards && !encoder.typing) {
         const shard = encoder.wordShardOf(word);
         if (!encoder.wordLoaded[shard] && !encoder.wordFailed[shard]) return wanted.add(wordWanted(encoder, shard));
         // not a word of the site: its continuation pieces are likely wanted, so "##" comes now

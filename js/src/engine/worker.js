@@ -240,8 +240,8 @@ export const SEMANTIC_PAUSE_MS = 250;
  */
 const oneTextFile = (textStarts) => Array.isArray(textStarts) && textStarts.length === 1;
 
-/** Whether a query extends or cuts its box's previous one ("" for none) by a key or two: its last
- * word is being typed (encoder.js `typing`). @param {string} previous @param {string} query */
+/** Whether a query extends or cuts its box's previous one ("" for none) by a key or two: it
+ * is being typed (encoder.js `typing`). @param {string} previous @param {string} query */
 const typedOn = (previous, query) =>
   Math.abs(query.length - previous.length) <= 2 && (query.startsWith(previous) || previous.startsWith(query));
 
