@@ -49,9 +49,11 @@ MAX_WORD_SHARDS = 256
 Table = tuple[list[int], np.ndarray, np.ndarray]
 
 
-def _file(words: Sequence[str], pieces: dict[str, list[int]], rows: set[int], table: Table) -> bytes:
-    tokens, weights, int8_rows = table
-    index = {token: i for i, token in enumerate(tokens)}
+def _file(
+    words: Sequence[str], pieces: dict[str, list[int]], rows: set[int], table: Table, index: dict[int, int]
+) -> bytes:
+    """One word file; `index`: each of the table's tokens -> its row number."""
+    _, weights, int8_rows = table
     picked = sorted(rows)
     at = [index[token] for token in picked]
     header = orjson.dumps({"pieces": [pieces[w] for w in words], "words": list(words)}, option=orjson.OPT_SORT_KEYS)
@@ -70,20 +72,21 @@ def split_words(
     each word; `table`: the encoder's tokens, weights and int8 rows."""
     words = sorted(counts)
     pieces = dict(zip(words, pieces_of(words), strict=True))
-    has_row = set(table[0])
+    index = {token: i for i, token in enumerate(table[0])}  # also: the tokens that have a row
     common = sorted(sorted(words, key=lambda w: (-counts[w], w))[:COMMON_WORDS])
-    rest = [w for w in words if w not in set(common)]
-    uses = Counter(p for w in rest for p in set(pieces[w]) if p in has_row)
-    common_rows = {p for w in common for p in pieces[w] if p in has_row}
+    in_common = set(common)
+    rest = [w for w in words if w not in in_common]
+    uses = Counter(p for w in rest for p in set(pieces[w]) if p in index)
+    common_rows = {p for w in common for p in pieces[w] if p in index}
     common_rows |= {p for p, _ in sorted(uses.items(), key=lambda item: (-item[1], item[0]))[:COMMON_ROWS]}
     n = max(1, min(MAX_WORD_SHARDS, math.ceil(len(rest) / WORDS_PER_SHARD)))
     shards: list[list[str]] = [[] for _ in range(n)]
     for w in rest:
         shards[key_shard(w, n)].append(w)
-    parts = {WORDS: _file(common, pieces, common_rows, table)}
+    parts = {WORDS: _file(common, pieces, common_rows, table, index)}
     for i, shard in enumerate(shards):
-        rows = {p for w in shard for p in pieces[w] if p in has_row} - common_rows
-        parts[word_shard(i)] = _file(shard, pieces, rows, table)
+        rows = {p for w in shard for p in pieces[w] if p in index} - common_rows
+        parts[word_shard(i)] = _file(shard, pieces, rows, table, index)
     return parts, {"shards": n}
 
 
