@@ -27,8 +27,9 @@ const STOP_PIECES_IF_ABSENT = [];
  *   wordShards: the bundle's word shards (word-rows.js; 0: none, or words.bin failed), wordPieces:
  *   the ids of the words of words.bin and of the word shards loaded, noRow: their pieces that
  *   have no row; typing: the query is being typed (set by worker.js: its words are looked up in
- *   the vocabulary, whose shards their prefixes fetched already, not in a word shard each); continuations: the vocab shard of every continuation
- *   piece (one-letter keys; else -1); wordShardOf: the word shard a word is looked up in;
+ *   the vocabulary, whose shards their prefixes fetched already, not in a word shard each);
+ *   continuations: the vocab shard of every continuation piece (one-letter keys; else -1);
+ *   wordShardOf: the word shard a word is looked up in;
  *   stopPieces: pieces that make no vector on their own;
  *   wordpiece: over the entries of the vocab shards loaded (vocabLoaded); words: a text's
  *   words as WordPiece cuts each on its own (normalized, pre-tokenized); vocabShardsOf: the
@@ -301,21 +302,26 @@ export function queryVector(bundle, query, wanted = null) {
     // Word by word: a word's pieces are known once its word shard or its own vocab shards are in
     // (wordWanted, -1 - index until then), so its rows are named while other words' files still
     // download. (A query of more than maxPieces pieces may so fetch a row it leaves unused.)
-    const words = encoder.words(query);
-    words.forEach((/** @type {string} */ word, /** @type {number} */ i) => {
+    for (const word of encoder.words(query)) {
       const known = encoder.wordPieces.get(word);
-      if (known) return wantRows(encoder, known, wanted);
+      if (known) {
+        wantRows(encoder, known, wanted);
+        continue;
+      }
       const missing = encoder.vocabShardsOf(word).filter((/** @type {number} */ s) => !encoder.vocabLoaded[s] && !encoder.vocabFailed[s]);
       if (missing.length && encoder.wordShards && !encoder.typing) {
         const shard = encoder.wordShardOf(word);
-        if (!encoder.wordLoaded[shard] && !encoder.wordFailed[shard]) return wanted.add(wordWanted(encoder, shard));
+        if (!encoder.wordLoaded[shard] && !encoder.wordFailed[shard]) {
+          wanted.add(wordWanted(encoder, shard));
+          continue;
+        }
         // not a word of the site: its continuation pieces are likely wanted, so "##" comes now
         const hashes = encoder.continuations;
         if (hashes >= 0 && !encoder.vocabLoaded[hashes] && !encoder.vocabFailed[hashes]) missing.push(hashes);
       }
       for (const index of missing) wanted.add(-1 - index);
       if (!missing.length) wantRows(encoder, encoder.wordpiece.pieces(word), wanted);
-    });
+    }
     if (wanted.size) return null;
   }
   const pieces = encoder.words(query).flatMap((/** @type {string} */ word) => encoder.wordPieces.get(word) ?? encoder.wordpiece.pieces(word))
