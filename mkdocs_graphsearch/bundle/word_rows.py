@@ -90,13 +90,11 @@ def split_words(
     return parts, {"shards": n}
 
 
-def site_word_files(
-    texts: Sequence[str], wordpiece: WordPiece, table: Table
-) -> tuple[dict[str, bytes], dict[str, int]]:
-    """split_words over the words of the site's passages (WordPiece's words, as the browser cuts
-    a query: a longer one than MAX_INPUT_CHARS_PER_WORD is one [UNK], no lookup)."""
-    counts = Counter(w for text in texts for w in wordpiece.words(text) if len(w) <= MAX_INPUT_CHARS_PER_WORD)
-    return split_words(counts, wordpiece.pieces_batch, table)
+def passage_words(text: str, wordpiece: WordPiece) -> Counter[str]:
+    """A passage's words and how often it says each, as the word files count them (WordPiece's
+    words, as the browser cuts a query: a longer one than MAX_INPUT_CHARS_PER_WORD is one [UNK],
+    no lookup). The site's words are the sum over its passages (index/word_cache.py)."""
+    return Counter(w for w in wordpiece.words(text) if len(w) <= MAX_INPUT_CHARS_PER_WORD)
 
 
 def read_words(

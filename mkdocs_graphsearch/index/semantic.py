@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -31,7 +32,6 @@ from mkdocs_graphsearch.bundle.encoder_shards import encoder_table, split_encode
 from mkdocs_graphsearch.bundle.format import VECTORS
 from mkdocs_graphsearch.bundle.vector_shards import pack_codes, quantize_codes
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
-from mkdocs_graphsearch.bundle.word_rows import site_word_files
 from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
@@ -43,8 +43,9 @@ from mkdocs_graphsearch.index.fit_cache import FitEntry, FitState, choose_base, 
 from mkdocs_graphsearch.index.kmeans import BITS, cached_kmeans, clustered_layout
 from mkdocs_graphsearch.index.passages import passage_text
 from mkdocs_graphsearch.index.semantic_options import Progress, SemanticOptions
+from mkdocs_graphsearch.index.word_cache import site_word_files
 from mkdocs_graphsearch.text.unicode_table import CJK as CJK_CLASS
-from mkdocs_graphsearch.text.unicode_table import unicode_table
+from mkdocs_graphsearch.text.unicode_table import table_file, unicode_table
 from mkdocs_graphsearch.text.wordpiece import WordPiece
 
 PROGRESS_SECONDS = 5.0
@@ -156,10 +157,10 @@ def semantic_files(
     # What both engines score: the int8 rows as `bits`-bit codes (bundle/vector_shards.py).
     bits = options.vector_bits or BITS
     codes, code_scales = quantize_codes(rows.astype(np.float64) * scales[:, None], bits)
-    stops = stop_pieces(encoder_files, embedder.wordpiece, stop_words)
+    stops = stop_pieces(encoder_files, embedder.wordpiece, stop_words, store.derived)
     encoder_parts, encoder_shards = split_encoder(*encoder_files)
     vocab_parts, vocab = store.vocab_shards(embedder.wordpiece)
-    word_parts, words = site_word_files(texts, embedder.wordpiece, encoder_table(*encoder_files))
+    word_parts, words = site_word_files(texts, embedder.wordpiece, encoder_table(*encoder_files), store.dir, warn)
     files = {
         VECTORS: pack_codes(codes, bits) + code_scales.astype("<f4").tobytes(),
         **vocab_parts,
@@ -199,12 +200,32 @@ def semantic_files(
     return files, manifest
 
 
-def stop_pieces(encoder_files: tuple[bytes, bytes], wordpiece: WordPiece, stop_words: Sequence[str]) -> list[int]:
+def stop_pieces(
+    encoder_files: tuple[bytes, bytes], wordpiece: WordPiece, stop_words: Sequence[str], derived: DerivedCache
+) -> list[int]:
     """The encoder's tokens that are a stop word whole (one piece) or written in CJK (`cjk_pieces`),
     ascending: a query whose known pieces are all among them gets no vector (engine/encoder.py)."""
     tokens = set(orjson.loads(encoder_files[0])["tokens"])
     stops = {pieces[0] for pieces in map(wordpiece.pieces, stop_words) if len(pieces) == 1}
-    return sorted((stops | cjk_pieces(wordpiece)) & tokens)
+    return sorted((stops | cached_cjk_pieces(wordpiece, derived)) & tokens)
+
+
+def cached_cjk_pieces(wordpiece: WordPiece, derived: DerivedCache) -> set[int]:
+    """cjk_pieces, kept in the cache folder (derived_cache.py) by the vocabulary and the Unicode
+    table: it scans the whole vocabulary on every build, yet depends on nothing else."""
+    inputs = [wordpiece.sha256.encode(), table_file().read_bytes()]
+    modules = (sys.modules[__name__], sys.modules[unicode_table.__module__])
+    ids = derived.get_or_make(
+        "cjk-pieces", inputs, modules, lambda: sorted(cjk_pieces(wordpiece)), orjson.dumps, _unpack_ids
+    )
+    return set(ids)
+
+
+def _unpack_ids(payload: bytes) -> list[int]:
+    ids = orjson.loads(payload)
+    if not (isinstance(ids, list) and all(type(i) is int for i in ids)):
+        raise ValueError("not a list of token ids")
+    return ids
 
 
 def cjk_pieces(wordpiece: WordPiece) -> set[int]:
