@@ -62,6 +62,25 @@ def test_a_warm_build_writes_the_cold_builds_bundle_without_building_it(
     assert fresh == warm
 
 
+def test_a_warm_build_takes_the_saved_pages_as_they_were_written(
+    project: Path, bundles_built: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No page changed: the page state's payload is the saved one (site_pages.py), not every page
+    serialized again, and the bundle is still restored by it; an edit serializes the pages."""
+    import mkdocs_graphsearch.mkdocs_plugin.site_pages as site_pages
+
+    cold = _build(project, "site", "cache", embeddings=False)
+    serialized: list[int] = []
+    payload = site_pages.pages_payload
+    monkeypatch.setattr(site_pages, "pages_payload", lambda *args: serialized.append(1) or payload(*args))
+    assert _build(project, "site", "cache", embeddings=False) == cold
+    assert serialized == [] and bundles_built == [1]
+    page = project / "docs" / "user-guide" / "scheduling.md"
+    page.write_text(page.read_text(encoding="utf-8") + EDIT, encoding="utf-8")
+    _build(project, "site", "cache", embeddings=False)
+    assert serialized == [1] and bundles_built == [1, 1]
+
+
 def test_an_edit_builds_again_and_its_new_text_is_searchable(project: Path, bundles_built: list[int]) -> None:
     _build(project, "site", "cache", embeddings=False)
     page = project / "docs" / "user-guide" / "scheduling.md"

@@ -93,24 +93,31 @@ def load_pages(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> dic
     """The saved pages, or {} when there are none or they were made differently (another
     plugin version or chunk depth): callers then parse afresh. A damaged file is one warning
     naming it (the pages are parsed afresh too: nothing is lost)."""
+    return load_state(path, chunk_depth, warn)[0]
+
+
+def load_state(path: Path, chunk_depth: int, warn: Callable[[str], None]) -> tuple[dict[str, SavedPage], bytes]:
+    """`load_pages`, and the payload they were read from (b"" with no pages): a build whose pages
+    are all these takes it as its own `pages_payload` rather than serialize every page again."""
     try:
         raw = cache_store.read(path, _KIND, STATE_VERSION)
     except OSError as error:
         warn(f"cannot read the page state {path} ({error}); parsing every page again")
-        return {}
+        return {}, b""
     except ValueError as error:
         warn(f"the page state {path} is damaged ({error}); parsing every page again")
-        return {}
+        return {}, b""
     if raw is None:
-        return {}
+        return {}, b""
     try:
         data = orjson.loads(raw)
         if data.get("generator") != __version__ or data.get("chunk_depth") != chunk_depth:
-            return {}
-        return {
+            return {}, b""
+        pages = {
             name: SavedPage(entry["url"], entry["source_sha256"], _page_from_json(entry["page"]), entry["rendered_key"])
             for name, entry in data["pages"].items()
         }
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         warn(f"the page state {path} is damaged ({type(error).__name__}: {error}); parsing every page again")
-        return {}
+        return {}, b""
+    return pages, raw

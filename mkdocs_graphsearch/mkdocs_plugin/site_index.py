@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import mkdocs.contrib.search
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
@@ -117,12 +117,15 @@ def keep_bundle(cache_dir: Path | None, site_dir: Path, bundle_dir: str, dirty: 
 def check_bundle_dir(files: Files, bundle_dir: str) -> None:
     """Refuse a bundle_dir that a page, asset or theme file of the site already uses: the plugin
     replaces what is in that folder. The built-in search plugin's own files may share it."""
-    builtin_search = Path(mkdocs.contrib.search.__file__).parent
+    # Found, not imported: importing the built-in search plugin costs a build that does not use it.
+    spec = find_spec("mkdocs.contrib.search")
+    locations = spec.submodule_search_locations if spec is not None else None
+    builtin_search = Path(locations[0]) if locations else None
     for file in files:
         dest = file.dest_uri
         if dest != bundle_dir and not dest.startswith(bundle_dir + "/"):
             continue
-        if file.abs_src_path and Path(file.abs_src_path).is_relative_to(builtin_search):
+        if builtin_search and file.abs_src_path and Path(file.abs_src_path).is_relative_to(builtin_search):
             continue
         raise PluginError(
             f"graphsearch: bundle_dir '{bundle_dir}' is used by {file.src_uri} (written to {dest}); "

@@ -21,7 +21,7 @@ from pathlib import Path
 import orjson
 
 from mkdocs_graphsearch.files.bounded import MAX_PAGE, MAX_PAGE_HTML, size_text
-from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, load_pages, pages_payload, save_pages, source_digest
+from mkdocs_graphsearch.mkdocs_plugin.page_state import SavedPage, load_state, pages_payload, save_pages, source_digest
 from mkdocs_graphsearch.mkdocs_plugin.source_facts import (
     SourceFacts,
     code_digest,
@@ -68,7 +68,9 @@ class SitePages:
         self.facts = load_facts(self.facts_path, self.warn) if self.facts_path else {}
         self._pages_sha256 = pages_digest(self.urls.keys())
         self._urls_sha256 = pages_digest([f"{url}\0{path}" for url, path in self.pages_by_url.items()])
-        self.saved = load_pages(self.state_path, self.chunk_depth, self.warn) if self.state_path else {}
+        self.saved, self._saved_payload = (
+            load_state(self.state_path, self.chunk_depth, self.warn) if self.state_path else ({}, b"")
+        )
 
     def read_source(self, path: str, source: bytes) -> list[PageWarning]:
         """Read a page's source; returns its source-level warnings. Broken markdown links are
@@ -143,7 +145,9 @@ class SitePages:
                     page = _parse_markdown(source, path, self.urls.keys(), self.chunk_depth)
             pages.append(page)
             keep[path] = SavedPage(self.urls[path], digest, page, self.rendered_keys.get(path, ""))
-        payload = pages_payload(self.chunk_depth, keep)
+        # Every page the saved one (a warm build): the saved payload is what pages_payload gives.
+        same = bool(self._saved_payload) and _same_pages(keep, saved)
+        payload = self._saved_payload if same else pages_payload(self.chunk_depth, keep)
         self.digest = hashlib.sha256(payload).hexdigest()
         if self.state_path is not None:
             try:
@@ -156,6 +160,15 @@ class SitePages:
             except OSError as error:
                 self.warn(f"cannot save the page facts cache {self.facts_path} ({error}); the next build reparses")
         return pages
+
+
+def _same_pages(keep: dict[str, SavedPage], saved: dict[str, SavedPage]) -> bool:
+    """Whether `keep` holds exactly the saved pages, each the very page read from the state."""
+    return keep.keys() == saved.keys() and all(
+        (page.page is old.page and page.url == old.url and page.source_sha256 == old.source_sha256
+         and page.rendered_key == old.rendered_key)
+        for page, old in ((keep[path], saved[path]) for path in keep)
+    )
 
 
 def _parse_markdown(source: bytes, path: str, known_pages: Collection[str], chunk_depth: int) -> Page:
