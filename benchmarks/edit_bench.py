@@ -12,7 +12,8 @@ the cache and the built site kept, then one page edited (`--edit`, default the f
 build_bench.EDIT appended). Then `--repeat` rounds, the checkouts in turn (reversed every other
 round), each: the kept cache and site restored (the site matters since bundle/kept.py: a build
 moves the last bundle's unchanged parts back), `edit` (the plugin build after the edit), `warm`
-(the same again), `plain` (`plugins: []`). Builds as build_bench.py runs them (own process, compiled modules, wall
+(the same again), `ci` (the same again without the site folder, removed first: a CI job that keeps
+only the cache folder), `plain` (`plugins: []`). Builds as build_bench.py runs them (own process, compiled modules, wall
 time, CPU time, peak RSS, load). Prints medians and the ratios of the medians to plain (also to
 the median of every checkout's plain builds, and of CPU seconds: on a busy shared machine wall
 times of one kind vary 2x between rounds, CPU seconds much less); writes
@@ -86,7 +87,7 @@ def main() -> None:
     codes, seeds = pairs(args.code, "--code"), pairs(args.seed, "--seed")
     started = dt.datetime.now()
     setups = {name: prepare(name, code, seeds.get(name), source, args.edit, args.work) for name, code in codes.items()}
-    runs: dict[str, dict[str, list[dict]]] = {name: {"edit": [], "warm": [], "plain": []} for name in codes}
+    runs: dict[str, dict[str, list[dict]]] = {name: {"edit": [], "warm": [], "ci": [], "plain": []} for name in codes}
     for round_ in range(args.repeat):
         order = list(setups) if round_ % 2 == 0 else list(reversed(setups))
         for name in order:
@@ -94,7 +95,9 @@ def main() -> None:
             for kept in ("cache", "site-plugin"):
                 shutil.rmtree(setup["folder"] / kept)
                 shutil.copytree(setup["folder"] / f"{kept}-warm", setup["folder"] / kept)
-            for kind in ("edit", "warm", "plain"):
+            for kind in ("edit", "warm", "ci", "plain"):
+                if kind == "ci":
+                    shutil.rmtree(setup["folder"] / "site-plugin")
                 runs[name][kind].append(bb.timed_build(setup["plugin" if kind != "plain" else "plain"], setup["code"]))
                 bb.note(f"{round_} {name} {kind}: {runs[name][kind][-1]}")
     summary = {}
@@ -110,6 +113,8 @@ def main() -> None:
             "edit_over_all_plain": round(median["edit"] / all_plain, 2),
             "median_cpu_s": cpu,
             "cpu_edit_over_plain": round(cpu["edit"] / cpu["plain"], 2),
+            "cpu_warm_over_plain": round(cpu["warm"] / cpu["plain"], 2),
+            "cpu_ci_over_plain": round(cpu["ci"] / cpu["plain"], 2),
             "peak_rss_mib": {kind: max(r["peak_rss_mib"] for r in values) for kind, values in kinds.items()},
             "load": [min(r["load_before"] for v in kinds.values() for r in v),
                      max(r["load_after"] for v in kinds.values() for r in v)],
