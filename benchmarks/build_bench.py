@@ -43,6 +43,11 @@ the same process, alternating (`--throughput-rounds` rounds of each, over the fi
 process (user + system, every onnxruntime thread), a figure other processes' load moves far less
 than wall time.
 
+With `--model-start`, what running the model costs an edit build, in a process of its own as a
+build imports the plugin (`--code`) with the builds' cache folder: CPU seconds of importing the
+embedder, importing onnxruntime, starting the session (the converted model read from the cache,
+the session made, the vocabulary probed) and embedding one edited passage with its token states.
+
 Writes every figure to benchmarks/results/build-DATE.json (paths relative to the repository).
 """
 
@@ -192,6 +197,41 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
     }
 
 
+#: Run by --model-start in a process of its own (argv[1]: the cache folder, argv[2]: a passage).
+MODEL_START = """
+import json, resource, sys
+from pathlib import Path
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+start = cpu()
+from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, onnxruntime_without_telemetry
+imported = cpu()
+embedder = Embedder(ModelSpec(stamp_dir=Path(sys.argv[1])), lazy=True)
+made = cpu()
+onnxruntime_without_telemetry()
+ort = cpu()
+embedder.session
+session = cpu()
+list(embedder.embed_many([sys.argv[2]], [True]))
+done = cpu()
+print(json.dumps({"import_embedder_cpu_s": imported - start, "embedder_cpu_s": made - imported,
+                  "import_onnxruntime_cpu_s": ort - made, "session_cpu_s": session - ort,
+                  "embed_one_passage_cpu_s": done - session}))
+"""
+
+
+def bench_model_start(work: Path, code: Path, rounds: int = 3) -> dict:
+    """The model's costs in an edit build (MODEL_START), the median of `rounds` processes."""
+    samples = []
+    for _ in range(rounds):
+        load = os.getloadavg()[0]
+        out = subprocess.run([sys.executable, "-c", MODEL_START, str(work / "cache"), EDIT.strip()], cwd=work,
+                             env=build_env(code), capture_output=True, text=True, check=True).stdout
+        samples.append({**json.loads(out), "load": round(load, 2)})
+    return {key: round(statistics.median(s[key] for s in samples), 3) for key in samples[0]} | {"samples": samples}
+
+
 def cpu_seconds() -> float:
     """User + system CPU seconds of this process so far (all its threads)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -262,8 +302,12 @@ def main() -> None:
     parser.add_argument("--work", type=Path, help="the docs copy, cache and sites (default: a temporary folder)")
     parser.add_argument("--bytecode", choices=("cached", "off"), default="cached",
                         help="builds from compiled modules (default), or with the environment as it is")
+    parser.add_argument("--model-start", action="store_true",
+                        help="also what running the model costs an edit build (needs --work)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.model_start and not args.work:
+        die("--model-start reads the builds' cache folder: give --work")
     global BYTECODE
     if args.bytecode == "off":
         BYTECODE = None
@@ -288,6 +332,8 @@ def main() -> None:
                 die(f"--work {args.work} exists: give a new folder")
             args.work.mkdir(parents=True)
             report["builds"] = bench_builds(args.corpus, source, args.edit, args.work, args.code.resolve(), seed)
+            if args.model_start:
+                report["model_start"] = bench_model_start(args.work, args.code.resolve())
         else:
             with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
                 report["builds"] = bench_builds(args.corpus, source, args.edit, Path(tmp), args.code.resolve(), seed)
@@ -313,6 +359,10 @@ def table(report: dict) -> str:
                 f"{run['peak_rss_mib']:>14.1f}{run['load_before']:>6.1f}-{run['load_after']:<5.1f}"
             )
         lines.append(f"cold build: {builds['cold_sections_per_cpu_s']} sections per CPU s")
+    start = report.get("model_start")
+    if start:
+        lines.append("model in an edit build, CPU s: " + ", ".join(
+            f"{key.removesuffix('_cpu_s')} {value}" for key, value in start.items() if key != "samples"))
     throughput = report.get("throughput")
     if throughput:
         median, cpu = throughput["median_chunks_per_s"], throughput["median_chunks_per_cpu_s"]
