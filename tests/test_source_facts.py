@@ -88,3 +88,16 @@ def test_damaged_facts_cache_is_one_warning_and_a_parse(
     assert len(warnings) == 1 and str(path) in warnings[0] and "damaged" in warnings[0], warnings
     parsed.clear()  # rewritten whole by that build
     assert _read_all(_site(tmp_path, warnings)) == first and parsed == [] and len(warnings) == 1
+
+
+def test_unchanged_facts_and_pages_are_not_written_again(tmp_path: Path) -> None:
+    """A build where no page changed rewrites neither the facts nor the page state (same files)."""
+    warnings: list[str] = []
+    _read_all(_site(tmp_path, warnings))
+    state = tmp_path / "cache" / "pages-0123.cache"
+    files = {path: (path.stat().st_ino, path.read_bytes()) for path in (state, facts_file(state))}
+    _read_all(_site(tmp_path, warnings))
+    assert {path: (path.stat().st_ino, path.read_bytes()) for path in files} == files
+    _read_all(_site(tmp_path, warnings), {**PAGES, "guide.md": PAGES["guide.md"] + b"More.\n"})
+    assert all(path.stat().st_ino != ino for path, (ino, _) in files.items())
+    assert warnings == []

@@ -66,6 +66,7 @@ class SitePages:
     def __post_init__(self) -> None:
         self.pages_by_url = {url: path for path, url in self.urls.items()}
         self.facts = load_facts(self.facts_path, self.warn) if self.facts_path else {}
+        self._loaded_facts = dict(self.facts)
         self._pages_sha256 = pages_digest(self.urls.keys())
         self._urls_sha256 = pages_digest([f"{url}\0{path}" for url, path in self.pages_by_url.items()])
         self.saved, self._saved_payload = (
@@ -154,9 +155,10 @@ class SitePages:
                 save_pages(self.state_path, payload)
             except OSError as error:  # a full disk, say: the site and its bundle are still built
                 self.warn(f"cannot save the page state {self.state_path} ({error}); the next build reparses")
-        if self.facts_path is not None:
+        facts = {path: self.facts[path] for path in self.order if path in self.facts}
+        if self.facts_path is not None and facts != self._loaded_facts:  # else the file holds them already
             try:  # pages of the site only (a --dirty build keeps those it did not read)
-                save_facts(self.facts_path, {path: self.facts[path] for path in self.order if path in self.facts})
+                save_facts(self.facts_path, facts)
             except OSError as error:
                 self.warn(f"cannot save the page facts cache {self.facts_path} ({error}); the next build reparses")
         return pages
