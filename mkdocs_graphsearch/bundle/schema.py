@@ -264,7 +264,7 @@ def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tupl
 
 def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     """`encoder.shards`: each encoder shard's first token, 0 first, then rising;
-    `encoder.vocab`: {shards, size, key_chars?} (bundle/vocab_shards.py); `encoder.words`
+    `encoder.vocab`: {shards, size, key_chars?, specials?} (bundle/vocab_shards.py); `encoder.words`
     (optional): {shards} (bundle/word_rows.py). The names of the encoder shards,
     encoder-model.bin, the vocab shards, then words.bin and the word shards."""
     encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
@@ -279,6 +279,10 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
         vocab[key] = _whole(MANIFEST, vocab.get(key), f"encoder.vocab.{key}", 1)
     if "key_chars" in vocab:  # absent: 2 (bundle/vocab_shards.py KEY_CHARS_IF_ABSENT)
         vocab["key_chars"] = _whole(MANIFEST, vocab["key_chars"], "encoder.vocab.key_chars", 1)
+    if "specials" in vocab:  # absent: read from their shards (bundle/vocab_shards.py)
+        specials = _object(MANIFEST, vocab["specials"], "encoder.vocab.specials")
+        for token in specials:
+            specials[token] = _whole(MANIFEST, specials[token], f"encoder.vocab.specials.{token}", 0, vocab["size"] - 1)
     words: tuple[str, ...] = ()
     if "words" in encoder:  # format 6 (bundle/word_rows.py)
         entry = _object(MANIFEST, encoder["words"], "encoder.words")

@@ -455,7 +455,7 @@ export function checkEncoder(data, manifest) {
 }
 
 /** The manifest's `encoder.shards` (encoder-shards.js): each encoder shard's first token, 0
- * first, then rising, `encoder.vocab` {shards, size, key_chars?} (vocab-shards.js) and the optional
+ * first, then rising, `encoder.vocab` {shards, size, key_chars?, specials?} (vocab-shards.js) and the optional
  * `encoder.words` {shards} (word-rows.js); the names of the encoder shards, encoder-model.bin,
  * the vocab shards, then words.bin and the word shards.
  * @param {Record<string, any>} manifest @returns {string[]} */
@@ -468,6 +468,10 @@ function checkEncoderParts(manifest) {
   const vocab = object(m, own(encoder, "vocab"), "encoder.vocab");
   for (const key of ["shards", "size"]) whole(m, own(vocab, key), `encoder.vocab.${key}`, 1);
   if (own(vocab, "key_chars") !== undefined) whole(m, vocab.key_chars, "encoder.vocab.key_chars", 1); // absent: 2 (vocab-shards.js KEY_CHARS_IF_ABSENT)
+  if (own(vocab, "specials") !== undefined) { // absent: read from their shards (vocab-shards.js)
+    const specials = object(m, vocab.specials, "encoder.vocab.specials");
+    for (const token of Object.keys(specials)) whole(m, specials[token], `encoder.vocab.specials.${token}`, 0, vocab.size - 1);
+  }
   /** @type {string[]} */
   let words = [];
   if (own(encoder, "words") !== undefined) { // format 6 (word-rows.js)
