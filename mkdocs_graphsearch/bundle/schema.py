@@ -24,6 +24,7 @@ from mkdocs_graphsearch.bundle.format import (
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
+    INNER_TEXT_FORMAT,
     KEYWORD,
     MANIFEST,
     MAX_VARINT,
@@ -366,7 +367,8 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     previous = 0  # never decreasing, so a page's chunks are together (bundle/display.py)
     for i, page in enumerate(chunk_pages):
         chunk_pages[i] = previous = _whole(KEYWORD, page, f"chunks.page[{i}]", previous, n_pages - 1)
-    for kind, starts in (("text", manifest["text_starts"]), ("display", display_starts(manifest))):
+    starting = [("text", manifest["text_starts"])] if manifest["format"] < INNER_TEXT_FORMAT else []
+    for kind, starts in (*starting, ("display", display_starts(manifest))):
         for i, start in enumerate(starts[1:], 1):  # a fragment starts a page
             if chunk_pages[start] == chunk_pages[start - 1]:
                 _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page ({kind} fragment {i} starts there)")

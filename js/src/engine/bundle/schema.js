@@ -8,6 +8,7 @@
 import {
   BundleError,
   COMPACT_DISPLAY_FORMAT,
+  INNER_TEXT_FORMAT,
   MAX_CRC32,
   MODES,
   compareCodePoints,
@@ -312,7 +313,8 @@ export function checkKeyword(data, manifest) {
   const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
   let previous = 0; // never decreasing, so a page's chunks are together (bundle/display.py)
   chunkPages.forEach((page, i) => { previous = whole(k, page, `chunks.page[${i}]`, previous, nPages - 1); });
-  for (const [kind, starts] of [["text", manifest.text_starts], ["display", displayStarts(manifest)]]) {
+  const starting = manifest.format < INNER_TEXT_FORMAT ? [["text", manifest.text_starts]] : [];
+  for (const [kind, starts] of [...starting, ["display", displayStarts(manifest)]]) {
     starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
       if (i && chunkPages[start] === chunkPages[start - 1]) {
         fail(k, `chunks.page[${start}]`, `must start a page (${kind} fragment ${i} starts there)`);
