@@ -7,9 +7,9 @@ requests; a whole question typed key by key at most TYPED_BUDGET (typed prefixes
 requests and the query encoder's small files: vector clusters and graph shards wait for typing to
 pause, worker.js SEMANTIC_PAUSE_MS, so the final answer needs no pause once those are in). Each
 count includes the runtime (one worker file: site_output/js_bundle.py) and every bundle file.
-The example site's snippet texts are one fragment (bundle/format.py WHOLE_TEXT_BYTES), so one
-text and one display file; a word the vocabulary holds whole costs one vocabulary shard
-(bundle/vocab-shards.js wordShards).
+The example site is small (bundle/format.py WHOLE_TEXT_BYTES): one display file, and its snippet
+texts in a few fragments (format 7: SMALL_TEXT_FRAGMENT_BYTES), fetched with the keyword answer;
+a word the vocabulary holds whole costs one vocabulary shard (bundle/vocab-shards.js wordShards).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ pytestmark = pytest.mark.browser
 
 #: issue 23's budget: small sites' term shards are small (bundle/write.py), a few more requests for fewer bytes
 FIRST_ANSWER_BUDGET = 25
-#: 28 measured before typed prefixes fetched the encoder's rows, 39 after (issue 23's budget: 60)
-TYPED_BUDGET = 44
+#: 28 measured before typed prefixes fetched the encoder's rows, 39 after; a small site's typed
+#: prefixes fetch their snippet texts too since format 7, a few files (issue 23's budget: 60)
+TYPED_BUDGET = 48
 #: 33 characters, six words, typed one key at a time
 QUESTION = "how do I retry a failed job later"
 #: Well under SEMANTIC_PAUSE_MS between keys, so only the question's last text pauses.
@@ -60,7 +61,7 @@ def test_a_pasted_query_is_answered_within_the_first_answer_budget(page, sites, 
     kinds = _kinds(fetched)
     assert len(fetched) <= FIRST_ANSWER_BUDGET, (len(fetched), kinds)
     assert kinds["worker"] == 1  # the whole engine in one file
-    assert kinds["text"] == kinds["display"] == 1, kinds
+    assert kinds["display"] == 1, kinds
 
 
 def test_typing_a_question_stays_within_the_typed_budget(page, sites):

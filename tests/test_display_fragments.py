@@ -169,8 +169,8 @@ def test_format_6_shared_vectors() -> None:
 
 def test_graph_shards_are_sized_apart(tmp_path, monkeypatch) -> None:
     """Format 6: graph shards end at page boundaries once they hold GRAPH_SHARD_BYTES (the
-    manifest's graph_starts), whatever the text and display fragments (one shard where the texts
-    are one fragment); both engines expand the same as from one shard."""
+    manifest's graph_starts), whatever the text and display fragments (one shard on a small site:
+    format.py WHOLE_TEXT_BYTES); both engines expand the same as from one shard."""
     from mkdocs_graphsearch.bundle import graph_shards, write
 
     docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
@@ -183,7 +183,7 @@ def test_graph_shards_are_sized_apart(tmp_path, monkeypatch) -> None:
     starts, pages = split.manifest["graph_starts"], split.chunks["page"]
     assert whole.manifest["graph_starts"] == [0] and len(starts) > 2
     assert starts not in (split.manifest["text_starts"], split.manifest["display_starts"])
-    assert len(whole.manifest["text_starts"]) == 1 and len(split.manifest["text_starts"]) > 1
+    assert len(split.manifest["text_starts"]) > 1
     assert all(pages[start] != pages[start - 1] for start in starts[1:])
     assert len(split.manifest["files"]["graph.#.json"]) == len(starts)
     assert split.graph == whole.graph

@@ -1,7 +1,7 @@
-"""A typed prefix's snippet texts (js/src/engine/worker.js `oneTextFile`): on a site whose texts
-are one file, every prefix needs that file, so a typed query's hybrid answer is complete, snippets
-in, without the typing pause; on a larger site they wait for the pause (their fragments differ
-from prefix to prefix: js/test/semantic_pause.test.js)."""
+"""A typed prefix's snippet texts (js/src/engine/worker.js `oneGraphShard`): on a small site (texts
+of at most WHOLE_TEXT_BYTES, one graph shard), every prefix shows most of its pages, so a typed
+query's hybrid answer is complete, snippets in, without the typing pause; on a larger site they
+wait for the pause (their fragments differ from prefix to prefix: js/test/semantic_pause.test.js)."""
 
 from __future__ import annotations
 
@@ -34,12 +34,13 @@ process.exit(0);
 """
 
 
-def test_a_typed_query_on_a_one_text_file_site_is_complete_without_the_pause(
+def test_a_typed_query_on_a_small_site_is_complete_without_the_pause(
     tmp_path_factory: pytest.TempPathFactory, node: str
 ) -> None:
     folder: Path = build_bundle_dir(tmp_path_factory.mktemp("one-text"), EXAMPLE_SITE / "docs", embeddings=True)
     bundle = load_bundle(folder)
-    assert len(bundle.manifest["text_starts"]) == 1  # the premise: the site's texts are one file
+    assert bundle.manifest["graph_starts"] == [0]  # the premise: a small site
+    assert len(bundle.manifest["text_starts"]) > 1  # its texts in several files (format 7)
     query = "what happens when a job keeps failing"
     done = subprocess.run(
         [node, "--input-type=module", "-e", SCRIPT, str(ROOT / "js/src/engine/worker.js"), str(folder), query],

@@ -22,13 +22,17 @@ from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB
 def test_shards_join_back_to_the_vocabulary() -> None:
     text = DEFAULT_VOCAB.read_bytes()
     parts, vocab = split_vocab(text)
-    assert vocab == {"key_chars": KEY_CHARS, "shards": VOCAB_SHARDS, "size": text.count(b"\n")}
+    specials = {"[CLS]": 101, "[SEP]": 102, "[UNK]": 100}  # bert-base-uncased's
+    assert vocab == {"key_chars": KEY_CHARS, "shards": VOCAB_SHARDS, "size": text.count(b"\n"), "specials": specials}
     manifest = {"encoder": {"vocab": vocab}}
     pairs = [
         pair for i in range(VOCAB_SHARDS) for pair in read_vocab_shard(orjson.loads(parts[vocab_shard(i)]), manifest, i)
     ]
     assert join_vocab(pairs, manifest) == text
     assert split_vocab(text)[0] == parts  # deterministic: the same names on every site
+    wrong = {"encoder": {"vocab": {**vocab, "specials": {**specials, "[SEP]": 103}}}}
+    with pytest.raises(BundleError, match=r"encoder.vocab.specials gives \[SEP\] the id of '\[MASK\]'"):
+        join_vocab(pairs, wrong)
 
 
 def test_keys_are_what_greedy_matching_looks_up() -> None:

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { fileName, listedParts } from "../src/engine/bundle/format.js";
 import { loadManifest } from "../src/engine/bundle/read.js";
 import { loadEncoder, loadVocabShard } from "../src/engine/encoder.js";
-import { keyShard, vocabKey, wordShards } from "../src/engine/bundle/vocab-shards.js";
+import { keyShard, specialShards, vocabKey, wordShards } from "../src/engine/bundle/vocab-shards.js";
 import { createWordPiece, normalize, preTokenize } from "../src/engine/text/wordpiece.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
@@ -90,4 +90,26 @@ test("a word the vocabulary holds whole never needs the continuation pieces' sha
   assert.ok(shardsOf("mkdocs").includes(continuation)); // mk ##doc ##s
   // Before its first letter's shard is in, nothing after the start is known.
   assert.deepEqual(wordShards("mkdocs", 32, 1, () => false, () => false), [keyShard("m", 32)]);
+});
+
+test("a manifest that gives the special tokens' ids: the encoder fetches no vocab shard for them", async () => {
+  const frozen = await loadManifest((name) => readFile(new URL(name, BUNDLE)));
+  const ids = { "[CLS]": full.encode("")[0], "[SEP]": full.encode("").at(-1), "[UNK]": full.encode("\u{1F600}".repeat(101), null)[1] };
+  const manifest = { ...frozen, encoder: { ...frozen.encoder, vocab: { ...frozen.encoder.vocab, specials: ids } } };
+  assert.deepEqual(specialShards(manifest), []);
+  const nameOf = new Map(listedParts(manifest).map((part) => [fileName(manifest, part), part]));
+  for (const c of cases.slice(0, 20)) {
+    /** @type {Set<string>} */
+    const fetched = new Set();
+    /** @param {string} name */
+    const fetchFile = (name) => { fetched.add(/** @type {string} */ (nameOf.get(name))); return readFile(new URL(name, BUNDLE)); };
+    const bundle = /** @type {any} */ ({ manifest, encoder: null });
+    bundle.encoder = await loadEncoder(bundle, fetchFile);
+    assert.deepEqual([...fetched].filter((part) => part.startsWith("vocab.")), []);
+    for (let more = bundle.encoder.vocabShardsOf(c.text); more.some((i) => !bundle.encoder.vocabLoaded[i]);) {
+      for (const index of more) await loadVocabShard(bundle, index);
+      more = bundle.encoder.vocabShardsOf(c.text);
+    }
+    assert.deepEqual(bundle.encoder.wordpiece.encode(c.text, c.max_tokens), c.ids, c.text);
+  }
 });

@@ -1,4 +1,4 @@
-"""Bundle format v6: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v7: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), site_name (optional:
@@ -57,14 +57,15 @@ t is in the last shard whose `first` is <= t; a shard ends at the first term onc
 TERM_SHARD_BYTES (at least one shard, [""], [0], [0] for a site without terms).
 Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
 text may come from a chunk's descendants, never needs two; a site whose texts hold at most
-WHOLE_TEXT_BYTES is one fragment), and the manifest's `text_starts` lists each one's first chunk
+WHOLE_TEXT_BYTES: after a text not blank, once it holds SMALL_TEXT_FRAGMENT_BYTES), and the
+manifest's `text_starts` lists each one's first chunk
 (at least one fragment: [0] for an empty site). Display fragments likewise end at page boundaries,
 each once it holds DISPLAY_FRAGMENT_BYTES (the manifest's `display_starts`, since format 5).
 The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v3 to v6): the names above are the parts' logical names. Every part is stored
+Layout on disk (v3 to v7): the names above are the parts' logical names. Every part is stored
 under a content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
 extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0a1b2c3d.json`);
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
@@ -80,7 +81,7 @@ The manifest checks itself: it starts with `{"checksum":"` and eight lowercase h
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -6 manifest
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -7 manifest
 without it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
 manifests lacked it: they are refused for their version), so no damaged byte can switch the check
 off; every later format keeps this definition, so any reader tells a damaged manifest from a
@@ -116,14 +117,18 @@ else:  # loaded on first use (files/lazy.py)
 #: and 4 (none) are read with display fragments over the text fragments' ranges. Format 6 adds
 #: the word files (the manifest's `encoder.words`); without them a query's words are looked up
 #: in the vocabulary shards alone. Format 6 may store a clustered bundle's vectors by hoods (the
-#: manifest's `vectors.clusters.hood_chunks`).
-FORMAT_VERSION = 6
+#: manifest's `vectors.clusters.hood_chunks`). Format 7: a small site's text fragments may end
+#: inside a page (INNER_TEXT_FORMAT).
+FORMAT_VERSION = 7
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
 #: its parent's and an anchor derived left out) and sizes graph shards apart from the text
 #: fragments (the manifest's `graph_starts`: bundle/graph_shards.py); formats 3 to 5 are read as
 #: they were written.
 COMPACT_DISPLAY_FORMAT = 6
+#: Format 7 text fragments may start inside a page (a small site's: SMALL_TEXT_FRAGMENT_BYTES);
+#: formats 3 to 6 start each at a page, as display fragments and graph shards still do.
+INNER_TEXT_FORMAT = 7
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"
@@ -145,10 +150,14 @@ IMPACT_SCALE = 256
 #: format3-work-log.md): each fragment is a request, and a search's budget is counted in requests
 #: too (issue 23, docs/performance.md).
 TEXT_FRAGMENT_BYTES = 32 * 1024
-#: A site whose snippet texts hold at most this many bytes of JSON has one text fragment (and so
-#: one graph shard): the results of a query there show most of its pages, so a query fetched
-#: every fragment anyway, each a request (issue 23).
+#: A site whose snippet texts hold at most this many bytes of JSON has one graph shard, and text
+#: fragments of SMALL_TEXT_FRAGMENT_BYTES that may end inside a page (after a text that is not
+#: blank, so a snippet still never needs two): the results of a query there show most of its
+#: pages, so page-aligned fragments were each needed, but only a few sections of each page.
 WHOLE_TEXT_BYTES = 256 * 1024
+#: The fragments of such a site: a query's shown snippets need about half of them (issue 23:
+#: bytes before the first hybrid result, at a request each; benchmarks/results/).
+SMALL_TEXT_FRAGMENT_BYTES = 16 * 1024
 #: A display fragment ends at the first page boundary once it holds this many bytes of JSON
 #: (bundle/display.py): coarser than the text fragments, since every answer shown while the
 #: reader types needs its pages' titles (a request per fragment), and the snippet texts only the

@@ -24,6 +24,7 @@ from mkdocs_graphsearch.bundle.format import (
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
+    INNER_TEXT_FORMAT,
     KEYWORD,
     MANIFEST,
     MAX_VARINT,
@@ -264,7 +265,7 @@ def _check_term_shards(manifest: dict[str, Any], counts: dict[str, int]) -> tupl
 
 def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
     """`encoder.shards`: each encoder shard's first token, 0 first, then rising;
-    `encoder.vocab`: {shards, size, key_chars?} (bundle/vocab_shards.py); `encoder.words`
+    `encoder.vocab`: {shards, size, key_chars?, specials?} (bundle/vocab_shards.py); `encoder.words`
     (optional): {shards} (bundle/word_rows.py). The names of the encoder shards,
     encoder-model.bin, the vocab shards, then words.bin and the word shards."""
     encoder = _object(MANIFEST, manifest.get("encoder"), "encoder")
@@ -279,6 +280,10 @@ def _check_encoder_parts(manifest: dict[str, Any]) -> tuple[str, ...]:
         vocab[key] = _whole(MANIFEST, vocab.get(key), f"encoder.vocab.{key}", 1)
     if "key_chars" in vocab:  # absent: 2 (bundle/vocab_shards.py KEY_CHARS_IF_ABSENT)
         vocab["key_chars"] = _whole(MANIFEST, vocab["key_chars"], "encoder.vocab.key_chars", 1)
+    if "specials" in vocab:  # absent: read from their shards (bundle/vocab_shards.py)
+        specials = _object(MANIFEST, vocab["specials"], "encoder.vocab.specials")
+        for token in specials:
+            specials[token] = _whole(MANIFEST, specials[token], f"encoder.vocab.specials.{token}", 0, vocab["size"] - 1)
     words: tuple[str, ...] = ()
     if "words" in encoder:  # format 6 (bundle/word_rows.py)
         entry = _object(MANIFEST, encoder["words"], "encoder.words")
@@ -362,7 +367,8 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     previous = 0  # never decreasing, so a page's chunks are together (bundle/display.py)
     for i, page in enumerate(chunk_pages):
         chunk_pages[i] = previous = _whole(KEYWORD, page, f"chunks.page[{i}]", previous, n_pages - 1)
-    for kind, starts in (("text", manifest["text_starts"]), ("display", display_starts(manifest))):
+    starting = [("text", manifest["text_starts"])] if manifest["format"] < INNER_TEXT_FORMAT else []
+    for kind, starts in (*starting, ("display", display_starts(manifest))):
         for i, start in enumerate(starts[1:], 1):  # a fragment starts a page
             if chunk_pages[start] == chunk_pages[start - 1]:
                 _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page ({kind} fragment {i} starts there)")

@@ -15,7 +15,9 @@ the shards of its words' keys. With k = the manifest's `encoder.vocab.key_chars`
 
 `vocab.<i>.json` = {"tokens": its entries in id order, "gaps": each id minus the previous one's
 (the first: the id)}. The manifest's `encoder.vocab` = {"shards": n, "size": the number of ids,
-"key_chars": k} (a bundle without key_chars has k = KEY_CHARS_IF_ABSENT, 2). The shards depend
+"key_chars": k, "specials": the ids of SPECIALS} (a bundle without key_chars has k =
+KEY_CHARS_IF_ABSENT, 2; one without specials reads them from their shards: a reader needs the
+special tokens' ids before any query, and their shard holds a thousand `[unused]` entries besides). The shards depend
 only on the vocabulary, so their content-hashed names are the same on every site built with the
 same model (a reader's cache holds them across sites).
 
@@ -37,6 +39,8 @@ from mkdocs_graphsearch.bundle.schema import _fail, _object, _strings, _wholes
 #: Shards of the vocabulary, and the code points of an entry's key (the module's docstring).
 VOCAB_SHARDS = 32
 KEY_CHARS = 1
+#: WordPiece's special tokens, whose ids every query needs (`encoder.vocab.specials`).
+SPECIALS = ("[CLS]", "[SEP]", "[UNK]")
 #: The key length of bundles whose manifest has no `encoder.vocab.key_chars`.
 KEY_CHARS_IF_ABSENT = 2
 _HASH_MODULUS = 1000003
@@ -61,7 +65,7 @@ def key_shard(key: str, n: int) -> int:
     return h % n
 
 
-def split_vocab(text: bytes, n: int = VOCAB_SHARDS) -> tuple[dict[str, bytes], dict[str, int]]:
+def split_vocab(text: bytes, n: int = VOCAB_SHARDS) -> tuple[dict[str, bytes], dict[str, Any]]:
     """vocab.txt bytes (one entry a line, line number = id) -> the shards by logical name, and
     the manifest's `encoder.vocab`."""
     lines = text.decode("utf-8").split("\n")
@@ -80,7 +84,9 @@ def split_vocab(text: bytes, n: int = VOCAB_SHARDS) -> tuple[dict[str, bytes], d
         tokens.append(entry)
         last[index] = i
     parts = {vocab_shard(i): orjson.dumps({"tokens": t, "gaps": g}) for i, (t, g) in enumerate(shards)}
-    return parts, {"key_chars": KEY_CHARS, "shards": n, "size": len(lines)}
+    ids = {entry: i for i, entry in enumerate(lines) if entry in SPECIALS}
+    specials = {token: ids[token] for token in SPECIALS if token in ids}
+    return parts, {"key_chars": KEY_CHARS, "shards": n, "size": len(lines), "specials": specials}
 
 
 def read_vocab_shard(data: Any, manifest: dict[str, Any], index: int) -> list[tuple[str, int]]:
@@ -110,4 +116,7 @@ def join_vocab(pairs: list[tuple[str, int]], manifest: dict[str, Any]) -> bytes:
         by_id[i] = token
     if len(pairs) != size or any(token is None for token in by_id):  # so an id twice leaves one out
         raise BundleError(f"the vocab shards do not hold ids 0 to {size - 1} once each (corrupted)")
+    for token, i in manifest["encoder"]["vocab"].get("specials", {}).items():
+        if token in SPECIALS and by_id[i] != token:
+            raise BundleError(f"manifest.json: encoder.vocab.specials gives {token} the id of {by_id[i]!r} (corrupted)")
     return "".join(f"{token}\n" for token in by_id).encode("utf-8")

@@ -6,6 +6,7 @@ texts): it knows the format, not the index's classes, so bundle/ imports nothing
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from importlib.metadata import version
@@ -21,6 +22,7 @@ from mkdocs_graphsearch.bundle.format import (
     KEYWORD,
     MANIFEST,
     MIN_TERM_SHARD_BYTES,
+    SMALL_TEXT_FRAGMENT_BYTES,
     TERM_SHARD_BYTES,
     TERM_SHARDS,
     TERMS,
@@ -43,6 +45,8 @@ from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atom
 from mkdocs_graphsearch.files.bounded import MAX_MANIFEST, read_bounded
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
+#: The blanks a snippet's text may be made of alone (engine/snippet.py source_text skips it).
+_BLANKS = re.compile(r"[ \t\n\r\f\v]+")
 
 #: Per term, its postings: (chunk index, quantized impact) by ascending chunk index.
 Postings = Sequence[Sequence[tuple[int, int]]]
@@ -135,24 +139,30 @@ def text_part(
     texts: Sequence[str], pages: Sequence[int], settings: SearchSettings, target: int = TEXT_FRAGMENT_BYTES
 ) -> tuple[dict[str, bytes], list[int]]:
     """The text fragments (each chunk's text cut to what snippets use) and each one's first chunk:
-    a fragment ends at the first page boundary once it holds `target` bytes, unless all the texts
-    hold at most WHOLE_TEXT_BYTES (format.py)."""
-    limit = settings.snippet_source_chars
-    cut = [text[:limit] for text in texts]
-    sizes = [len(dumps(text)) + 1 for text in cut]
-    if sum(sizes) <= WHOLE_TEXT_BYTES:
-        target = sum(sizes) + 1
+    a fragment ends at the first page boundary once it holds `target` bytes; where all the texts
+    hold at most WHOLE_TEXT_BYTES, at the first chunk after a text that is not blank once it
+    holds SMALL_TEXT_FRAGMENT_BYTES (format.py)."""
+    sizes = text_sizes(texts, settings)
+    small = sum(sizes) <= WHOLE_TEXT_BYTES
+    cut = [text[: settings.snippet_source_chars] for text in texts]
+    limit = SMALL_TEXT_FRAGMENT_BYTES if small else target
     starts = [0]
     size = 0
     for chunk, held in enumerate(sizes):
-        if chunk and size >= target and pages[chunk] != pages[chunk - 1]:
+        # A snippet's text is its chunk's or the first not blank after it among its descendants
+        # (engine/snippet.py source_text): after a text not blank, no snippet reads on.
+        if chunk and size >= limit and (_BLANKS.sub("", cut[chunk - 1]) if small else pages[chunk] != pages[chunk - 1]):
             starts.append(chunk)
             size = 0
         size += held
-    ends = [*starts[1:], len(cut)]
-    ranges = enumerate(zip(starts, ends, strict=True))
+    ranges = enumerate(zip(starts, [*starts[1:], len(cut)], strict=True))
     fragments = {text_fragment(i): dumps(cut[start:end]) for i, (start, end) in ranges}
     return fragments, starts
+
+
+def text_sizes(texts: Sequence[str], settings: SearchSettings) -> list[int]:
+    """Each chunk's bytes in its text fragment (its text cut to what snippets use, as JSON)."""
+    return [len(dumps(text[: settings.snippet_source_chars])) + 1 for text in texts]
 
 
 def manifest(
@@ -196,9 +206,10 @@ def build_bundle(
     fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
     starts = fragment_starts(keyword)
     scoring, displays = display_part(keyword, starts)
-    # A site whose texts are one fragment keeps one graph shard: worker.js fetches it with the
-    # manifest, as every expansion there needs it.
-    graph_starts = [0] if len(text_starts) == 1 else shard_starts(graph, keyword["chunks"]["page"])
+    # A site whose texts hold at most WHOLE_TEXT_BYTES keeps one graph shard: worker.js fetches
+    # it with the manifest, as every expansion there needs it.
+    small = sum(text_sizes(texts, settings)) <= WHOLE_TEXT_BYTES
+    graph_starts = [0] if small else shard_starts(graph, keyword["chunks"]["page"])
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,

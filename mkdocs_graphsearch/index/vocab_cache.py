@@ -19,6 +19,7 @@ import hashlib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import orjson
 import tokenizers
@@ -31,11 +32,11 @@ from mkdocs_graphsearch.text.wordpiece import WordPiece
 
 __all__ = ["KEEP", "PATTERN", "Shards", "cache_file", "load", "save"]
 
-_KIND, _VERSION = "vocab-shards", 1
+_KIND, _VERSION = "vocab-shards", 2
 #: Vocabulary shard files kept in one cache folder (newest first), and their names.
 KEEP = 4
 PATTERN = "vocab-shards-*.cache"
-Shards = tuple[dict[str, bytes], dict[str, int]]
+Shards = tuple[dict[str, bytes], dict[str, Any]]
 
 
 @cache
@@ -79,8 +80,10 @@ def _unpack(payload: bytes) -> Shards:
     vocab, parts = entries["vocab"], entries["parts"]
     if not (
         isinstance(vocab, dict)
-        and vocab.keys() == {"key_chars", "shards", "size"}
-        and all(type(value) is int and value > 0 for value in vocab.values())
+        and vocab.keys() == {"key_chars", "shards", "size", "specials"}
+        and all(type(vocab[key]) is int and vocab[key] > 0 for key in ("key_chars", "shards", "size"))
+        and isinstance(vocab["specials"], dict)
+        and all(type(value) is int and value >= 0 for value in vocab["specials"].values())
     ):
         raise TypeError("bad vocab entry")
     names = {bundle_format.vocab_shard(i) for i in range(vocab["shards"])}

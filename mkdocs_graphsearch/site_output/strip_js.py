@@ -29,6 +29,8 @@ _REGEX_AFTER_WORDS = frozenset(
 _DIVIDE_AFTER = frozenset(")]}")
 _BLANKS = " \t"
 _SPACE = " \t\r\n"
+#: Pairs of characters that would join into another token if the blank between them went.
+_JOINING = frozenset({("+", "+"), ("-", "-"), ("/", "/"), ("/", "*"), ("<", "!"), ("-", ">")})
 
 
 class JsSyntaxError(ValueError):
@@ -61,6 +63,7 @@ def strip_js(source: str) -> str:
     i = 0
     last = ""  # the last significant token's kind: "" (start), "word:<w>", "num", "punct:<c>", "value"
     braces: list[int] = []  # open `{` count inside each `${` of an unfinished template literal
+    blank = False  # blanks or a one-line comment since the last token: one blank, if needed
 
     def newline() -> None:
         while out and out[-1] and out[-1][-1] in _BLANKS:
@@ -91,14 +94,19 @@ def strip_js(source: str) -> str:
 
     while i < n:
         c = source[i]
+        if blank and c not in _SPACE and not source.startswith(("//", "/*"), i):
+            blank = False
+            if out and not out[-1].endswith("\n") and _blank_needed(out[-1][-1], c, last):
+                out.append(" ")
         if c in _SPACE:
             j = i
             while j < n and source[j] in _SPACE:
                 j += 1
             if "\n" in source[i:j]:
                 newline()
-            elif out and not out[-1].endswith(("\n", " ")):
-                out.append(" ")
+                blank = False
+            else:
+                blank = True
             i = j
         elif source.startswith("//", i):
             j = source.find("\n", i)
@@ -109,8 +117,9 @@ def strip_js(source: str) -> str:
                 raise JsSyntaxError("unterminated comment")
             if "\n" in source[i:j]:
                 newline()
-            elif out and not out[-1].endswith(("\n", " ")):
-                out.append(" ")
+                blank = False
+            else:
+                blank = True
             i = j + 2
         elif c in "'\"":
             j = i + 1
@@ -176,6 +185,23 @@ def strip_js(source: str) -> str:
         raise JsSyntaxError("unterminated template literal")
     text = "".join(out).lstrip("\n")
     return text if text.endswith("\n") else text + "\n"
+
+
+def _blank_needed(before: str, after: str, last: str) -> bool:
+    """Whether blanks (or a one-line comment) between the characters `before` and `after` must
+    stay one blank: between two word characters (`return x`, and a regular expression's flags
+    and `in`), after a regular expression before a word (it would take it as its flags), and
+    where the two sides would join into another token (`+ +`, `- -`, `/ /`, `1 .x`, `< !--`,
+    `-- >`). `last`: the kind of the token that ends with `before` (see strip_js)."""
+    if _word_char(before) and _word_char(after):
+        return True
+    if before == "/" and last == "value" and _word_char(after):
+        return True
+    return (before, after) in _JOINING or (before.isdigit() and after == ".")
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c in "_$\\" or ord(c) > 127
 
 
 def _regex_allowed(last: str) -> bool:

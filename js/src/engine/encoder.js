@@ -37,7 +37,7 @@ const STOP_PIECES_IF_ABSENT = [];
  *   wordShards: queryVector asks again once they are in)
  */
 
-/** encoder.json and the vocab shards of the special tokens; no row yet, no other entry.
+/** encoder.json and the special tokens' ids (the manifest's, else their vocab shards); no row yet, no other entry.
  * @param {import("./bundle/read.js").Bundle} bundle @param {import("./bundle/read.js").FetchFile} fetchFile
  * @returns {Promise<StaticEncoder>} */
 export async function loadEncoder(bundle, fetchFile) {
@@ -75,6 +75,7 @@ export async function loadEncoder(bundle, fetchFile) {
   };
   /** @param {string} text */
   const words = (text) => preTokenize(normalize(text));
+  for (const [token, id] of shardsOf.givenSpecials(manifest)) ids.set(token, id);
   for (const index of shardsOf.specialShards(manifest)) await addVocab(index);
   /** @type {StaticEncoder} */
   const encoder = {

@@ -35,7 +35,8 @@
  * those snippets empty, then the text fragments holding them are fetched (only those) and the
  * query is answered again (`complete` stays false until they are in, or failed); only for an
  * answer in its final mode, and for a typed query once its pause ended (answers the semantic part
- * or the next key replace fetch no texts). The semantic
+ * or the next key replace fetch no texts; on a small site, oneGraphShard, a query entered whole
+ * fetches its keyword answer's texts at once and its final answer waits for its own). The semantic
  * half's files (encoder rows and vocabulary, vector clusters, graph shards) never hold up the
  * keyword answer: while they are missing the query is answered in keyword mode (incomplete). The
  * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
@@ -56,6 +57,7 @@ import {
   loadManifest,
   loadShard,
   loadTexts,
+  oneGraphShard,
 } from "./bundle/read.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
@@ -233,10 +235,10 @@ function withinSeconds(promise, seconds, name) {
 export const SEMANTIC_PAUSE_MS = 250;
 
 /**
- * Whether the site's snippet texts are one file (and so its graph a file or two: graph.json and
- * one shard): fetched while the reader types like the encoder's files, as any prefix's answer
- * needs the same ones; on a larger site each prefix would fetch other fragments, so theirs wait
- * for the typing pause. @param {unknown} textStarts a bundle's textStarts (manifest text_starts)
+ * Whether the site's snippet texts are one file: fetched while the reader types like the
+ * encoder's files, as any prefix's answer needs the same one; where they are several files each
+ * prefix would fetch others, so theirs wait for the typing pause.
+ * @param {unknown} textStarts a bundle's textStarts (manifest text_starts)
  */
 const oneTextFile = (textStarts) => Array.isArray(textStarts) && textStarts.length === 1;
 
@@ -345,7 +347,7 @@ export function createService(post, options = {}) {
     if (oneTextFile(bundle.textStarts)) wantTexts(bundle, [0]);
     if (terms) return; // answered when they are in
     if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
-      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneTextFile(bundle.textStarts)));
+      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneGraphShard(bundle.manifest)));
       if (held) pauseThen(message, left); // fetched once the reader stops typing
       if (encoding || held ||
           wantClusters(bundle, clusters) || // the vector clusters probed: answered when in
@@ -356,11 +358,17 @@ export function createService(post, options = {}) {
     }
     if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     // Snippet texts only for an answer that stays: not for a typed prefix before its pause (the
-    // next key replaces it; a site's one text file excepted: every prefix needs that one) nor for
-    // a keyword answer the semantic part will re-rank.
+    // next key replaces it; a small site's excepted: every prefix shows most of its pages, and
+    // its texts are one file or a few) nor for a keyword answer the semantic part will re-rank.
     const final = tried === parts.length || output.mode === (message.mode || bundle.settings.default_mode);
-    const textsLater = missing.size > 0 && ((left > 0 && !oneTextFile(bundle.textStarts)) || !final);
+    const textsLater = missing.size > 0 && ((left > 0 && !oneGraphShard(bundle.manifest)) || !final);
     if (textsLater && left > 0) pauseThen(message, left);
+    // On a small site the final answer waits for its snippets (mostly in or on the way since its
+    // keyword answer: answerByKeyword), which is shown meanwhile.
+    if (!textsLater && missing.size > 0 && oneGraphShard(bundle.manifest) && wantTexts(bundle, missing)) {
+      if (message.mode !== "vector") answerByKeyword(bundle, message);
+      return;
+    }
     post({
       type: "results",
       channel: message.channel,
@@ -389,12 +397,17 @@ export function createService(post, options = {}) {
     if (keywordPosted.get(message.channel) === message.id || !engineModule) return;
     const { search, boundedQuery } = engineModule;
     const shown = new Set();
+    /** @type {Set<number>} */
+    const missing = new Set();
     let output;
     try {
-      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, shards: new Set(), displays: shown });
+      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, missing, shards: new Set(), displays: shown });
     } catch {
       return; // the full answer reports it
     }
+    // A small site's query entered whole: its final answer shows mostly these pages' snippets
+    // (oneGraphShard), fetched now, beside the semantic half's files, not a round trip after them.
+    if (!typed.get(message) && oneGraphShard(bundle.manifest)) wantTexts(bundle, missing);
     if (wantDisplays(bundle, shown)) return;
     keywordPosted.set(message.channel, message.id);
     post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
@@ -576,7 +589,7 @@ export function createService(post, options = {}) {
       // and hybrid answers) are in the one, most answers' pages in the other, a few KiB: they
       // download now, not after the query's term shards or its vector.
       const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
-      const fragments = oneTextFile(manifest.text_starts) ? [displayFragment(0), ...graph] : [];
+      const fragments = oneGraphShard(manifest) ? [displayFragment(0), ...graph] : [];
       const prefetch = parts.flatMap((part) => part.prefetch);
       for (const name of [...prefetch, ...fragments]) {
         if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load

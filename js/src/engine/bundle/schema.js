@@ -8,6 +8,7 @@
 import {
   BundleError,
   COMPACT_DISPLAY_FORMAT,
+  INNER_TEXT_FORMAT,
   MAX_CRC32,
   MODES,
   compareCodePoints,
@@ -312,7 +313,8 @@ export function checkKeyword(data, manifest) {
   const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
   let previous = 0; // never decreasing, so a page's chunks are together (bundle/display.py)
   chunkPages.forEach((page, i) => { previous = whole(k, page, `chunks.page[${i}]`, previous, nPages - 1); });
-  for (const [kind, starts] of [["text", manifest.text_starts], ["display", displayStarts(manifest)]]) {
+  const starting = manifest.format < INNER_TEXT_FORMAT ? [["text", manifest.text_starts]] : [];
+  for (const [kind, starts] of [...starting, ["display", displayStarts(manifest)]]) {
     starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
       if (i && chunkPages[start] === chunkPages[start - 1]) {
         fail(k, `chunks.page[${start}]`, `must start a page (${kind} fragment ${i} starts there)`);
@@ -455,7 +457,7 @@ export function checkEncoder(data, manifest) {
 }
 
 /** The manifest's `encoder.shards` (encoder-shards.js): each encoder shard's first token, 0
- * first, then rising, `encoder.vocab` {shards, size, key_chars?} (vocab-shards.js) and the optional
+ * first, then rising, `encoder.vocab` {shards, size, key_chars?, specials?} (vocab-shards.js) and the optional
  * `encoder.words` {shards} (word-rows.js); the names of the encoder shards, encoder-model.bin,
  * the vocab shards, then words.bin and the word shards.
  * @param {Record<string, any>} manifest @returns {string[]} */
@@ -468,6 +470,10 @@ function checkEncoderParts(manifest) {
   const vocab = object(m, own(encoder, "vocab"), "encoder.vocab");
   for (const key of ["shards", "size"]) whole(m, own(vocab, key), `encoder.vocab.${key}`, 1);
   if (own(vocab, "key_chars") !== undefined) whole(m, vocab.key_chars, "encoder.vocab.key_chars", 1); // absent: 2 (vocab-shards.js KEY_CHARS_IF_ABSENT)
+  if (own(vocab, "specials") !== undefined) { // absent: read from their shards (vocab-shards.js)
+    const specials = object(m, vocab.specials, "encoder.vocab.specials");
+    for (const token of Object.keys(specials)) whole(m, specials[token], `encoder.vocab.specials.${token}`, 0, vocab.size - 1);
+  }
   /** @type {string[]} */
   let words = [];
   if (own(encoder, "words") !== undefined) { // format 6 (word-rows.js)

@@ -37,11 +37,23 @@ export function keyShard(key, n) {
   return h % n;
 }
 
-/** The shards of WordPiece's special tokens ([CLS], [SEP], [UNK]: every query needs their ids),
- * ascending. @param {any} manifest @returns {number[]} */
+/** WordPiece's special tokens: every query needs their ids. */
+const SPECIALS = ["[CLS]", "[SEP]", "[UNK]"];
+
+/** The special tokens' ids the manifest gives (`encoder.vocab.specials`; none before it did).
+ * @param {any} manifest @returns {[string, number][]} */
+export function givenSpecials(manifest) {
+  const given = manifest.encoder.vocab.specials ?? {};
+  return SPECIALS.filter((token) => Object.hasOwn(given, token)).map((token) => [token, given[token]]);
+}
+
+/** The shards of the special tokens whose ids the manifest does not give, ascending (their
+ * shard holds a thousand other entries: read only for a bundle without them).
+ * @param {any} manifest @returns {number[]} */
 export function specialShards(manifest) {
   const keyChars = keyCharsOf(manifest), n = manifest.encoder.vocab.shards;
-  const shards = new Set(["[CLS]", "[SEP]", "[UNK]"].map((token) => keyShard(vocabKey(token, keyChars), n)));
+  const given = new Set(givenSpecials(manifest).map(([token]) => token));
+  const shards = new Set(SPECIALS.filter((token) => !given.has(token)).map((token) => keyShard(vocabKey(token, keyChars), n)));
   return [...shards].sort((a, b) => a - b);
 }
 
