@@ -41,6 +41,10 @@
  * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
  * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
  * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
+ * While a query is typed, two things wait for that pause too: the term shards of a query whose
+ * last word is one letter (its prefix spans the most terms), and on a site of more than one text
+ * fragment (where the vector clusters wait anyway) the encoder rows of the word being typed and
+ * of its completions (encoder.js heldFrom): the next key changes both.
  */
 import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
@@ -229,7 +233,9 @@ function withinSeconds(promise, seconds, name) {
  * The query encoder's files are not held: a word's vocabulary shards follow from its first letter
  * (bundle/vocab-shards.js), so its prefixes need the same ones, and its rows come in small files;
  * fetched while the reader types, they leave the pause only arithmetic where nothing else is
- * missing (then there is no pause: the hybrid answer follows the keyword one at once).
+ * missing (then there is no pause: the hybrid answer follows the keyword one at once). On a site
+ * of more than one text fragment the rows of the word being typed are the exception (they wait
+ * with the vector clusters, which need them).
  */
 export const SEMANTIC_PAUSE_MS = 250;
 
@@ -242,7 +248,8 @@ export const SEMANTIC_PAUSE_MS = 250;
 const oneTextFile = (textStarts) => Array.isArray(textStarts) && textStarts.length === 1;
 
 /** How many of a typed query's words are finished: all but the last, unless a space follows it
- * (the encoder's words; any completions come after them).
+ * (the encoder's words; any completions come after them; a filter's words count too, so a
+ * query with filters may fetch a row early or at the pause, never a different answer).
  * @param {import("./encoder.js").StaticEncoder} encoder @param {string} query */
 const typedWords = (encoder, query) => encoder.words(query).length - (/\s$/u.test(query) ? 0 : 1);
 
