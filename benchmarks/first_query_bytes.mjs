@@ -8,7 +8,10 @@
 // RUNTIME_SRC (default js/src) lets the same script measure another checkout's runtime.
 // --queries: each query of a judged set (a `query` field a line) in a fresh service, pasted
 // (settled); --typed MS: typed instead, one prefix every MS milliseconds (the semantic pause
-// applies), counted until the whole query's complete answer. Prints one JSON line a query, then
+// applies), counted until the whole query's complete answer; --typed each: typed with no clock
+// (once every part is in, each prefix sent when the files it asked for are in, the typing pause
+// never ending, then the whole query as if the reader paused: the most a typed question fetches
+// when every key is answered, the same on a loaded machine). Prints one JSON line a query, then
 // the medians of requests and gzip KiB at each step.
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -46,19 +49,31 @@ const report = (fetched, when) => {
   return { when, files: fetched.length, gzip_bytes: gzip, gzip_kib: +(gzip / 1024).toFixed(1), parts, requests };
 };
 
+/** Resolves once `busy()` has stayed false over a few timer turns (the service's answers and the
+ * fetches they start are in). @param {() => boolean} busy */
+async function settle(busy) {
+  for (let quiet = 0; quiet < 3; quiet = busy() ? 0 : quiet + 1) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 /**
  * One search in a fresh service: `texts` sent one after another, `delay` ms apart (the last is
- * the query; one text and `settled`: pasted).
- * @param {string[]} texts @param {number} delay @param {boolean} settled
+ * the query; one text and `settled`: pasted; delay "each": --typed each).
+ * @param {string[]} texts @param {number | "each"} delay @param {boolean} settled
  */
 async function measure(texts, delay, settled) {
   /** @type {{name: string, gzip: number}[]} */
   const fetched = [];
   const out = [];
   const last = texts.length;
+  let loading = 0;
+  let loaded = () => {};
+  const allParts = new Promise((resolve) => { loaded = () => resolve(undefined); });
+  /** @type {any} */
+  let service;
   await new Promise((done) => {
-    const service = createService((message) => {
+    service = createService((message) => {
       if (message.type === "status" && message.state === "error") throw new Error(message.message);
+      if (message.type === "status" && message.done) loaded();
       if (message.type !== "results" || message.id !== last) return;
       if (!out.length) out.push(report(fetched, "first answer"));
       if (message.mode === "hybrid" && !out.some((step) => step.when === "first hybrid answer")) {
@@ -70,16 +85,29 @@ async function measure(texts, delay, settled) {
       }
     }, {
       fetcher: () => async (/** @type {string} */ name) => {
+        loading++;
         const bytes = await readFile(join(folder, name));
         fetched.push({ name, gzip: gzipSync(bytes, { level: 9 }).length });
+        loading--;
         return new Uint8Array(bytes); // as fetch gives (a node Buffer's slice() is a view)
       },
+      semanticPause: delay === "each" ? 3_600_000 : undefined, // an hour: it never ends while typing
     });
     service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
-    texts.forEach((text, i) => setTimeout(
-      () => service.handle({ type: "query", channel: "box", id: i + 1, query: text, mode, settled }), i * delay,
-    ));
+    const ask = (/** @type {number} */ i, /** @type {boolean} */ whole) =>
+      service.handle({ type: "query", channel: "box", id: i + 1, query: texts[i], mode, settled: whole });
+    if (delay !== "each") texts.forEach((_, i) => setTimeout(() => ask(i, settled), i * delay));
+    else {
+      allParts.then(async () => {
+        for (let i = 0; i < last - 1; i++) {
+          ask(i, false);
+          await settle(() => loading > 0);
+        }
+        ask(last - 1, true);
+      });
+    }
   });
+  if (delay === "each") service.handle({ type: "clear", channel: "box" }); // its pause timer goes too
   return { steps: out, fetched: fetched.map((f) => f.name) };
 }
 
@@ -93,7 +121,7 @@ if (!queriesFile) {
   const steps = {};
   for (const text of queries) {
     const typed = typedMs ? [...text].map((_, i) => text.slice(0, i + 1)) : [text];
-    const result = await measure(typed, Number(typedMs ?? 0), !typedMs);
+    const result = await measure(typed, typedMs === "each" ? "each" : Number(typedMs ?? 0), !typedMs);
     console.log(JSON.stringify({ query: text, steps: result.steps }));
     for (const step of result.steps) {
       steps[step.when] ??= { files: [], gzip_kib: [] };
@@ -109,6 +137,7 @@ if (!queriesFile) {
   const summary = Object.fromEntries(Object.entries(steps).map(([when, { files, gzip_kib }]) =>
     [when, { queries: files.length, requests_p50: median(files), requests_max: Math.max(...files),
              gzip_kib_p50: +median(gzip_kib).toFixed(1), gzip_kib_max: Math.max(...gzip_kib) }]));
-  console.log(JSON.stringify({ bundle: folder, queries: queriesFile, mode, typed_ms: typedMs && Number(typedMs),
+  console.log(JSON.stringify({ bundle: folder, queries: queriesFile, mode,
+                               typed_ms: typedMs === "each" ? "each" : typedMs && Number(typedMs),
                                runtime, summary }));
 }

@@ -57,7 +57,7 @@ test("bundle reading reads files only: format.js, schema.js, display.js and read
 
 test("worker.js composes the bundle with the encoder", () => {
   const { stat, lazy } = imports("engine/worker.js");
-  assert.deepEqual(stat, ["engine/bundle/format.js", "engine/bundle/read.js"]);
+  assert.deepEqual(stat, ["engine/bundle/format.js", "engine/bundle/read.js", "engine/bundle/encoder-shards.js"]);
   assert.deepEqual([...new Set(lazy)].sort(), ["engine/bundle/vector-shards.js", "engine/encoder.js", "engine/engine.js"]);
 });
 

@@ -283,3 +283,67 @@ test("a word's encoder rows download as soon as its own vocabulary is in, beside
   const last = await heldUntil("render fails", /^encoder\.\d+\./, (name) => late.has(name));
   assert.deepEqual(last.results, search(full, "render fails", { mode: "hybrid", limit: 10 }).results);
 });
+
+/**
+ * `queries` sent at once on one channel, as keys typed faster than answers (only the last is
+ * answered), on a service with every part loaded and a typing pause of `pause` ms; resolves
+ * with the files fetched after loading and the answers to the last once one is hybrid and
+ * complete, or `settleMs` after its first keyword answer (or after sending, when none comes).
+ * @param {string[]} queries @param {number} pause @param {number} settleMs
+ */
+async function keyed(queries, pause, settleMs) {
+  /** @type {string[]} */
+  const fetched = [];
+  /** @type {any[]} */
+  const answers = [];
+  let loading = true;
+  let ready = () => {};
+  const loaded = new Promise((resolve) => { ready = () => resolve(undefined); });
+  let finish = () => {};
+  const finished = new Promise((resolve) => { finish = () => resolve(undefined); });
+  const service = createService((message) => {
+    if (message.type === "status" && message.done) ready();
+    if (message.type !== "results" || message.id !== queries.length) return;
+    answers.push(message);
+    if (message.complete && message.mode === "hybrid") finish();
+    else setTimeout(finish, settleMs);
+  }, { semanticPause: pause, fetcher: () => (name) => { if (!loading) fetched.push(name); return fetchFile(name); } });
+  service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  await loaded;
+  loading = false;
+  queries.forEach((query, i) => service.handle({ type: "query", channel: "box", id: i + 1, query, limit: 10 }));
+  setTimeout(finish, settleMs);
+  await finished;
+  service.handle({ type: "clear", channel: "box" }); // its pause timer goes too
+  return { fetched, answers };
+}
+
+test("a one-letter word being typed fetches its term shards once the reader pauses", { timeout: 120_000 }, async () => {
+  const full = await loadBundle(fetchFile);
+  const typing = await keyed(["f"], 3_600_000, 1000);
+  assert.deepEqual(typing.answers, []);
+  assert.ok(!typing.fetched.some((name) => name.startsWith("postings.")), typing.fetched.join());
+  const paused = await keyed(["f"], 150, 60_000);
+  assert.ok(paused.fetched.some((name) => name.startsWith("postings.")), paused.fetched.join());
+  const last = paused.answers[paused.answers.length - 1];
+  assert.deepEqual(last.results, search(full, "f", { mode: "hybrid", limit: 10 }).results);
+});
+
+test("while a word is typed, the encoder rows of the words before it come at once, its own and its completions' once the reader pauses", { timeout: 120_000 }, async () => {
+  const full = await loadBundle(fetchFile);
+  const { encoderShardOf } = await import("../src/engine/bundle/encoder-shards.js");
+  /** @param {string} word */
+  const shards = (word) => new Set(full.encoder.wordpiece.pieces(word).map((piece) => encoderShardOf(full.encoder.shards, piece)));
+  const finished = shards("render");
+  const later = [...shards("fails")].filter((index) => !finished.has(index));
+  assert.ok(later.length, "the two words share every encoder shard");
+  /** @param {string[]} names */
+  const rows = (names) => names.filter((name) => /^encoder\.\d+\./.test(name)).map((name) => Number(name.split(".")[1]));
+  const typing = await keyed(["render f", "render fa"], 3_600_000, 1000);
+  assert.ok(typing.answers.length && typing.answers.every((answer) => answer.mode === "keyword"));
+  assert.ok(rows(typing.fetched).length && rows(typing.fetched).every((index) => finished.has(index)), typing.fetched.join());
+  const paused = await keyed(["render f", "render fa"], 150, 60_000);
+  assert.ok(later.every((index) => rows(paused.fetched).includes(index)), paused.fetched.join());
+  const last = paused.answers[paused.answers.length - 1];
+  assert.deepEqual(last.results, search(full, "render fa", { mode: "hybrid", limit: 10 }).results);
+});

@@ -5,7 +5,7 @@
 import { BundleError, fileName } from "./bundle/format.js";
 import { checkEncoder } from "./bundle/schema.js";
 import { parseJson, readFile } from "./bundle/read.js";
-import { checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
+import { HELD_ROWS, checkEncoderModel, encoderShard, encoderShardOf, readEncoderShard } from "./bundle/encoder-shards.js";
 
 /** An older manifest's encoder entry has no `max_query_pieces` (the builder writes it now,
  * index/semantic.py): the value those engines had built in. Frozen: never change it. */
@@ -22,12 +22,15 @@ const STOP_PIECES_IF_ABSENT = [];
  *   vocabLoaded: boolean[], vocabFailed: boolean[], addVocab: (index: number) => Promise<number[]>,
  *   words: (text: string) => string[], vocabShardsOf: (text: string) => number[],
  *   wordShards: number, wordLoaded: boolean[], wordFailed: boolean[], wordPieces: Map<string, number[]>,
- *   noRow: Set<number>, typing: boolean, continuations: number, wordShardOf: (word: string) => number}} StaticEncoder
+ *   noRow: Set<number>, typing: boolean, heldFrom: number, continuations: number,
+ *   wordShardOf: (word: string) => number}} StaticEncoder
  *   rows: the loaded shards' rows by token (dequantized: rows[d] * row_scales[d], exact products);
  *   wordShards: the bundle's word shards (word-rows.js; 0: none, or words.bin failed), wordPieces:
  *   the ids of the words of words.bin and of the word shards loaded, noRow: their pieces that
  *   have no row; typing: the query is being typed (set by worker.js: its words are looked up in
  *   the vocabulary, whose shards their prefixes fetched already, not in a word shard each);
+ *   heldFrom: the first word of the text queryVector reads whose rows wait for the typing pause
+ *   (HELD_ROWS; set by worker.js; Infinity: none);
  *   continuations: the vocab shard of every continuation piece (one-letter keys; else -1);
  *   wordShardOf: the word shard a word is looked up in;
  *   stopPieces: pieces that make no vector on their own;
@@ -103,6 +106,7 @@ export async function loadEncoder(bundle, fetchFile) {
     wordPieces: new Map(),
     noRow: new Set(),
     typing: false,
+    heldFrom: Infinity,
   };
   if (common) {
     try {
@@ -291,22 +295,24 @@ export function encodeQuery(encoder, pieces) {
 
 /** The unit query vector, or null when no query piece is known to the encoder, or when a piece's
  * shard is not in: then its index is added to `wanted` (when given; a shard that failed is
- * never wanted again: the answer goes out without its rows). Before that, the vocab shards the
- * query's words need, as -1 - index (worker.js loads them and asks again). Without `wanted`
- * (node, everything loaded), the pieces and rows that are in.
+ * never wanted again: the answer goes out without its rows), or HELD_ROWS for the words from
+ * heldFrom on. Before that, the vocab shards the query's words need, as -1 - index (worker.js
+ * loads them and asks again). Without `wanted` (node, everything loaded), the pieces and rows
+ * that are in.
  * @param {import("./bundle/read.js").Bundle} bundle @param {string} query
  * @param {Set<number> | null} [wanted] @returns {number[] | null} */
 export function queryVector(bundle, query, wanted = null) {
   const encoder = bundle.encoder;
   if (!encoder) return null;
+  const words = encoder.words(query);
   if (wanted) {
     // Word by word: a word's pieces are known once its word shard or its own vocab shards are in
     // (wordWanted, -1 - index until then), so its rows are named while other words' files still
     // download. (A query of more than maxPieces pieces may so fetch a row it leaves unused.)
-    for (const word of encoder.words(query)) {
+    for (const [at, word] of words.entries()) {
       const known = encoder.wordPieces.get(word);
       if (known) {
-        wantRows(encoder, known, wanted);
+        wantRows(encoder, known, wanted, at >= encoder.heldFrom);
         continue;
       }
       const missing = encoder.vocabShardsOf(word).filter((/** @type {number} */ s) => !encoder.vocabLoaded[s] && !encoder.vocabFailed[s]);
@@ -321,23 +327,29 @@ export function queryVector(bundle, query, wanted = null) {
         if (hashes >= 0 && !encoder.vocabLoaded[hashes] && !encoder.vocabFailed[hashes]) missing.push(hashes);
       }
       for (const index of missing) wanted.add(-1 - index);
-      if (!missing.length) wantRows(encoder, encoder.wordpiece.pieces(word), wanted);
+      if (!missing.length) wantRows(encoder, encoder.wordpiece.pieces(word), wanted, at >= encoder.heldFrom);
     }
     if (wanted.size) return null;
   }
-  const pieces = encoder.words(query).flatMap((/** @type {string} */ word) => encoder.wordPieces.get(word) ?? encoder.wordpiece.pieces(word))
-    .slice(0, encoder.maxPieces);
-  if (wanted && wantRows(encoder, pieces, wanted).size) return null; // (the query's own pieces decide)
+  /** @type {number[][]} each word's pieces */
+  const each = words.map((/** @type {string} */ word) => encoder.wordPieces.get(word) ?? encoder.wordpiece.pieces(word));
+  const pieces = each.flat().slice(0, encoder.maxPieces);
+  if (wanted) { // (the query's own pieces decide)
+    const held = each.slice(0, encoder.heldFrom).reduce((count, word) => count + word.length, 0);
+    wantRows(encoder, pieces.slice(0, held), wanted, false);
+    wantRows(encoder, pieces.slice(held), wanted, true);
+    if (wanted.size) return null;
+  }
   return encodeQuery(encoder, pieces);
 }
 
-/** Add to `wanted` the encoder shards of these pieces that are neither in nor failed.
- * @param {StaticEncoder} encoder @param {number[]} pieces @param {Set<number>} wanted */
-function wantRows(encoder, pieces, wanted) {
+/** Add to `wanted` the encoder shards of these pieces that are neither in nor failed (`held`:
+ * HELD_ROWS instead, if any). @param {StaticEncoder} encoder @param {number[]} pieces
+ * @param {Set<number>} wanted @param {boolean} held */
+function wantRows(encoder, pieces, wanted, held) {
   for (const piece of pieces) {
     if (encoder.rows.has(piece) || encoder.noRow.has(piece)) continue;
     const index = encoderShardOf(encoder.shards, piece);
-    if (!encoder.shardLoaded[index] && !encoder.shardFailed[index]) wanted.add(index);
+    if (!encoder.shardLoaded[index] && !encoder.shardFailed[index]) wanted.add(held ? HELD_ROWS : index);
   }
-  return wanted;
 }

@@ -42,6 +42,10 @@
  * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
  * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
  * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
+ * While a query is typed, two things wait for that pause too: the term shards of a query whose
+ * last word is one letter (its prefix spans the most terms), and on a site of more than one text
+ * fragment (where the vector clusters wait anyway) the encoder rows of the word being typed and
+ * of its completions (encoder.js heldFrom): the next key changes both.
  */
 import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
@@ -59,6 +63,7 @@ import {
   loadTexts,
   oneGraphShard,
 } from "./bundle/read.js";
+import { HELD_ROWS } from "./bundle/encoder-shards.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -230,7 +235,9 @@ function withinSeconds(promise, seconds, name) {
  * The query encoder's files are not held: a word's vocabulary shards follow from its first letter
  * (bundle/vocab-shards.js), so its prefixes need the same ones, and its rows come in small files;
  * fetched while the reader types, they leave the pause only arithmetic where nothing else is
- * missing (then there is no pause: the hybrid answer follows the keyword one at once).
+ * missing (then there is no pause: the hybrid answer follows the keyword one at once). On a site
+ * of more than one text fragment the rows of the word being typed are the exception (they wait
+ * with the vector clusters, which need them).
  */
 export const SEMANTIC_PAUSE_MS = 250;
 
@@ -241,6 +248,15 @@ export const SEMANTIC_PAUSE_MS = 250;
  * @param {unknown} textStarts a bundle's textStarts (manifest text_starts)
  */
 const oneTextFile = (textStarts) => Array.isArray(textStarts) && textStarts.length === 1;
+
+/** How many of a typed query's words are finished: all but the last, unless a space follows it
+ * (the encoder's words; any completions come after them; a filter's words count too, so a
+ * query with filters may fetch a row early or at the pause, never a different answer).
+ * @param {import("./encoder.js").StaticEncoder} encoder @param {string} query */
+const typedWords = (encoder, query) => encoder.words(query).length - (/\s$/u.test(query) ? 0 : 1);
+
+/** Whether a query's last word is one character (spaces after it or not). @param {string} query */
+const oneLetterLast = (query) => /(?:^|\s)\S\s*$/u.test(query);
 
 /** Whether a query extends or cuts its box's previous one ("" for none) by a key or two: it
  * is being typed (encoder.js `typing`). @param {string} previous @param {string} query */
@@ -327,7 +343,15 @@ export function createService(post, options = {}) {
     const shown = new Set();
     /** @type {Set<number>} */
     const graphs = new Set();
-    if (bundle.encoder) bundle.encoder.typing = typed.get(message) ?? false;
+    const left = message.settled ? 0 : semanticPause - (Date.now() - (arrived.get(message) ?? 0));
+    const typing = typed.get(message) ?? false;
+    if (bundle.encoder) {
+      bundle.encoder.typing = typing;
+      // A larger site's hybrid answer waits for the typing pause (its vector clusters): the rows
+      // of the word being typed and of its completions wait with it (encoder.js HELD_ROWS).
+      bundle.encoder.heldFrom = typing && left > 0 && !oneGraphShard(bundle.manifest)
+        ? typedWords(bundle.encoder, message.query) : Infinity;
+    }
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
@@ -337,17 +361,21 @@ export function createService(post, options = {}) {
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
       return;
     }
-    const left = message.settled ? 0 : semanticPause - (Date.now() - (arrived.get(message) ?? 0));
+    // A one-letter word being typed matches most as a prefix, over several term shards, and the
+    // next key narrows it: its term shards wait for the typing pause (the answer on screen stays).
+    if (typing && left > 0 && wanted.size && oneLetterLast(message.query)) return pauseThen(message, left);
     const terms = wantShards(bundle, wanted); // requested first: the keyword answer waits on them
-    // The query encoder's files download beside them, typing or not (SEMANTIC_PAUSE_MS).
+    // The query encoder's files download beside them, typing or not (SEMANTIC_PAUSE_MS), but
+    // for the rows held back.
+    const heldRows = encoderWanted.delete(HELD_ROWS);
     const encoding = wantEncoderShards(bundle, encoderWanted);
     // A site's one text file holds every answer's snippets (any chunk's fragment is it): it
     // downloads as the query arrives, beside the term shards and the semantic half's files, not
     // a round trip after them (a pasted query's final answer waited for it).
     if (oneTextFile(bundle.textStarts)) wantTexts(bundle, [0]);
     if (terms) return; // answered when they are in
-    if (encoding || clusters.size || graphs.size) { // the semantic half lacks files
-      const held = left > 0 && (clusters.size > 0 || (graphs.size > 0 && !oneGraphShard(bundle.manifest)));
+    if (encoding || heldRows || clusters.size || graphs.size) { // the semantic half lacks files
+      const held = left > 0 && (heldRows || clusters.size > 0 || (graphs.size > 0 && !oneGraphShard(bundle.manifest)));
       if (held) pauseThen(message, left); // fetched once the reader stops typing
       if (encoding || held ||
           wantClusters(bundle, clusters) || // the vector clusters probed: answered when in

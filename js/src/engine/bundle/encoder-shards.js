@@ -10,6 +10,12 @@ import { BundleError, lastAtOrBefore } from "./format.js";
 /** @param {number} index */
 export const encoderShard = (index) => `encoder.${index}.bin`;
 
+/** What encoder.js queryVector adds to its `wanted` codes (shards, vocabulary and word files)
+ * for rows it holds back (heldFrom): the word being typed and the completions after it change
+ * with the next key, so their rows are fetched once the reader pauses (worker.js), not for
+ * every prefix. */
+export const HELD_ROWS = -(2 ** 31);
+
 /** The shard that would hold `token`. @param {number[]} firsts @param {number} token */
 export const encoderShardOf = (firsts, token) => lastAtOrBefore(firsts, token);
 
