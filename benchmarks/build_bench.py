@@ -4,6 +4,8 @@ plain `mkdocs build` (the plugin removed) of the same docs, with each build's pe
     .venv/bin/python benchmarks/build_bench.py                       # ../shared/corpora/mkdocs-docs
     .venv/bin/python benchmarks/build_bench.py --corpus k8s-docs     # big: one cold build, ~15 min
     .venv/bin/python benchmarks/build_bench.py --throughput-only     # model chunks/s only
+    .venv/bin/python benchmarks/build_bench.py --corpus k8s-docs --cold-only --no-throughput  # plain
+                                                  # and cold builds only (the cold rate)
     .venv/bin/python benchmarks/build_bench.py --code /tmp/old --no-throughput  # another commit's
                                                   # plugin (`git archive COMMIT | tar -x -C /tmp/old`)
     .venv/bin/python benchmarks/build_bench.py --seed-cache .cache/eval --no-throughput  # cold from a
@@ -147,7 +149,9 @@ def write_config(path: Path, name: str, docs: Path, site: Path, plugins: list, t
     return path
 
 
-def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Path, seed: Path | None = None) -> dict:
+def bench_builds(
+    name: str, source: Path, edit: str | None, work: Path, code: Path, seed: Path | None = None, cold_only: bool = False
+) -> dict:
     docs = work / "docs"
     shutil.copytree(source, docs)
     if seed is not None:
@@ -164,21 +168,25 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
     )
     runs: dict[str, dict] = {}
     warm_bytecode(code, work)
-    for label, config in (("plain", plain), ("cold", plugin), ("warm", plugin), ("ci", plugin)):
+    first = (("plain", plain), ("cold", plugin)) + (() if cold_only else (("warm", plugin), ("ci", plugin)))
+    for label, config in first:
         if label == "ci":  # a CI job keeps the cache folder, not the site
             shutil.rmtree(work / "site-plugin")
         note(f"[{name}] {label} build ...")
         runs[label] = timed_build(config, code)
         note(f"[{name}] {label}: {runs[label]}")
-    with (docs / page).open("a", encoding="utf-8") as out:
-        out.write(EDIT)
-    for label, config in (("edit", plugin), ("plain_after_edit", plain)):
+    if not cold_only:
+        with (docs / page).open("a", encoding="utf-8") as out:
+            out.write(EDIT)
+    for label, config in () if cold_only else (("edit", plugin), ("plain_after_edit", plain)):
         note(f"[{name}] {label} build ...")
         runs[label] = timed_build(config, code)
         note(f"[{name}] {label}: {runs[label]}")
-    plain_s = statistics.median([runs["plain"]["wall_s"], runs["plain_after_edit"]["wall_s"]])
+    plains = [runs[label] for label in ("plain", "plain_after_edit") if label in runs]
+    plain_s = statistics.median([run["wall_s"] for run in plains])
     # CPU seconds (user + system): what issue 23's targets compare, less at the mercy of the load
-    plain_cpu = statistics.median([runs["plain"]["cpu_s"], runs["plain_after_edit"]["cpu_s"]])
+    plain_cpu = statistics.median([run["cpu_s"] for run in plains])
+    compared = [label for label in ("cold", "warm", "ci", "edit") if label in runs]
     # the sections the bundle holds (its manifest's chunk count): issue 23's cold-build rate
     manifest = json.loads((work / "site-plugin" / "search" / "manifest.json").read_text(encoding="utf-8"))
     sections = manifest["counts"]["chunks"]
@@ -189,9 +197,9 @@ def bench_builds(name: str, source: Path, edit: str | None, work: Path, code: Pa
         "edited_page": page,
         "builds": runs,
         "plain_median_s": plain_s,
-        "ratios": {label: round(runs[label]["wall_s"] / plain_s, 2) for label in ("cold", "warm", "ci", "edit")},
+        "ratios": {label: round(runs[label]["wall_s"] / plain_s, 2) for label in compared},
         "plain_median_cpu_s": plain_cpu,
-        "cpu_ratios": {label: round(runs[label]["cpu_s"] / plain_cpu, 2) for label in ("cold", "warm", "ci", "edit")},
+        "cpu_ratios": {label: round(runs[label]["cpu_s"] / plain_cpu, 2) for label in compared},
         "sections": sections,
         "cold_sections_per_cpu_s": round(sections / runs["cold"]["cpu_s"], 1),
     }
@@ -291,6 +299,8 @@ def main() -> None:
     parser.add_argument("--corpus", default="mkdocs-docs", help="a folder name under ../shared/corpora")
     parser.add_argument("--edit", help="the page (path relative to the docs) to edit; default: the first")
     parser.add_argument("--no-throughput", action="store_true", help="skip the model throughput part")
+    parser.add_argument("--cold-only", action="store_true",
+                        help="builds: plain and cold only (the cold rate, on a busy machine in less time)")
     parser.add_argument("--throughput-only", action="store_true", help="only the model throughput part")
     parser.add_argument("--throughput-chunks", type=int, default=300)
     parser.add_argument("--throughput-rounds", type=int, default=3)
@@ -331,12 +341,16 @@ def main() -> None:
             if args.work.exists():
                 die(f"--work {args.work} exists: give a new folder")
             args.work.mkdir(parents=True)
-            report["builds"] = bench_builds(args.corpus, source, args.edit, args.work, args.code.resolve(), seed)
+            report["builds"] = bench_builds(
+                args.corpus, source, args.edit, args.work, args.code.resolve(), seed, args.cold_only
+            )
             if args.model_start:
                 report["model_start"] = bench_model_start(args.work, args.code.resolve())
         else:
             with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
-                report["builds"] = bench_builds(args.corpus, source, args.edit, Path(tmp), args.code.resolve(), seed)
+                report["builds"] = bench_builds(
+                    args.corpus, source, args.edit, Path(tmp), args.code.resolve(), seed, args.cold_only
+                )
     if not args.no_throughput:
         report["throughput"] = bench_throughput(source, args.throughput_chunks, args.throughput_rounds)
     print(table(report))

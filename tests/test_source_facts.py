@@ -35,14 +35,16 @@ def _read_all(site: SitePages, pages: dict[str, bytes] = PAGES) -> dict[str, obj
 
 
 def _parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The pages whose source is parsed (read_source reads their facts, finish their chunks)."""
     parsed: list[str] = []
-    real = markdown.parse_page
+    for name in ("parse_page", "page_facts"):
+        real = getattr(markdown, name)
 
-    def counting(source, path, *args, **kwargs):  # type: ignore[no-untyped-def]
-        parsed.append(path)
-        return real(source, path, *args, **kwargs)
+        def counting(source, path, *args, real=real, **kwargs):  # type: ignore[no-untyped-def]
+            parsed.append(path)
+            return real(source, path, *args, **kwargs)
 
-    monkeypatch.setattr(markdown, "parse_page", counting)  # site_pages imports it when a page needs it
+        monkeypatch.setattr(markdown, name, counting)  # site_pages imports it when a page needs it
     return parsed
 
 

@@ -161,12 +161,14 @@ def expand_display(
     return {"anchor": anchors, "id": ids, "level": chunks["level"], "parent": parents, "title": titles}
 
 
-def fragment_starts(keyword: Mapping[str, Any], target: int | None = None) -> list[int]:
+def fragment_starts(
+    keyword: Mapping[str, Any], target: int | None = None, compact: Mapping[str, Any] | None = None
+) -> list[int]:
     """The display fragments' first chunks: a fragment ends at the first page boundary once its
     columns hold `target` (DISPLAY_FRAGMENT_BYTES) bytes of JSON as compact_display stores them
-    (at least one fragment: [0])."""
+    (at least one fragment: [0]); `compact`: compact_display(keyword) if the caller has it."""
     target = DISPLAY_FRAGMENT_BYTES if target is None else target
-    chunks, pages = compact_display(keyword), keyword["pages"]
+    chunks, pages = compact if compact is not None else compact_display(keyword), keyword["pages"]
     chunk_pages = keyword["chunks"]["page"]
     ids = chunks["ids"]
     starts, size = [0], 0
@@ -182,11 +184,14 @@ def fragment_starts(keyword: Mapping[str, Any], target: int | None = None) -> li
     return starts
 
 
-def display_part(keyword: Mapping[str, Any], starts: Sequence[int]) -> tuple[dict[str, Any], dict[str, bytes]]:
+def display_part(
+    keyword: Mapping[str, Any], starts: Sequence[int], compact: Mapping[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, bytes]]:
     """keyword.json's document without its display columns, and the display fragments' bytes
-    (format 6: compact_display's columns, `ids` by chunk number in the fragment)."""
+    (format 6: compact_display's columns, `ids` by chunk number in the fragment); `compact`:
+    compact_display(keyword) if the caller has it."""
     chunks, pages = keyword["chunks"], keyword["pages"]
-    compact = compact_display(keyword)
+    compact = compact if compact is not None else compact_display(keyword)
     n_chunks, n_pages = len(chunks["page"]), len(pages["path"])
     fragments = {}
     for index, start in enumerate(starts):

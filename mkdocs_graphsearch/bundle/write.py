@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle.display import display_part, fragment_starts
+from mkdocs_graphsearch.bundle.display import compact_display, display_part, fragment_starts
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     IMPACT_SCALE,
@@ -204,8 +204,9 @@ def build_bundle(
     `graph` graph.json's, `texts` each chunk's text.
     """
     fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
-    starts = fragment_starts(keyword)
-    scoring, displays = display_part(keyword, starts)
+    compact = compact_display(keyword)  # once for both
+    starts = fragment_starts(keyword, compact=compact)
+    scoring, displays = display_part(keyword, starts, compact)
     # A site whose texts hold at most WHOLE_TEXT_BYTES keeps one graph shard: worker.js fetches
     # it with the manifest, as every expansion there needs it.
     small = sum(text_sizes(texts, settings)) <= WHOLE_TEXT_BYTES

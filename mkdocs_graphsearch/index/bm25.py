@@ -185,6 +185,8 @@ def build_keyword_index(
 
     terms = sorted(document_frequency)
     term_index = {term: i for i, term in enumerate(terms)}
+    # Per term once (not per posting): the same floats.
+    idf = [math.log(1 + (n_chunks - df + 0.5) / (df + 0.5)) for df in map(document_frequency.__getitem__, terms)]
     postings: list[list[tuple[int, int]]] = [[] for _ in terms]
     k1, b = settings.k1, settings.b
     boosts = [keyword_boost(page) for page in corpus.pages]
@@ -196,14 +198,11 @@ def build_keyword_index(
             norm = 1 - b_f + b_f * field_lengths[name][chunk_index] / average[name]
             for term, tf in counts[name].items():
                 pseudo_tf[term] = pseudo_tf.get(term, 0.0) + weight * tf / norm
-        for term in sorted(pseudo_tf):
-            df = document_frequency[term]
-            idf = math.log(1 + (n_chunks - df + 0.5) / (df + 0.5))
-            saturating = pseudo_tf[term]
-            impact = boost * idf * saturating / (k1 + saturating)
-            postings[term_index[term]].append(
-                (chunk_index, max(1, round(impact * IMPACT_SCALE)))
-            )
+        # A chunk adds one posting to each of its terms: their order here changes no list.
+        for term, saturating in pseudo_tf.items():
+            at = term_index[term]
+            impact = boost * idf[at] * saturating / (k1 + saturating)
+            postings[at].append((chunk_index, max(1, round(impact * IMPACT_SCALE))))
     stems: dict[str, list[int]] = {}
     for term in sorted(prose):
         stems.setdefault(stem(term) if cache is None else cache.stem(term, stem), []).append(term_index[term])

@@ -96,16 +96,30 @@ class TokenStats:
     def add(self, ids: np.ndarray | list[int], states: np.ndarray, times: int = 1) -> None:
         """Count a passage's word pieces and their output vectors `times` times (-1 takes it out)."""
         ids = np.asarray(ids, dtype=np.int64)
+        states = np.asarray(states)
+        if states.dtype != np.float32:  # float32 (the model's) is scaled as it is: exactly the same
+            states = states.astype(np.float64)  # values, a power of two being exact in either
         keep = ~np.isin(ids, self.special)
-        ids, fixed = ids[keep], np.rint(np.asarray(states, dtype=np.float64)[keep] * STATE_SCALE).astype(np.int64)
+        if not keep.all():  # a passage's states are seldom masked: no copy of them otherwise
+            ids, states = ids[keep], states[keep]
         if not ids.size:
             return
-        order = np.argsort(ids, kind="stable")
-        tokens, starts, counts = np.unique(ids[order], return_index=True, return_counts=True)
-        sums = np.add.reduceat(fixed[order], starts, axis=0)
+        scaled = states * states.dtype.type(STATE_SCALE)
+        fixed = np.rint(scaled, out=scaled).astype(np.int64)
+        if times != 1:
+            fixed *= times
+        tokens, inverse, counts = np.unique(ids, return_inverse=True, return_counts=True)
         rows = self._rows(tokens.tolist())
         self._counts[rows] += counts * times
-        self._sums[rows] += sums * times
+        # Each piece's row straight into the sums, a token's repeats in later rounds (an index
+        # array with repeats adds once): no per-passage sort and reduction of the states.
+        order = np.argsort(inverse, kind="stable")
+        first = np.zeros(len(tokens) + 1, dtype=np.int64)
+        np.cumsum(counts, out=first[1:])
+        repeat = np.arange(len(ids)) - np.repeat(first[:-1], counts)  # 0 for a token's first piece
+        for k in range(int(counts.max())):
+            at = order[repeat == k]
+            self._sums[rows[inverse[at]]] += fixed[at]
 
     def _rows(self, tokens: list[int]) -> np.ndarray:
         for token in tokens:

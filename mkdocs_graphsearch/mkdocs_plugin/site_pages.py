@@ -81,9 +81,10 @@ class SitePages:
         key = facts_key(digest, path, self._pages_sha256, self.chunk_depth)
         known = self.facts.get(path)
         if known is None or known.key != key:
-            page = _parse_markdown(source, path, self.urls.keys(), self.chunk_depth)
-            link_lines = {link.line for link in page.broken_links}
-            kept = [w for w in page.warnings if not (w.line in link_lines and w.message.startswith("broken link to "))]
+            from mkdocs_graphsearch.parse.markdown import page_facts  # only for a page not cached
+
+            page = page_facts(source[:MAX_PAGE], path)
+            kept = list(page.warnings)
             if len(source) > MAX_PAGE:
                 kept.insert(0, PageWarning(path, 1, _cut_message("source", len(source), MAX_PAGE)))
             known = SourceFacts(key, page.tags, page.boost, page.exclude, [(w.line, w.message) for w in kept])

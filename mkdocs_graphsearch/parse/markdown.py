@@ -23,22 +23,18 @@ from mkdocs_graphsearch.text.cells import CELL
 from .anchors import AnchorAllocator, parse_heading_attrs
 from .blocks import flatten_blocks
 from .chunks import ChunkTree
-from .frontmatter import parse_front_matter
+from .frontmatter import FrontMatter, parse_front_matter
 from .links import Resolution, WikiIndex, resolve_markdown_link
 from .model import DEFAULT_CHUNK_DEPTH, BrokenLink, Chunk, Link, LinkKind, Page, PageWarning, clip
 from .plaintext import RawLink, heading_names, html_text, inline_text
 
-__all__ = ["DEFAULT_CHUNK_DEPTH", "MARKDOWN_PARSER", "decode_source", "parse_page"]
+__all__ = ["DEFAULT_CHUNK_DEPTH", "MARKDOWN_PARSER", "PageFacts", "decode_source", "page_facts", "parse_page"]
 
 #: Block nesting (markdown-it levels: a blockquote is one, a list item two) past which a block's
 #: lines are kept as plain text (`_deep_text`), bounding recursion on `>>>>>>...` and deep lists.
 #: Python-Markdown renders any depth, so nothing past it may be lost: markdown-it's own
 #: `maxNesting` (which silently drops the rest of the page) sits above it and is never reached.
 NESTING_LIMIT = 100
-# CommonMark plus GFM tables and strikethrough: what MkDocs sites write.
-MARKDOWN_PARSER = MarkdownIt("commonmark", {"maxNesting": NESTING_LIMIT + 10}).enable(
-    ["table", "strikethrough"]
-)
 
 # No real paragraph is this long (the corpora's longest is far shorter); past it, inline markup
 # is not parsed. markdown-it-py's time per `[` or `*` adds up: one huge paragraph of brackets
@@ -58,8 +54,6 @@ def _guarded_inline(state: StateCore) -> None:
         else:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
 
-
-MARKDOWN_PARSER.core.ruler.at("inline", _guarded_inline)
 
 # Leading block markup of a line kept as plain text: quote markers, list bullets and numbers.
 _MARKERS_RE = re.compile(r"^(?:[ \t]*(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*")
@@ -82,7 +76,20 @@ def _deep_text(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     return True
 
 
-MARKDOWN_PARSER.block.ruler.before("table", "deep_text", _deep_text)
+def _markdown_parser() -> MarkdownIt:
+    """CommonMark plus GFM tables and strikethrough (what MkDocs sites write), huge inline runs
+    kept as text (`_guarded_inline`) and blocks past NESTING_LIMIT as text (`_deep_text`)."""
+    parser = MarkdownIt("commonmark", {"maxNesting": NESTING_LIMIT + 10}).enable(["table", "strikethrough"])
+    parser.core.ruler.at("inline", _guarded_inline)
+    parser.block.ruler.before("table", "deep_text", _deep_text)
+    return parser
+
+
+MARKDOWN_PARSER = _markdown_parser()
+# The same block tokens without inline parsing: all a page's source-level warnings need
+# (`page_facts`), at a fraction of a whole parse.
+_BLOCK_PARSER = _markdown_parser()
+_BLOCK_PARSER.core.ruler.enableOnly(["normalize", "block"])
 
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 
@@ -178,6 +185,19 @@ def _language(info: str) -> str | None:
     return word.lower() or None
 
 
+def _block_note(token: Token) -> str | None:
+    """The warning a block token gives: a code fence left open, nesting past NESTING_LIMIT."""
+    if token.type == "fence" and token.map:
+        code = token.content
+        # A closed fence spans its content plus two fence lines; one fence line: unclosed.
+        content_lines = code.count("\n") + (1 if code and not code.endswith("\n") else 0)
+        if token.map[1] - token.map[0] < content_lines + 2:
+            return "unclosed code fence: it runs to the end of its block"
+    elif token.type == "deep_text":
+        return f"nesting deeper than {NESTING_LIMIT} levels: the rest of the block is indexed as plain text"
+    return None
+
+
 def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
     """One pass over block tokens: headings, fences and text runs, in document order."""
     items: list[_Item] = []
@@ -198,17 +218,14 @@ def _collect(tokens: list[Token], notes: list[tuple[int, str]]) -> list[_Item]:
             items.append(_Heading(level, title, explicit_id, line, links, names))
             index += 3 if inline is not None else 2
             continue
+        note = _block_note(token)
+        if note is not None:
+            notes.append((line, note))
         if kind == "fence":
             end_line = token.map[1] if token.map else line
             code = token.content
-            # A closed fence spans its content plus two fence lines; one fence line: unclosed.
-            content_lines = code.count("\n") + (1 if code and not code.endswith("\n") else 0)
-            if token.map and end_line - (line - 1) < content_lines + 2:
-                notes.append((line, "unclosed code fence: it runs to the end of its block"))
             items.append(_Fence(line, end_line, token.info, code[:-1] if code.endswith("\n") else code))
         elif kind == "deep_text":
-            message = f"nesting deeper than {NESTING_LIMIT} levels: the rest of the block is indexed as plain text"
-            notes.append((line, message))
             items.append(_Text(line, token.content.strip("\n")))
         elif kind == "code_block":
             items.append(_Text(line, token.content.rstrip("\n")))
@@ -277,12 +294,9 @@ def _stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0] or path
 
 
-def _parse(
-    source: bytes | str,
-    path: str,
-    known_pages: Collection[str],
-    chunk_depth: int,
-) -> Page:
+def _source(source: bytes | str) -> tuple[int, FrontMatter, list[tuple[int, str]], str]:
+    """A page's line count, front matter, decoding and front matter warnings, and the markdown
+    markdown-it reads: front matter lines blank, the rest keeps its line numbers."""
     text, decode_notes = decode_source(source)
     lines = text.split("\n")
     n_lines = len(lines) - 1 if text.endswith("\n") else (len(lines) if text else 0)
@@ -290,11 +304,18 @@ def _parse(
         lines.pop()
     front = parse_front_matter(lines)
     notes: list[tuple[int, str]] = list(decode_notes) + list(front.warnings)
-
-    # Front matter lines become blank, the rest keeps its line numbers.
     body = [""] * front.line_count + lines[front.line_count :]
-    body = flatten_blocks(body, front.line_count)
-    items = _collect(MARKDOWN_PARSER.parse("\n".join(body)), notes)
+    return n_lines, front, notes, "\n".join(flatten_blocks(body, front.line_count))
+
+
+def _parse(
+    source: bytes | str,
+    path: str,
+    known_pages: Collection[str],
+    chunk_depth: int,
+) -> Page:
+    n_lines, front, notes, body = _source(source)
+    items = _collect(MARKDOWN_PARSER.parse(body), notes)
 
     headings = [item for item in items if isinstance(item, _Heading)]
     # Python-Markdown toc's ids. In the plugin the rendered page's real ids are used instead
@@ -348,6 +369,34 @@ def _parse(
         exclude=front.exclude, broken_links=builder.broken, warnings=warnings,
         front_matter_lines=front.line_count,
     )
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What a page's source alone says: its front matter's search facts and its source-level
+    warnings (invalid UTF-8, front matter, unclosed fences, deep nesting), by line: `parse_page`'s
+    but for broken links (the plugin leaves those to MkDocs and to the wiki-link rewrite)."""
+
+    tags: list[str]
+    boost: float
+    exclude: bool
+    warnings: list[PageWarning]
+
+
+def page_facts(source: bytes | str, path: str) -> PageFacts:
+    """`PageFacts` of one markdown page: its block tokens only, no inline parse and no chunks
+    (the plugin's chunks come from the rendered HTML). Never raises."""
+    try:
+        _, front, notes, body = _source(source)
+        for token in _BLOCK_PARSER.parse(body):
+            note = _block_note(token)
+            if note is not None:
+                notes.append((token.map[0] + 1 if token.map else 1, note))
+    except Exception:  # noqa: BLE001 - as parse_page: a page must never stop a build
+        page = parse_page(source, path, ())
+        return PageFacts(page.tags, page.boost, page.exclude, page.warnings)
+    warnings = sorted((PageWarning(path, line, message) for line, message in notes), key=lambda w: w.line)
+    return PageFacts(list(front.tags), front.boost, front.exclude, warnings)
 
 
 def parse_page(
