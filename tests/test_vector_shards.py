@@ -14,6 +14,7 @@ import pytest
 from conftest import VECTORS, build_bundle_dir, groups_layout
 from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, page_range
 from mkdocs_graphsearch.bundle.format import (
+    FORMAT_VERSION,
     MANIFEST,
     checksum,
     compact_files,
@@ -267,7 +268,7 @@ def test_group_files_hold_consecutive_clusters_and_read_as_format_3(
     with groups_layout():
         grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3)
     manifest = json.loads((grouped / MANIFEST).read_bytes())
-    assert manifest["format"] == 6 and manifest["vectors"]["clusters"]["groups"] == [0, 2]
+    assert manifest["format"] == FORMAT_VERSION and manifest["vectors"]["clusters"]["groups"] == [0, 2]
     assert len(manifest["files"]["vectors.#.bin"]) == 2
     _as_format_3(grouped, tmp_path / "format-3")
     new, old = load_bundle(grouped), load_bundle(tmp_path / "format-3")
@@ -327,7 +328,7 @@ def test_hood_files_hold_each_hood_and_read_as_the_same_vectors(tmp_path: Path) 
         grouped = build_bundle_dir(tmp_path / "grouped", DOCS, embeddings=True, clusters=3, probe=1)
     manifest = json.loads((hoods / MANIFEST).read_bytes())
     rule = manifest["vectors"]["clusters"]
-    assert manifest["format"] == 6 and "groups" not in rule and rule["hood_chunks"] >= 1
+    assert manifest["format"] == FORMAT_VERSION and "groups" not in rule and rule["hood_chunks"] >= 1
     new, old = load_bundle(hoods), load_bundle(grouped)
     assert new.clusters is not None and new.vectors is not None and old.vectors is not None
     assert np.array_equal(new.vectors, old.vectors) and np.array_equal(new.vector_scales, old.vector_scales)
