@@ -6,7 +6,6 @@ texts): it knows the format, not the index's classes, so bundle/ imports nothing
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from importlib.metadata import version
@@ -43,10 +42,9 @@ from mkdocs_graphsearch.bundle.kept import discard, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
 from mkdocs_graphsearch.files.bounded import MAX_MANIFEST, read_bounded
+from mkdocs_graphsearch.text.blank import has_text
 
 _JSON_OPTIONS = orjson.OPT_SORT_KEYS
-#: The blanks a snippet's text may be made of alone (engine/snippet.py source_text skips it).
-_BLANKS = re.compile(r"[ \t\n\r\f\v]+")
 
 #: Per term, its postings: (chunk index, quantized impact) by ascending chunk index.
 Postings = Sequence[Sequence[tuple[int, int]]]
@@ -136,13 +134,16 @@ def keyword_part(
 
 
 def text_part(
-    texts: Sequence[str], pages: Sequence[int], settings: SearchSettings, target: int = TEXT_FRAGMENT_BYTES
+    texts: Sequence[str],
+    sizes: Sequence[int],
+    pages: Sequence[int],
+    settings: SearchSettings,
+    target: int = TEXT_FRAGMENT_BYTES,
 ) -> tuple[dict[str, bytes], list[int]]:
     """The text fragments (each chunk's text cut to what snippets use) and each one's first chunk:
     a fragment ends at the first page boundary once it holds `target` bytes; where all the texts
     hold at most WHOLE_TEXT_BYTES, at the first chunk after a text that is not blank once it
-    holds SMALL_TEXT_FRAGMENT_BYTES (format.py)."""
-    sizes = text_sizes(texts, settings)
+    holds SMALL_TEXT_FRAGMENT_BYTES (format.py). `sizes`: text_sizes'."""
     small = sum(sizes) <= WHOLE_TEXT_BYTES
     cut = [text[: settings.snippet_source_chars] for text in texts]
     limit = SMALL_TEXT_FRAGMENT_BYTES if small else target
@@ -151,7 +152,7 @@ def text_part(
     for chunk, held in enumerate(sizes):
         # A snippet's text is its chunk's or the first not blank after it among its descendants
         # (engine/snippet.py source_text): after a text not blank, no snippet reads on.
-        if chunk and size >= limit and (_BLANKS.sub("", cut[chunk - 1]) if small else pages[chunk] != pages[chunk - 1]):
+        if chunk and size >= limit and (has_text(cut[chunk - 1]) if small else pages[chunk] != pages[chunk - 1]):
             starts.append(chunk)
             size = 0
         size += held
@@ -203,13 +204,14 @@ def build_bundle(
     `keyword` is keyword.json's document (its `pages` and `chunks` columns give the counts),
     `graph` graph.json's, `texts` each chunk's text.
     """
-    fragments, text_starts = text_part(texts, keyword["chunks"]["page"], settings)
+    sizes = text_sizes(texts, settings)
+    fragments, text_starts = text_part(texts, sizes, keyword["chunks"]["page"], settings)
     compact = compact_display(keyword)  # once for both
     starts = fragment_starts(keyword, compact=compact)
     scoring, displays = display_part(keyword, starts, compact)
     # A site whose texts hold at most WHOLE_TEXT_BYTES keeps one graph shard: worker.js fetches
     # it with the manifest, as every expansion there needs it.
-    small = sum(text_sizes(texts, settings)) <= WHOLE_TEXT_BYTES
+    small = sum(sizes) <= WHOLE_TEXT_BYTES
     graph_starts = [0] if small else shard_starts(graph, keyword["chunks"]["page"])
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {

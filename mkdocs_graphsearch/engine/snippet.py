@@ -42,11 +42,11 @@ from itertools import pairwise
 
 from mkdocs_graphsearch.bundle.read import Bundle
 from mkdocs_graphsearch.engine.keyword import KeywordScores
+from mkdocs_graphsearch.text.blank import ASCII_SPACE, has_text
 from mkdocs_graphsearch.text.cells import CELL
 from mkdocs_graphsearch.text.tokenize import lower, normalize, query_spans, token_spans
 
-_ASCII_SPACE = " \t\n\r\f\v"
-_WHITESPACE = re.compile(f"[{_ASCII_SPACE}]+")
+_WHITESPACE = re.compile(f"[{ASCII_SPACE}]+")
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
 BREADCRUMB_SEPARATOR = " › "
 
@@ -237,7 +237,7 @@ def _words(text: str) -> list[str]:
 
 
 def _cells(line: str) -> list[str]:
-    return [cell.strip(_ASCII_SPACE) for cell in line.split(CELL)]
+    return [cell.strip(ASCII_SPACE) for cell in line.split(CELL)]
 
 
 def table_row(header: list[str], cells: list[str]) -> str:
@@ -336,7 +336,7 @@ def source_text(texts: Sequence[str], parents: Sequence[int], titles: Sequence[s
     for index in range(chunk, len(texts)):
         if index != chunk and parents[index] not in inside:
             break
-        if _WHITESPACE.sub("", texts[index]):
+        if has_text(texts[index]):
             return texts[index]
         inside.add(index)
     trail: list[str] = []

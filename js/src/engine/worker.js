@@ -43,8 +43,8 @@
  * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
  * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
  * While a query is typed, two things wait for that pause too: the term shards of a query whose
- * last word is one letter (its prefix spans the most terms), and on a site of more than one text
- * fragment (where the vector clusters wait anyway) the encoder rows of the word being typed and
+ * last word is one letter (its prefix spans the most terms), and on a site of more than one graph
+ * shard (oneGraphShard: where the vector clusters wait anyway) the encoder rows of the word being typed and
  * of its completions (encoder.js heldFrom): the next key changes both.
  */
 import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
@@ -236,7 +236,7 @@ function withinSeconds(promise, seconds, name) {
  * (bundle/vocab-shards.js), so its prefixes need the same ones, and its rows come in small files;
  * fetched while the reader types, they leave the pause only arithmetic where nothing else is
  * missing (then there is no pause: the hybrid answer follows the keyword one at once). On a site
- * of more than one text fragment the rows of the word being typed are the exception (they wait
+ * of more than one graph shard the rows of the word being typed are the exception (they wait
  * with the vector clusters, which need them).
  */
 export const SEMANTIC_PAUSE_MS = 250;
