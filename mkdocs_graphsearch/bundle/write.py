@@ -38,7 +38,7 @@ from mkdocs_graphsearch.bundle.format import (
     text_fragment,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part, shard_starts
-from mkdocs_graphsearch.bundle.kept import discard, take
+from mkdocs_graphsearch.bundle.kept import keep, prune, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
 from mkdocs_graphsearch.files.bounded import MAX_MANIFEST, read_bounded
@@ -256,9 +256,9 @@ def previous_files(out_dir: Path) -> set[str]:
 
 def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = None) -> None:
     """Write a bundle into out_dir: parts first, manifest last, each atomically, then remove the
-    parts of the previous bundle that the new one no longer lists. `kept`: the folder where
-    bundle/kept.py set the previous parts aside; those with the same bytes are moved back, the
-    folder is removed.
+    parts of the previous bundle that the new one no longer lists. `kept`: the cache's folder of
+    the last bundle's parts (bundle/kept.py); those with the same bytes are linked, not written,
+    and it is left holding this bundle's parts.
 
     Only files the previous manifest.json (a graphsearch manifest) names are ever removed, and
     the temporary files of a writer that was killed mid-write (atomic.remove_stale_temporaries):
@@ -277,7 +277,9 @@ def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = Non
         if name != MANIFEST and kept is not None and take(kept, name, files[name], target):
             continue
         write_atomic(target, files[name])
+        if name != MANIFEST and kept is not None:
+            keep(kept, name, target)
     for name in sorted(stale - set(files) - {MANIFEST}):
         (out_dir / name).unlink(missing_ok=True)
     if kept is not None:
-        discard(kept)
+        prune(kept, set(files))
