@@ -6,6 +6,7 @@ texts): it knows the format, not the index's classes, so bundle/ imports nothing
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from importlib.metadata import version
@@ -269,10 +270,11 @@ def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = Non
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(out_dir)  # of a build killed mid-write: never deployed
     stale = previous_files(out_dir)
+    present = set(os.listdir(out_dir))  # one listing, not a stat per part (none after MkDocs' clean)
     for name in sorted(files, key=lambda n: (n == MANIFEST, n)):
         target = out_dir / name
         # A content-hashed part already on disk has these very bytes: leave it (and its mtime).
-        if name != MANIFEST and target.is_file() and target.read_bytes() == files[name]:
+        if name != MANIFEST and name in present and target.is_file() and target.read_bytes() == files[name]:
             continue
         if name != MANIFEST and kept is not None and take(kept, name, files[name], target):
             continue
