@@ -57,7 +57,7 @@ class SiteIndex:
         if self.record is not None and self.pages_digest:
             options = {"settings": settings.to_json(), "semantic": _semantic_inputs(semantic),
                        "related_count": related_count, "site_name": self.site_name}
-            key = inputs_key(self.pages_digest, self.urls, options)
+            key = inputs_key(self.pages_digest, self.urls, options, self.cache_dir)
             files = restore(self.record, key)
         if files is None:
             from mkdocs_graphsearch.index.builder import build_files  # the index's code: only to build one
