@@ -19,6 +19,7 @@ without this.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -63,9 +64,12 @@ def keep(kept: Path, name: str, written: Path) -> None:
     since, or it would have been taken); a failure only costs the next build a write."""
     source = kept / name
     try:
-        kept.mkdir(parents=True, exist_ok=True)
         source.unlink(missing_ok=True)
         os.link(written, source)
+    except FileNotFoundError:  # the first part kept: no folder yet
+        with contextlib.suppress(OSError):
+            kept.mkdir(parents=True, exist_ok=True)
+            os.link(written, source)
     except OSError:
         return
 
