@@ -11,7 +11,7 @@ copy of the `--seed` for that name (else empty), one cold and one warm plugin bu
 the cache and the built site kept, then one page edited (`--edit`, default the first page;
 build_bench.EDIT appended). Then `--repeat` rounds, the checkouts in turn (reversed every other
 round), each: the kept cache and site restored (the site matters since bundle/kept.py: a build
-moves the last bundle's unchanged parts back), `edit` (the plugin build after the edit), `warm`
+may move the last bundle's parts into the cache's kept folder), `edit` (the plugin build after the edit), `warm`
 (the same again), `ci` (the same again without the site folder, removed first: a CI job that keeps
 only the cache folder), `plain` (`plugins: []`). Builds as build_bench.py runs them (own process, compiled modules, wall
 time, CPU time, peak RSS, load). Prints medians and the ratios of the medians to plain (also to

@@ -24,6 +24,7 @@ from mkdocs_graphsearch.files.cache_store import usable_folder
 from mkdocs_graphsearch.index.token_cache import tokens_file
 from mkdocs_graphsearch.mkdocs_plugin.bundle_reuse import record_file
 from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig, check_cache_dir
+from mkdocs_graphsearch.mkdocs_plugin.gc_hold import GcHold
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
 from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
@@ -60,6 +61,10 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     kept: Path | None = None
     runtime_folder: str | None = None  # the runtime's versioned folder in this build (on_pre_build)
     semantic: SemanticOptions | None = None  # the embedding model's options (on_nav)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gc_hold = GcHold()  # the plugin's phase: from the model's start or on_post_build to its end
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving, self.dirty = command == "serve", dirty
@@ -118,6 +123,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
             # an edited page most likely changes a passage to embed: the model starts while
             # MkDocs renders the pages, not after them
             self.semantic.embedder.start_in_background()
+            self.gc_hold.hold()
         markdown, warnings = rewrite_wiki_links(
             markdown,
             page.file.src_uri,
@@ -170,6 +176,16 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled:
             return
+        self.gc_hold.hold()
+        try:
+            self._post_build(config)
+        finally:
+            self.gc_hold.release()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self.gc_hold.release()
+
+    def _post_build(self, config: MkDocsConfig) -> None:
         settings = search_settings(self.config.mode, self.config.limit, self.config.sections_per_page)
         semantic = self.semantic
         try:

@@ -138,7 +138,7 @@ def test_another_code_version_builds_again(
     project: Path, bundles_built: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = _build(project, "site", "cache", embeddings=False)
-    monkeypatch.setattr(bundle_reuse, "package_digest", lambda: "another plugin's code")
+    monkeypatch.setattr(bundle_reuse, "package_digest", lambda stamp_dir=None: "another plugin's code")
     assert _build(project, "site", "cache", embeddings=False) == first
     assert bundles_built == [1, 1]
 
@@ -178,3 +178,36 @@ def test_a_bundle_built_with_a_warning_is_not_recorded(project: Path, bundles_bu
     assert not list((project / "cache").glob("bundle-*.cache"))
     _build(project, "site", "cache", embeddings=False)
     assert bundles_built == [1, 1, 1]
+
+
+def test_the_code_digest_is_stamped_while_the_files_are_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package, cache = tmp_path / "package", tmp_path / "cache"
+    (package / "sub").mkdir(parents=True)
+    cache.mkdir()
+    (package / "a.py").write_text("A = 1\n")
+    (package / "sub" / "words.txt").write_text("word\n")
+    monkeypatch.setattr(bundle_reuse.mkdocs_graphsearch, "__path__", [str(package)])
+    hashed: list[int] = []
+    digest = bundle_reuse._package_digest
+
+    def counted(root: Path, paths: list[Path]) -> str:
+        hashed.append(len(paths))
+        return digest(root, paths)
+
+    monkeypatch.setattr(bundle_reuse, "_package_digest", counted)
+
+    def fresh(stamp_dir: Path | None) -> str:
+        bundle_reuse.package_digest.cache_clear()  # as a new build process
+        return bundle_reuse.package_digest(stamp_dir)
+
+    first = fresh(cache)
+    assert fresh(cache) == first == fresh(None)
+    assert hashed == [2, 2]  # the second build read the stamp; no stamp folder: hashed
+    (package / "a.py").write_text("A = 2\n")
+    changed = fresh(cache)
+    assert changed != first and changed == fresh(None)
+    (cache / "code-stamp.cache").write_bytes(b"damaged")
+    assert fresh(cache) == changed
+    bundle_reuse.package_digest.cache_clear()

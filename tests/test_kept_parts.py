@@ -1,6 +1,7 @@
-"""The last bundle's parts kept through MkDocs' clean of site_dir (bundle/kept.py): parts with the
-same bytes are moved back (not written), others written; the bundle is the same bytes as a
-build without them, whatever happened to the kept files."""
+"""The last bundle's parts kept in the cache folder as hard links (bundle/kept.py), through MkDocs'
+clean of site_dir or a CI job's removal of it: parts with the same bytes are linked back (not
+written), others written; the bundle is the same bytes as a build without them, whatever happened
+to the kept files."""
 
 from __future__ import annotations
 
@@ -55,7 +56,16 @@ def _clean(site: Path) -> None:
     site.mkdir()
 
 
-def test_kept_parts_are_moved_back(tmp_path: Path, files: dict[str, bytes], written: list[str]) -> None:
+def _parts(files: dict[str, bytes]) -> dict[str, bytes]:
+    return {name: data for name, data in files.items() if name != MANIFEST}
+
+
+def _linked(out: Path, kept: Path) -> bool:
+    """Every kept file is a second name of the bundle's part of that name."""
+    return all((out / path.name).stat().st_ino == path.stat().st_ino for path in kept.iterdir())
+
+
+def test_kept_parts_are_linked_back(tmp_path: Path, files: dict[str, bytes], written: list[str]) -> None:
     site, out, kept = tmp_path / "site", tmp_path / "site" / "search", tmp_path / "cache" / "kept"
     write_bundle(out, files)
     written.clear()
@@ -67,7 +77,61 @@ def test_kept_parts_are_moved_back(tmp_path: Path, files: dict[str, bytes], writ
     write_bundle(out, files, kept)
     assert _contents(out) == files
     assert written == [MANIFEST]
-    assert not kept.exists()
+    assert _contents(kept) == _parts(files) and _linked(out, kept)
+
+
+def test_a_removed_site_gets_every_part_linked(tmp_path: Path, files: dict[str, bytes], written: list[str]) -> None:
+    site, out, kept = tmp_path / "site", tmp_path / "site" / "search", tmp_path / "cache" / "kept"
+    write_bundle(out, files, kept)
+    assert sorted(written) == sorted(files)
+    assert _contents(kept) == _parts(files) and _linked(out, kept)
+    shutil.rmtree(site)  # a CI job keeps the cache folder only
+    written.clear()
+    write_bundle(out, files, kept)
+    assert _contents(out) == files
+    assert written == [MANIFEST]
+
+
+def test_a_part_changed_in_the_site_is_written_again(
+    tmp_path: Path, files: dict[str, bytes], written: list[str]
+) -> None:
+    site, out, kept = tmp_path / "site", tmp_path / "site" / "search", tmp_path / "cache" / "kept"
+    write_bundle(out, files, kept)
+    changed = sorted(_parts(files))[0]
+    with (out / changed).open("r+b") as part:  # in place: the kept name sees it too
+        part.write(b"#")
+    _clean(site)
+    written.clear()
+    write_bundle(out, files, kept)
+    assert _contents(out) == files
+    assert sorted(written) == [changed, MANIFEST]
+    assert _contents(kept) == _parts(files) and _linked(out, kept)
+
+
+def test_no_links_on_another_file_system(
+    tmp_path: Path, files: dict[str, bytes], written: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site, out, kept = tmp_path / "site", tmp_path / "site" / "search", tmp_path / "cache" / "kept"
+
+    def cross_device(source: object, target: object) -> None:
+        raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+
+    monkeypatch.setattr(kept_module.os, "link", cross_device)
+    write_bundle(out, files, kept)
+    shutil.rmtree(site)
+    written.clear()
+    write_bundle(out, files, kept)
+    assert _contents(out) == files
+    assert sorted(written) == sorted(files)
+
+
+def test_kept_parts_the_bundle_no_longer_lists_go(tmp_path: Path, files: dict[str, bytes]) -> None:
+    out, kept = tmp_path / "site" / "search", tmp_path / "cache" / "kept"
+    write_bundle(out, files, kept)
+    fewer = dict(files)
+    del fewer[sorted(_parts(files))[0]]
+    write_bundle(out, fewer, kept)
+    assert _contents(kept) == _parts(fewer)
 
 
 def test_a_changed_kept_part_is_written_again(tmp_path: Path, files: dict[str, bytes], written: list[str]) -> None:
@@ -82,7 +146,7 @@ def test_a_changed_kept_part_is_written_again(tmp_path: Path, files: dict[str, b
     write_bundle(out, files, kept)
     assert _contents(out) == files
     assert sorted(written) == sorted([changed, gone, MANIFEST])
-    assert not kept.exists()
+    assert _contents(kept) == _parts(files) and _linked(out, kept)
 
 
 def test_parts_on_another_file_system_are_left_to_the_clean(
@@ -137,7 +201,7 @@ def _build(project: Path, dirty: bool = False) -> dict[str, bytes]:
     return _contents(project / "site" / "search")
 
 
-def test_a_rebuild_moves_its_unchanged_parts_back(tmp_path: Path, written: list[str]) -> None:
+def test_a_rebuild_links_its_unchanged_parts_back(tmp_path: Path, written: list[str]) -> None:
     shutil.copytree(EXAMPLE_SITE, tmp_path / "site", ignore=shutil.ignore_patterns(".cache", "site"))
     project = tmp_path / "site"
     first = _build(project)
@@ -150,8 +214,9 @@ def test_a_rebuild_moves_its_unchanged_parts_back(tmp_path: Path, written: list[
     # WHOLE_TEXT_BYTES); its columns, titles and links did not.
     kept = {name.split(".")[0] for name in set(edited) - set(changed)}
     assert MANIFEST in changed and {"keyword", "display", "graph"} <= kept, changed
-    assert sorted(written) == changed  # the others moved back
-    assert not list((project / "cache").glob("kept-parts-*"))
+    assert sorted(written) == changed  # the others linked back
+    (kept_folder,) = (project / "cache").glob("kept-parts-*")
+    assert _contents(kept_folder) == _parts(edited) and _linked(project / "site" / "search", kept_folder)
     shutil.rmtree(project / "cache")
     shutil.rmtree(project / "site")
     assert _build(project) == edited  # the same bytes as a build from nothing

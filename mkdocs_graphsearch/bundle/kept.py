@@ -1,23 +1,26 @@
-"""The last bundle's parts kept through MkDocs' clean of the site folder, so a build moves back
-the parts it would write with the same bytes instead of creating every file again.
+"""The last bundle's parts kept in the cache folder as hard links, so a build links back the parts
+it would write with the same bytes instead of creating every file again.
 
-Why: MkDocs empties site_dir before each build (not with --dirty), so every build wrote all of
-the bundle's hundreds of files although a warm build changes none of them and an edit a few
-dozen (the vocabulary shards, most text and display fragments stay). Creating a file is the
-costly part of writing a small one (a new inode), where moving one costs next to nothing.
+Why: MkDocs empties site_dir before each build (not with --dirty), and a CI job starts with no
+site at all, so every build wrote all of the bundle's hundreds of files although a build with
+nothing changed changes none of them and an edit a few dozen (the vocabulary shards, most text
+and display fragments stay). Creating a file is the costly part of writing a small one (a new
+inode), where a link to an existing one costs next to nothing.
 
-`set_aside` runs before MkDocs cleans (the plugin's on_pre_build): it moves the parts the
-previous manifest lists (never the manifest, never a file it does not list) into a folder of
-the cache. `take` moves a kept part back only when its bytes are the bytes to write (read and
-compared: a kept file changed meanwhile is written afresh), so the bundle is the same bytes
-either way. Anything that fails (another file system: a move is not possible there) leaves the
-rest to MkDocs' clean and the writer, as without this.
+Each part the writer puts in site_dir gets a second name in the kept folder of the cache (`keep`),
+so MkDocs' clean of site_dir, or a CI job that keeps only the cache folder, leaves it there.
+`take` links a kept part into site_dir only when its bytes are the bytes to write (read and
+compared: a part changed meanwhile through either name is written afresh), so the bundle is the
+same bytes either way. `prune` removes the kept parts the bundle no longer lists. A site built
+before the folder existed has its parts moved there first (`set_aside`). Anything that fails (a
+cache on another file system, where links are not possible) leaves the rest to the writer, as
+without this.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-import shutil
 from pathlib import Path
 
 from mkdocs_graphsearch.bundle.format import MANIFEST
@@ -25,16 +28,17 @@ from mkdocs_graphsearch.bundle.format import MANIFEST
 
 def set_aside(out_dir: Path, kept: Path, parts: set[str]) -> None:
     """Move `parts` (the names the bundle in out_dir lists, bundle/write.py previous_files: files
-    of out_dir itself) from out_dir into `kept`, emptied first (a killed build's leftovers)."""
-    discard(kept)
+    of out_dir itself) that `kept` lacks from out_dir into `kept` (the parts of a site built
+    without it: those already kept are the same files, or the bytes `take` compares settle it)."""
     parts = parts - {MANIFEST}
     if not parts:
         return
     try:
         kept.mkdir(parents=True, exist_ok=True)
+        present = set(os.listdir(kept))
     except OSError:
         return
-    for name in sorted(parts):
+    for name in sorted(parts - present):
         try:
             os.replace(out_dir / name, kept / name)
         except FileNotFoundError:
@@ -44,17 +48,40 @@ def set_aside(out_dir: Path, kept: Path, parts: set[str]) -> None:
 
 
 def take(kept: Path, name: str, data: bytes, target: Path) -> bool:
-    """Move the kept part `name` to `target` if it holds `data`; whether it did."""
+    """Link the kept part `name` to `target` (which must not exist) if it holds `data`; whether it did."""
     source = kept / name
     try:
         if source.read_bytes() != data:
             return False
-        os.replace(source, target)
+        os.link(source, target)
     except OSError:
         return False
     return True
 
 
-def discard(kept: Path) -> None:
-    """Remove the kept parts no build took."""
-    shutil.rmtree(kept, ignore_errors=True)
+def keep(kept: Path, name: str, written: Path) -> None:
+    """Give the part just `written` its kept name (replacing a kept file of that name: changed
+    since, or it would have been taken); a failure only costs the next build a write."""
+    source = kept / name
+    try:
+        source.unlink(missing_ok=True)
+        os.link(written, source)
+    except FileNotFoundError:  # the first part kept: no folder yet
+        with contextlib.suppress(OSError):
+            kept.mkdir(parents=True, exist_ok=True)
+            os.link(written, source)
+    except OSError:
+        return
+
+
+def prune(kept: Path, names: set[str]) -> None:
+    """Remove the kept files that are not among the bundle's `names`."""
+    try:
+        present = os.listdir(kept)
+    except OSError:
+        return
+    for name in sorted(set(present) - names):
+        try:
+            (kept / name).unlink()
+        except OSError:
+            continue

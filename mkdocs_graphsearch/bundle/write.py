@@ -6,6 +6,7 @@ texts): it knows the format, not the index's classes, so bundle/ imports nothing
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from importlib.metadata import version
@@ -38,7 +39,7 @@ from mkdocs_graphsearch.bundle.format import (
     text_fragment,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part, shard_starts
-from mkdocs_graphsearch.bundle.kept import discard, take
+from mkdocs_graphsearch.bundle.kept import keep, prune, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
 from mkdocs_graphsearch.files.bounded import MAX_MANIFEST, read_bounded
@@ -256,9 +257,9 @@ def previous_files(out_dir: Path) -> set[str]:
 
 def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = None) -> None:
     """Write a bundle into out_dir: parts first, manifest last, each atomically, then remove the
-    parts of the previous bundle that the new one no longer lists. `kept`: the folder where
-    bundle/kept.py set the previous parts aside; those with the same bytes are moved back, the
-    folder is removed.
+    parts of the previous bundle that the new one no longer lists. `kept`: the cache's folder of
+    the last bundle's parts (bundle/kept.py); those with the same bytes are linked, not written,
+    and it is left holding this bundle's parts.
 
     Only files the previous manifest.json (a graphsearch manifest) names are ever removed, and
     the temporary files of a writer that was killed mid-write (atomic.remove_stale_temporaries):
@@ -269,15 +270,18 @@ def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = Non
     out_dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(out_dir)  # of a build killed mid-write: never deployed
     stale = previous_files(out_dir)
+    present = set(os.listdir(out_dir))  # one listing, not a stat per part (none after MkDocs' clean)
     for name in sorted(files, key=lambda n: (n == MANIFEST, n)):
         target = out_dir / name
         # A content-hashed part already on disk has these very bytes: leave it (and its mtime).
-        if name != MANIFEST and target.is_file() and target.read_bytes() == files[name]:
+        if name != MANIFEST and name in present and target.is_file() and target.read_bytes() == files[name]:
             continue
         if name != MANIFEST and kept is not None and take(kept, name, files[name], target):
             continue
         write_atomic(target, files[name])
+        if name != MANIFEST and kept is not None:
+            keep(kept, name, target)
     for name in sorted(stale - set(files) - {MANIFEST}):
         (out_dir / name).unlink(missing_ok=True)
     if kept is not None:
-        discard(kept)
+        prune(kept, set(files))

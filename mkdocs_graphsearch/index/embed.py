@@ -45,8 +45,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from mkdocs_graphsearch.files.lazy import lazy_module
-from mkdocs_graphsearch.index.int8_graph import CONVERTER_VERSION, cached_integer_model
+from mkdocs_graphsearch.index.int8_graph import CONVERTER_VERSION, GRAPH_VERSION, cached_integer_model
 from mkdocs_graphsearch.index.model_stamp import stamped_sha256
+from mkdocs_graphsearch.index.ort_model import model_key, start_session
 from mkdocs_graphsearch.text.wordpiece import DEFAULT_MAX_TOKENS, DEFAULT_VOCAB, WordPiece
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -356,13 +357,13 @@ class Embedder:
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
         # Spinning worker threads halve throughput as soon as another process wants a core.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            session = ort.InferenceSession(
-                self.spec.runtime_model(), sess_options=opts, providers=["CPUExecutionProvider"]
+        graph = f"{self.spec.model_sha256}:{GRAPH_VERSION if self.spec.integer_matmuls else 'as shipped'}"
+        try:  # the graph optimized once, kept in the cache folder (ort_model.py)
+            session = start_session(
+                ort, self.spec.runtime_model, opts, self.spec.stamp_dir, model_key(graph, ort.__version__)
             )
         except ModelUnavailable:
             raise

@@ -26,6 +26,7 @@ files' bytes in that order.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import struct
 from collections.abc import Mapping
@@ -41,6 +42,7 @@ from mkdocs_graphsearch.files import cache_store
 __all__ = ["inputs_key", "package_digest", "record_file", "restore", "save_record"]
 
 _KIND, _VERSION = "bundle", 1
+_STAMP_KIND, _STAMP_VERSION = "code-stamp", 1
 _HEAD_LEN = struct.Struct("<I")
 
 
@@ -50,21 +52,58 @@ def record_file(state_path: Path) -> Path:
 
 
 @cache
-def package_digest() -> str:
+def package_digest(stamp_dir: Path | None = None) -> str:
     """sha256 of the installed plugin's version and of every module and data file of its package
-    (the runtime's JS is not part of a bundle)."""
+    (the runtime's JS is not part of a bundle). With `stamp_dir`: the digest stamped there while
+    every file is as `stat` saw it when it was hashed (path, size, mtime, ctime, inode: any
+    change hashes the files again), so a build does not read and hash the package each time."""
     root = Path(mkdocs_graphsearch.__path__[0])
+    paths = [
+        path for path in sorted([*root.rglob("*.py"), *root.rglob("*.txt")])
+        if "js" not in path.relative_to(root).parts[:1]
+    ]
+    if stamp_dir is None:
+        return _package_digest(root, paths)
+    identity = _identity(root, paths)
+    stamp = stamp_dir / "code-stamp.cache"
+    try:
+        saved = orjson.loads(cache_store.read(stamp, _STAMP_KIND, _STAMP_VERSION) or b"null")
+    except (OSError, ValueError):  # unreadable or damaged: hashed again
+        saved = None
+    if isinstance(saved, dict) and saved.get("identity") == identity and isinstance(saved.get("digest"), str):
+        return str(saved["digest"])
+    digest = _package_digest(root, paths)
+    if _identity(root, paths) == identity:  # unchanged while hashed
+        with contextlib.suppress(OSError):  # the stamp only saves time
+            payload = orjson.dumps({"identity": identity, "digest": digest})
+            cache_store.write(stamp, _STAMP_KIND, _STAMP_VERSION, payload)
+    return digest
+
+
+def _package_digest(root: Path, paths: list[Path]) -> str:
     digest = hashlib.sha256(mkdocs_graphsearch.__version__.encode() + b"\0")
-    for path in sorted([*root.rglob("*.py"), *root.rglob("*.txt")]):
-        if "js" not in path.relative_to(root).parts[:1]:
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in paths:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def inputs_key(pages_digest: str, urls: Mapping[str, str], options: Mapping[str, object]) -> str:
-    """sha256 over the code, the pages (`pages_digest`), every page's URL and the build's options
-    (JSON-able: settings, semantic options, related_count, site_name)."""
-    data = {"code": package_digest(), "pages": pages_digest, "urls": sorted(urls.items()), "options": options}
+def _identity(root: Path, paths: list[Path]) -> str:
+    """What `stat` says of the package's files (and its version), hashed."""
+    stats = [mkdocs_graphsearch.__version__, str(root)]
+    for path in paths:
+        st = path.stat()
+        stats.append(f"{path.relative_to(root).as_posix()} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}")
+    return hashlib.sha256("\n".join(stats).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def inputs_key(
+    pages_digest: str, urls: Mapping[str, str], options: Mapping[str, object], stamp_dir: Path | None = None
+) -> str:
+    """sha256 over the code (`package_digest`, stamped in `stamp_dir`), the pages (`pages_digest`),
+    every page's URL and the build's options (JSON-able: settings, semantic options,
+    related_count, site_name)."""
+    code = package_digest(stamp_dir)
+    data = {"code": code, "pages": pages_digest, "urls": sorted(urls.items()), "options": options}
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

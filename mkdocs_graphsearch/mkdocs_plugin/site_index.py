@@ -57,7 +57,7 @@ class SiteIndex:
         if self.record is not None and self.pages_digest:
             options = {"settings": settings.to_json(), "semantic": _semantic_inputs(semantic),
                        "related_count": related_count, "site_name": self.site_name}
-            key = inputs_key(self.pages_digest, self.urls, options)
+            key = inputs_key(self.pages_digest, self.urls, options, self.cache_dir)
             files = restore(self.record, key)
         if files is None:
             from mkdocs_graphsearch.index.builder import build_files  # the index's code: only to build one
@@ -102,9 +102,9 @@ def _semantic_inputs(semantic: SemanticOptions | None) -> dict[str, object] | No
 
 
 def keep_bundle(cache_dir: Path | None, site_dir: Path, bundle_dir: str, dirty: bool) -> Path | None:
-    """Before MkDocs empties site_dir: set the last bundle's parts aside in the cache folder
-    (bundle/kept.py); the folder they wait in, or None (no cache folder; a --dirty build, whose
-    site_dir is not emptied)."""
+    """Before MkDocs empties site_dir: the cache's folder of the last bundle's parts
+    (bundle/kept.py), with the parts only site_dir holds moved there; or None (no cache folder;
+    a --dirty build, whose site_dir is not emptied)."""
     if cache_dir is None or dirty or not cache_dir.is_dir():
         return None
     state = state_file(cache_dir, site_dir)

@@ -1,0 +1,63 @@
+"""The model as onnxruntime optimized it, kept in the cache folder (index/ort_model.py): a session
+from the kept file gives the bits of one optimized afresh, and of the graph optimized at every
+level (the vectors cached before it stay valid); a kept file changed since is not run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mkdocs_graphsearch.index import ort_model
+from mkdocs_graphsearch.index.embed import Embedder, ModelSpec
+from test_embed import _assert_same_bits, _example_passages
+
+
+@pytest.fixture(scope="module")
+def fresh() -> Embedder:
+    """Optimized here, no cache folder."""
+    return Embedder(ModelSpec(), threads=1)
+
+
+def _kept(cache: Path) -> list[Path]:
+    return sorted(cache.glob("ort-model-*.onnx"))
+
+
+def test_a_kept_optimized_model_is_run_with_the_same_bits(
+    fresh: Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
+    (kept,) = _kept(tmp_path)
+    _assert_same_bits(first, fresh, _example_passages()[:8])
+
+    def refuse() -> bytes:
+        raise AssertionError("the model was optimized again")
+
+    monkeypatch.setattr(ModelSpec, "runtime_model", lambda self: refuse())
+    again = Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
+    assert _kept(tmp_path) == [kept]
+    _assert_same_bits(again, fresh, _example_passages()[:8])
+
+
+def test_a_changed_kept_model_is_optimized_again(fresh: Embedder, tmp_path: Path) -> None:
+    Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
+    (kept,) = _kept(tmp_path)
+    data = bytearray(kept.read_bytes())
+    data[len(data) // 2] ^= 1  # a weight's bit: still a model onnxruntime loads
+    kept.write_bytes(bytes(data))
+    again = Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
+    _assert_same_bits(again, fresh, _example_passages()[:8])
+    assert any(path.read_bytes() != bytes(data) for path in _kept(tmp_path))
+
+
+def test_the_kept_level_gives_the_bits_of_every_optimization(fresh: Embedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cached vectors were made by sessions optimized at ORT_ENABLE_ALL: LEVEL changes no bit."""
+    assert ort_model.LEVEL != "ORT_ENABLE_ALL"
+    monkeypatch.setattr(ort_model, "LEVEL", "ORT_ENABLE_ALL")
+    everything = Embedder(ModelSpec(), threads=1)
+    _assert_same_bits(everything, fresh, _example_passages())
+
+
+def test_the_key_names_the_model_and_the_runtime() -> None:
+    keys = {ort_model.model_key(model, version) for model in ("a", "b") for version in ("1.0", "1.1")}
+    assert len(keys) == 4
