@@ -53,8 +53,9 @@ Terms are sorted by code point and numbered 0..T-1 in that order (stems and the 
 numbers); shard i holds terms term_shards.start[i] .. term_shards.start[i + 1] - 1 (the last: to
 the end), the manifest's `term_shards` = {"first": each shard's first term ("" for shard 0),
 "start": its first term's number, "postings": its first posting's number over all terms}. A term
-t is in the last shard whose `first` is <= t; a shard ends near TERM_SHARD_BYTES, the writer's
-choice (bundle/term_cuts.py: readers take `term_shards` as written; at least one shard, [""], [0], [0] for a site without terms).
+t is in the last shard whose `first` is <= t; a shard ends near TERM_SHARD_BYTES, where the
+writer chooses (bundle/term_cuts.py: readers take `term_shards` as written; at least one shard,
+[""], [0], [0] for a site without terms).
 Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
 text may come from a chunk's descendants, never needs two; a site whose texts hold at most
 WHOLE_TEXT_BYTES: after a text not blank, once it holds SMALL_TEXT_FRAGMENT_BYTES), and the

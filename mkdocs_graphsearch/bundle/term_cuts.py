@@ -11,20 +11,12 @@ the shortest prefix with the one before it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from os.path import commonprefix
 
 #: A shard may end once it holds this share of its target and must end at the first term once it
 #: holds the second share: the boundary falls between those, where the adjacent terms share the
 #: shortest prefix (the earliest of those).
-CUT_WINDOW = (0.75, 1.25)
-
-
-def _shared_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
+CUT_WINDOW = (0.5, 1.5)
 
 
 def shard_starts(terms: Sequence[str], sizes: Sequence[int], target: int) -> list[int]:
@@ -33,7 +25,7 @@ def shard_starts(terms: Sequence[str], sizes: Sequence[int], target: int) -> lis
     the one sharing the shortest prefix with the term before it (the earliest such); the last shard
     runs to the end."""
     low, high = target * CUT_WINDOW[0], target * CUT_WINDOW[1]
-    shared = [0, *(_shared_prefix(a, b) for a, b in zip(terms, terms[1:], strict=False))]
+    shared = [0, *(len(commonprefix(pair)) for pair in zip(terms, terms[1:], strict=False))]
     starts = [0]
     while True:
         start = starts[-1]

@@ -98,9 +98,10 @@ def keyword_part(
 ) -> tuple[dict[str, bytes], dict[str, list[Any]]]:
     """keyword.json (without its terms, stems and chunks.defines), the term shards, the term
     dictionary, and the manifest's `term_shards`: a shard ends near `target` bytes
-    (term_shard_target by default) where bundle/term_cuts.py puts its boundary, and holds the stems and the definition names
-    in its term range (a query's stem lookup needs the shard of the stem's string, usually the
-    token's own; a definition lookup the shard of the token or completion, always loaded: format.py)."""
+    (term_shard_target by default) where bundle/term_cuts.py puts its boundary, and holds the
+    stems and the definition names in its term range (a query's stem lookup needs the shard of
+    the stem's string, usually the token's own; a definition lookup the shard of the token or
+    completion, always loaded: format.py)."""
     terms: list[str] = list(keyword["terms"])
     sizes = [len(dumps(term)) + 3 * len(term_postings) + 1 for term, term_postings in zip(terms, postings, strict=True)]
     target = term_shard_target(sizes) if target is None else target
