@@ -122,7 +122,7 @@ if (!queriesFile) {
   for (const text of queries) {
     const typed = typedMs ? [...text].map((_, i) => text.slice(0, i + 1)) : [text];
     const result = await measure(typed, typedMs === "each" ? "each" : Number(typedMs ?? 0), !typedMs);
-    console.log(JSON.stringify({ query: text, steps: result.steps }));
+    console.log(JSON.stringify({ query: text, steps: result.steps, fetched: result.fetched }));
     for (const step of result.steps) {
       steps[step.when] ??= { files: [], gzip_kib: [] };
       steps[step.when].files.push(step.files);

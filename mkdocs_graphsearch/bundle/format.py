@@ -53,8 +53,9 @@ Terms are sorted by code point and numbered 0..T-1 in that order (stems and the 
 numbers); shard i holds terms term_shards.start[i] .. term_shards.start[i + 1] - 1 (the last: to
 the end), the manifest's `term_shards` = {"first": each shard's first term ("" for shard 0),
 "start": its first term's number, "postings": its first posting's number over all terms}. A term
-t is in the last shard whose `first` is <= t; a shard ends at the first term once it holds
-TERM_SHARD_BYTES (at least one shard, [""], [0], [0] for a site without terms).
+t is in the last shard whose `first` is <= t; a shard ends near TERM_SHARD_BYTES, where the
+writer chooses (bundle/term_cuts.py: readers take `term_shards` as written; at least one shard,
+[""], [0], [0] for a site without terms).
 Fragments end at page boundaries, each once it holds TEXT_FRAGMENT_BYTES (so a snippet, whose
 text may come from a chunk's descendants, never needs two; a site whose texts hold at most
 WHOLE_TEXT_BYTES: after a text not blank, once it holds SMALL_TEXT_FRAGMENT_BYTES), and the
@@ -169,11 +170,12 @@ DISPLAY_FRAGMENT_BYTES = 64 * 1024
 GRAPH_SHARD_BYTES = 16 * 1024
 
 
-#: A term shard ends once it holds this many bytes (terms and varints): a query fetches a few
-#: shards, not every posting of the site. Four times the size that sent the fewest bytes
+#: A term shard ends near this many bytes (terms and varints; where: bundle/term_cuts.py): a query
+#: fetches a few shards, not every posting of the site. Twice the size that sent the fewest bytes
 #: (benchmarks/results/history/format3-work-log.md): a typed word costs fewer requests (issue 23,
-#: docs/performance.md).
-TERM_SHARD_BYTES = 32 * 1024
+#: docs/performance.md); cutting where adjacent terms share the shortest prefix keeps a typed
+#: word's prefix range in as few shards as the larger size did.
+TERM_SHARD_BYTES = 16 * 1024
 #: A site whose postings fill fewer than TERM_SHARDS shards of TERM_SHARD_BYTES has smaller ones
 #: (its postings over TERM_SHARDS, at least MIN_TERM_SHARD_BYTES): a session on it can never fetch
 #: more than its few shards, so a query's words cost fewer bytes there at little cost in requests;

@@ -41,9 +41,12 @@ COMMON_WORDS = 64
 #: than in most word shards.
 COMMON_ROWS = 32
 #: Words a shard holds on average (a shard costs a request per query word, its rows the bytes),
-#: and the most shards a site gets (the files of the deployed folder).
+#: and the most shards a site gets (the files of the deployed folder): a large site's shards
+#: hold more words than WORDS_PER_SHARD, and a question's rare words each fetch a whole shard, so
+#: the cap weighs a question's bytes against the manifest's file list (a CRC a shard) and the
+#: files deployed.
 WORDS_PER_SHARD = 16
-MAX_WORD_SHARDS = 256
+MAX_WORD_SHARDS = 512
 
 #: The encoder's table as a builder holds it: tokens, then per token its weight and int8 row.
 Table = tuple[list[int], np.ndarray, np.ndarray]

@@ -10,6 +10,7 @@ import os
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from importlib.metadata import version
+from itertools import accumulate
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -41,6 +42,7 @@ from mkdocs_graphsearch.bundle.format import (
 from mkdocs_graphsearch.bundle.graph_shards import graph_part, shard_starts
 from mkdocs_graphsearch.bundle.kept import keep, prune, take
 from mkdocs_graphsearch.bundle.settings import SearchSettings
+from mkdocs_graphsearch.bundle.term_cuts import shard_starts as term_shard_starts
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
 from mkdocs_graphsearch.files.bounded import MAX_MANIFEST, read_bounded
 from mkdocs_graphsearch.text.blank import has_text
@@ -96,23 +98,21 @@ def keyword_part(
     keyword: Mapping[str, Any], postings: Postings, target: int | None = None
 ) -> tuple[dict[str, bytes], dict[str, list[Any]]]:
     """keyword.json (without its terms, stems and chunks.defines), the term shards, the term
-    dictionary, and the manifest's `term_shards`: a shard ends at the first term once it holds
-    `target` bytes (term_shard_target by default), and holds the stems and the definition names
-    in its term range (a query's stem lookup needs the shard of the stem's string, usually the
-    token's own; a definition lookup the shard of the token or completion, always loaded: format.py)."""
+    dictionary, and the manifest's `term_shards`: a shard ends near `target` bytes
+    (term_shard_target by default) where bundle/term_cuts.py puts its boundary, and holds the
+    stems and the definition names in its term range (a query's stem lookup needs the shard of
+    the stem's string, usually the token's own; a definition lookup the shard of the token or
+    completion, always loaded: format.py)."""
     terms: list[str] = list(keyword["terms"])
     sizes = [len(dumps(term)) + 3 * len(term_postings) + 1 for term, term_postings in zip(terms, postings, strict=True)]
     target = term_shard_target(sizes) if target is None else target
-    shards: dict[str, list[Any]] = {"first": [""], "start": [0], "postings": [0]}
-    size = posted = 0
-    for term, (index, term_postings), term_size in zip(terms, enumerate(postings), sizes, strict=True):
-        if size >= target:
-            shards["first"].append(term)
-            shards["start"].append(index)
-            shards["postings"].append(posted)
-            size = 0
-        size += term_size
-        posted += len(term_postings)
+    starts = term_shard_starts(terms, sizes, target)
+    posted = [0, *accumulate(len(term_postings) for term_postings in postings)]
+    shards: dict[str, list[Any]] = {
+        "first": ["", *(terms[start] for start in starts[1:])],
+        "start": starts,
+        "postings": [posted[start] for start in starts],
+    }
     ends = [*shards["start"][1:], len(terms)]
     stems: list[dict[str, list[int]]] = [{} for _ in ends]
     for stem, stem_terms in keyword.get("stems", {}).items():  # str order is code point order
