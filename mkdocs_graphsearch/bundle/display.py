@@ -176,7 +176,8 @@ def compact_display(keyword: Mapping[str, Any]) -> dict[str, Any]:
         "pages": {
             "title": [None if page in tops and titles[tops[page]] == title else title
                       for page, title in enumerate(pages["title"])],
-            "url": [None if url == derived_url(path) else url for path, url in zip(pages["path"], pages["url"], strict=True)],
+            "url": [None if url == derived_url(path) else url
+                    for path, url in zip(pages["path"], pages["url"], strict=True)],
         },
     }
 
@@ -215,7 +216,9 @@ def expand_display(
     return {"anchor": anchors, "id": ids, "level": chunks["level"], "parent": parents, "title": titles}
 
 
-def fragment_parents(chunks: Mapping[str, Any], kinds: Sequence[str], chunk_pages: Sequence[int], start: int) -> list[int]:
+def fragment_parents(
+    chunks: Mapping[str, Any], kinds: Sequence[str], chunk_pages: Sequence[int], start: int
+) -> list[int]:
     """A checked fragment's parents: its `parent` list (format 7 and older), or derived_parents
     with its `parents` (format 8)."""
     if "parents" not in chunks:

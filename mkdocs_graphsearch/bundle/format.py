@@ -119,7 +119,8 @@ else:  # loaded on first use (files/lazy.py)
 #: the word files (the manifest's `encoder.words`); without them a query's words are looked up
 #: in the vocabulary shards alone. Format 6 may store a clustered bundle's vectors by hoods (the
 #: manifest's `vectors.clusters.hood_chunks`). Format 7: a small site's text fragments may end
-#: inside a page (INNER_TEXT_FORMAT). Format 8 derives more display columns (DERIVED_DISPLAY_FORMAT).
+#: inside a page (INNER_TEXT_FORMAT). Format 8 derives more display columns and stores graph
+#: shards compact (DERIVED_FORMAT).
 FORMAT_VERSION = 8
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
@@ -131,9 +132,10 @@ COMPACT_DISPLAY_FORMAT = 6
 #: formats 3 to 6 start each at a page, as display fragments and graph shards still do.
 INNER_TEXT_FORMAT = 7
 #: Format 8 display fragments leave out a chunk's parent derived from the levels, a page's title
-#: equal to its top chunk's and a url derived from its path (bundle/display.py); formats 6 and 7
-#: store them.
-DERIVED_DISPLAY_FORMAT = 8
+#: equal to its top chunk's and a url derived from its path (bundle/display.py), and graph shards
+#: store edge counts and targets relative to their source (bundle/graph_shards.py); formats 6 and
+#: 7 store them as they are.
+DERIVED_FORMAT = 8
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"

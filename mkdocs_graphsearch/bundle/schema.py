@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 from mkdocs_graphsearch.bundle.display import display_starts, page_range
 from mkdocs_graphsearch.bundle.format import (
     COMPACT_DISPLAY_FORMAT,
-    DERIVED_DISPLAY_FORMAT,
+    DERIVED_FORMAT,
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
@@ -388,11 +388,23 @@ def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_graph_shard(data: Any, manifest: dict[str, Any], n_types: int, index: int) -> dict[str, Any]:
-    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks."""
+    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks;
+    a format-8 shard's degrees and relative targets come back as offsets and chunk numbers."""
     name = graph_shard(index)
     n_chunks = manifest["counts"]["chunks"]
     start, end = text_range(manifest, index, graph_starts(manifest))
     shard = _object(name, data, "the file")
+    if manifest["format"] >= DERIVED_FORMAT:
+        degrees = _wholes(name, shard.get("degrees"), "degrees", end - start, 0, MAX_VARINT)
+        relative = _list(name, shard.get("targets"), "targets")
+        if sum(degrees) != len(relative):
+            _fail(name, "degrees", f"must add up to the number of targets ({len(relative)})")
+        offsets, targets = [0], []
+        for chunk, degree in enumerate(degrees, start):
+            for e in range(offsets[-1], offsets[-1] + degree):
+                targets.append(_whole(name, relative[e], f"targets[{e}]", -chunk, n_chunks - 1 - chunk) + chunk)
+            offsets.append(offsets[-1] + degree)
+        shard = {"offsets": offsets, "targets": targets, "types": shard.get("types")}
     offsets = _list(name, shard.get("offsets"), "offsets", end - start + 1)
     targets = _list(name, shard.get("targets"), "targets")
     previous = 0  # offsets[0] is 0, then they never decrease
@@ -438,7 +450,7 @@ def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], i
     first, last = page_range(chunk_pages, starts, manifest["counts"]["pages"], index)
     fragment = _object(name, data, "the file")
     pages = _object(name, fragment.get("pages"), "pages")
-    derived = manifest["format"] >= DERIVED_DISPLAY_FORMAT
+    derived = manifest["format"] >= DERIVED_FORMAT
     for key in ("url", "title"):
         items = _list(name, pages.get(key), f"pages.{key}", last - first)
         for i, item in enumerate(items):
@@ -453,14 +465,11 @@ def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], i
                 _string(name, item, f"chunks.{key}[{i}]")
     _wholes(name, chunks.get("level"), "chunks.level", end - start, 0, MAX_VARINT)
     n_chunks = manifest["counts"]["chunks"]
-    if derived:
-        stored = _numbered(name, chunks.get("parents"), "chunks.parents", end - start)
-    else:
-        stored = dict(enumerate(_list(name, chunks.get("parent"), "chunks.parent", end - start)))
-    for i, parent in stored.items():  # -1: a page's top chunk
-        key = f"chunks.parents[{i}]" if derived else f"chunks.parent[{i}]"
-        if parent != -1:
-            _whole(name, parent, key, 0, n_chunks - 1)
+    key = "chunks.parents" if derived else "chunks.parent"
+    stored: Any = (_numbered(name, chunks.get("parents"), key, end - start) if derived
+                   else _list(name, chunks.get("parent"), key, end - start))
+    for i, parent in stored.items() if derived else enumerate(stored):  # -1: a page's top chunk
+        stored[i] = -1 if parent == -1 else _whole(name, parent, f"{key}[{i}]", 0, n_chunks - 1)
     if compact:
         if not derived:  # a format-8 fragment's parents are derived first: expand_display checks
             for i, item in enumerate(chunks["title"]):

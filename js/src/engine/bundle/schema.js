@@ -8,7 +8,7 @@
 import {
   BundleError,
   COMPACT_DISPLAY_FORMAT,
-  DERIVED_DISPLAY_FORMAT,
+  DERIVED_FORMAT,
   INNER_TEXT_FORMAT,
   MAX_CRC32,
   MODES,
@@ -346,7 +346,23 @@ export function checkGraphShard(data, manifest, nTypes, index) {
   const g = graphShard(index);
   const nChunks = manifest.counts.chunks;
   const [start, end] = textRange(manifest, index, graphStarts(manifest));
-  const shard = object(g, data, "the file");
+  let shard = object(g, data, "the file");
+  if (manifest.format >= DERIVED_FORMAT) { // degrees and relative targets: back to CSR
+    const degrees = wholes(g, own(shard, "degrees"), "degrees", end - start, 0, MAX_WHOLE);
+    const relative = list(g, own(shard, "targets"), "targets");
+    if (degrees.reduce((sum, degree) => sum + degree, 0) !== relative.length) {
+      fail(g, "degrees", `must add up to the number of targets (${relative.length})`);
+    }
+    const offsets = [0];
+    /** @type {number[]} */
+    const targets = [];
+    degrees.forEach((degree, i) => {
+      const chunk = start + i, first = offsets[offsets.length - 1];
+      for (let e = first; e < first + degree; e++) targets.push(whole(g, relative[e], `targets[${e}]`, -chunk, nChunks - 1 - chunk) + chunk);
+      offsets.push(first + degree);
+    });
+    shard = { offsets, targets, types: own(shard, "types") };
+  }
   const offsets = list(g, own(shard, "offsets"), "offsets", end - start + 1);
   const targets = list(g, own(shard, "targets"), "targets");
   let previous = 0; // offsets[0] is 0, then they never decrease
@@ -414,7 +430,7 @@ export function checkDisplay(data, bundle, index) {
   const [first, last] = pageRange(bundle, index);
   const fragment = object(name, data, "the file");
   const pages = object(name, own(fragment, "pages"), "pages");
-  const derived = bundle.manifest.format >= DERIVED_DISPLAY_FORMAT;
+  const derived = bundle.manifest.format >= DERIVED_FORMAT;
   for (const key of ["url", "title"]) {
     list(name, own(pages, key), `pages.${key}`, last - first).forEach((item, i) => {
       if (item !== null || !derived) string(name, item, `pages.${key}[${i}]`);
