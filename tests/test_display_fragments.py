@@ -167,6 +167,52 @@ def test_format_6_shared_vectors() -> None:
         assert got == case["expected"], case["name"]
 
 
+def test_format_8_shared_vectors() -> None:
+    """tests/vectors/display.json `derived`: format-8 fragments (parents from the levels, page
+    titles and urls derived) read back in full (js/test/display.test.js)."""
+    cases = orjson.loads((VECTORS / "display.json").read_bytes())
+    chunks, paths = cases["chunks"], cases["paths"]
+    for case in cases["derived"]["fragments"]:
+        got = display.expand_display(case["fragment"], chunks["kind"], chunks["page"], paths, case["start"], case["index"])
+        assert got == case["expected"], case["name"]
+        pages = display.expand_pages(
+            case["fragment"], got["title"], chunks["page"], paths, case["start"], case["first"], case["index"]
+        )
+        assert pages == case["expected_pages"], case["name"]
+
+
+def test_format_8_refuses_what_it_cannot_derive(bundle: Bundle) -> None:
+    """A null page title on a page without chunks in the fragment, a null url of a path no rule
+    gives, a null title whose derived parent is not before it: each a BundleError naming it."""
+    cases = orjson.loads((VECTORS / "display.json").read_bytes())
+    chunks, paths = cases["chunks"], cases["paths"]
+    case = copy.deepcopy(cases["derived"]["fragments"][0])
+    fragment, kinds, pages = case["fragment"], chunks["kind"], chunks["page"]
+    fragment["chunks"]["title"][0] = None
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.title\[0\] is null but its parent is not before"):
+        display.expand_display(fragment, kinds, pages, paths, 0, 0)
+    titles = case["expected"]["title"]
+    fragment["pages"]["url"][1] = None  # b.html: no rule gives it
+    with pytest.raises(BundleError, match=r"display.0.json: pages.url\[1\] is null but cannot be derived"):
+        display.expand_pages(fragment, titles, pages, ["guide/a.md", "b.html"], 0, 0, 0)
+    with pytest.raises(BundleError, match=r"display.0.json: pages.title\[0\] is null but its page has no chunk"):
+        display.expand_pages(fragment, titles[7:], pages, paths, 7, 0, 0)
+
+
+@pytest.mark.parametrize("path, url", [("index.md", ""), ("a/index.md", "a/"), ("a/README.md", "a/"),
+                                       ("a/b.md", "a/b/"), ("READMEs.md", "READMEs/"), ("a/b.html", None)])
+def test_derived_url(path: str, url: str | None) -> None:
+    assert display.derived_url(path) == url
+
+
+def test_derived_parents_skip_code_blocks() -> None:
+    """A code block hangs from the nearest heading above it but hides none: the section after it
+    hangs from that heading too; a page starts afresh."""
+    levels = [1, 2, 3, 2, 3, 1, 2]
+    kinds = ["page", "section", "code", "code", "section", "page", "section"]
+    assert display.derived_parents(levels, kinds, [0, 0, 0, 0, 0, 1, 1], 0) == [-1, 0, 1, 0, 1, -1, 5]
+
+
 def test_graph_shards_are_sized_apart(tmp_path, monkeypatch) -> None:
     """Format 6: graph shards end at page boundaries once they hold GRAPH_SHARD_BYTES (the
     manifest's graph_starts), whatever the text and display fragments (one shard on a small site:
