@@ -234,7 +234,9 @@ MALFORMED = {
     "a parent -2": (
         "display.0.json", _edit("chunks/parents", {"1": -2}), f"display.0.json: chunks.parents[1] {WHOLE} 0 to 8"
     ),
-    "a title a number": ("display.0.json", _edit("pages/title/0", 5), "display.0.json: pages.title[0] must be a string"),
+    "a title a number": (
+        "display.0.json", _edit("pages/title/0", 5), "display.0.json: pages.title[0] must be a string"
+    ),
     "display parents a list": (
         "display.0.json", _edit("chunks/parents", []), "display.0.json: chunks.parents must be an object"
     ),

@@ -173,7 +173,8 @@ def test_format_8_shared_vectors() -> None:
     cases = orjson.loads((VECTORS / "display.json").read_bytes())
     chunks, paths = cases["chunks"], cases["paths"]
     for case in cases["derived"]["fragments"]:
-        got = display.expand_display(case["fragment"], chunks["kind"], chunks["page"], paths, case["start"], case["index"])
+        kinds, pages = chunks["kind"], chunks["page"]
+        got = display.expand_display(case["fragment"], kinds, pages, paths, case["start"], case["index"])
         assert got == case["expected"], case["name"]
         pages = display.expand_pages(
             case["fragment"], got["title"], chunks["page"], paths, case["start"], case["first"], case["index"]
