@@ -172,14 +172,14 @@ def test_format_8_shared_vectors() -> None:
     titles and urls derived) read back in full (js/test/display.test.js)."""
     cases = orjson.loads((VECTORS / "display.json").read_bytes())
     chunks, paths = cases["chunks"], cases["paths"]
+    kinds, pages = chunks["kind"], chunks["page"]
     for case in cases["derived"]["fragments"]:
-        kinds, pages = chunks["kind"], chunks["page"]
         got = display.expand_display(case["fragment"], kinds, pages, paths, case["start"], case["index"])
         assert got == case["expected"], case["name"]
-        pages = display.expand_pages(
-            case["fragment"], got["title"], chunks["page"], paths, case["start"], case["first"], case["index"]
+        page_columns = display.expand_pages(
+            case["fragment"], got["title"], pages, paths, case["start"], case["first"], case["index"]
         )
-        assert pages == case["expected_pages"], case["name"]
+        assert page_columns == case["expected_pages"], case["name"]
 
 
 def test_format_8_refuses_what_it_cannot_derive(bundle: Bundle) -> None:
