@@ -32,8 +32,8 @@ by expand_display and expand_pages, and display.js the same way): a chunk's pare
 derived_parents' (the nearest chunk before it on its page that is no code block and has a lower
 level; `chunks.parents` maps a fragment-relative chunk number to any other parent, -1 for none),
 a page's title where it is its top chunk's (null) and its url where derived_url gives it from its
-path (null). Parents were an eighth of a fragment's gzip bytes and page titles and urls a fifth,
-and each answer fetches most of a larger site's fragments.
+path (null). Parents (chunk numbers, which never repeat) and the pages' titles and urls were
+much of a fragment's gzip bytes, and each answer fetches most of a larger site's fragments.
 """
 
 from __future__ import annotations

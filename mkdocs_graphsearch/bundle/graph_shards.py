@@ -17,8 +17,8 @@ and in node merge them into one CSR graph.
 Since format 8 a shard stores its CSR form as numbers that repeat (compact_shard; schema.py
 check_graph_shard reads it back into the form above): {"degrees": each chunk's edge count,
 "targets": each target less its source chunk, "types"}. Offsets rise and targets are chunk
-numbers over the whole bundle, so neither repeated: they were two thirds of a shard's gzip bytes,
-while a section's edges mostly lead to its neighbours.
+numbers over the whole bundle, so neither repeated: they were most of a shard's gzip bytes, while
+a section's edges mostly lead to its neighbours.
 """
 
 from __future__ import annotations
