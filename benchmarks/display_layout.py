@@ -7,7 +7,7 @@ hybrid result; Python's answers, the same as the runtime's: tests/test_parity.py
         --sizes 32,48,64,96 [--out benchmarks/results/display-layout-NAME.json]
 
 Counts files and gzip bytes (level 9) of the display fragments only, per size in KiB of stored
-JSON (format 6: bundle/display.py compact_display; DISPLAY_FRAGMENT_BYTES is the size a build
+JSON (format 8: bundle/display.py compact_display; DISPLAY_FRAGMENT_BYTES is the size a build
 uses). No browser, no other part: bundle/display.py's own figures, to choose its constant.
 
 `--layouts page,title,cluster` also counts the files under page orders a build does not use yet
@@ -60,13 +60,15 @@ def page_order(bundle: Bundle, layout: str) -> list[int]:
 def page_bytes(keyword: dict[str, Any]) -> list[int]:
     """Each page's display columns, bytes of JSON as compact_display stores them (as
     bundle/display.py fragment_starts counts them)."""
-    compact, pages = display.compact_display(keyword), keyword["pages"]
+    compact = display.compact_display(keyword)
+    pages = compact["pages"]
     sizes = [sum(len(orjson.dumps(pages[key][page])) + 1 for key in display.DISPLAY_PAGES)
-             for page in range(len(pages["path"]))]
+             for page in range(len(pages["url"]))]
     for chunk, page in enumerate(keyword["chunks"]["page"]):
         sizes[page] += sum(len(orjson.dumps(compact[key][chunk])) + 1 for key in display.STORED_CHUNKS)
-        if chunk in compact["ids"]:
-            sizes[page] += len(orjson.dumps({str(chunk): compact["ids"][chunk]}))
+        for key in ("ids", "parents"):
+            if chunk in compact[key]:
+                sizes[page] += len(orjson.dumps({str(chunk): compact[key][chunk]}))
     return sizes
 
 
@@ -83,8 +85,9 @@ def cut(order: list[int], sizes: list[int], target: int) -> list[int]:
 
 def fragment_sizes(keyword: dict[str, Any], fragment_of: list[int]) -> list[int]:
     """gzip bytes of each fragment of a page map: its pages' display columns (compact_display's,
-    `ids` by chunk number) as one JSON document, in page order."""
-    compact, pages = display.compact_display(keyword), keyword["pages"]
+    `ids` and `parents` by chunk number) as one JSON document, in page order."""
+    compact = display.compact_display(keyword)
+    pages = compact["pages"]
     members: dict[int, list[int]] = {}
     for chunk, page in enumerate(keyword["chunks"]["page"]):
         members.setdefault(fragment_of[page], []).append(chunk)
@@ -94,7 +97,8 @@ def fragment_sizes(keyword: dict[str, Any], fragment_of: list[int]) -> list[int]
         owned = sorted({keyword["chunks"]["page"][chunk] for chunk in chunks})
         document = {
             "chunks": {key: [compact[key][chunk] for chunk in chunks] for key in display.STORED_CHUNKS}
-            | {"ids": {str(chunk): compact["ids"][chunk] for chunk in chunks if chunk in compact["ids"]}},
+            | {key: {str(chunk): compact[key][chunk] for chunk in chunks if chunk in compact[key]}
+               for key in ("ids", "parents")},
             "pages": {key: [pages[key][page] for page in owned] for key in display.DISPLAY_PAGES},
         }
         sizes.append(common.gz(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)))

@@ -201,7 +201,7 @@ def _small_docs(folder: Path, word: str) -> Path:
 
 def test_parts_have_content_hashed_names_and_the_manifest_maps_them(bundle_dir: Path) -> None:
     manifest = _manifest(bundle_dir)
-    assert manifest["format"] == FORMAT_VERSION == 7
+    assert manifest["format"] == FORMAT_VERSION == 8
     fragments = [f"text.{i}.json" for i in range(len(manifest["text_starts"]))]
     assert [part for part in listed_parts(manifest) if part.startswith("text.")] == fragments
     assert len(manifest["files"]["text.#.json"]) == len(fragments)  # one list per kind of numbered part

@@ -231,8 +231,15 @@ MALFORMED = {
     "term shard postings off": (M, _edit("term_shards/postings/0", 3), f"{M}: term_shards.postings[0] {WHOLE} 0 to 0"),
     "a chunk on no page": ("keyword.json", _edit("chunks/page/2", 3), f"keyword.json: chunks.page[2] {WHOLE} 0 to 2"),
     "pages going back": ("keyword.json", _edit("chunks/page/5", 0), f"keyword.json: chunks.page[5] {WHOLE} 1 to 2"),
-    "a parent -2": ("display.0.json", _edit("chunks/parent/1", -2), f"display.0.json: chunks.parent[1] {WHOLE} 0 to 8"),
-    "a title null": ("display.0.json", _edit("pages/title/0", None), "display.0.json: pages.title[0] must be a string"),
+    "a parent -2": (
+        "display.0.json", _edit("chunks/parents", {"1": -2}), f"display.0.json: chunks.parents[1] {WHOLE} 0 to 8"
+    ),
+    "a title a number": (
+        "display.0.json", _edit("pages/title/0", 5), "display.0.json: pages.title[0] must be a string"
+    ),
+    "display parents a list": (
+        "display.0.json", _edit("chunks/parents", []), "display.0.json: chunks.parents must be an object"
+    ),
     "display.0.json unlisted": (
         M, _edit("files/display.#.json/0", delete=True), f"{M}: files.display.#.json has 0 items, not 1"
     ),
@@ -261,11 +268,14 @@ MALFORMED = {
         "keyword.json", _edit("chunks/kind/0", delete=True), "keyword.json: chunks.kind has 8 items, not 9"
     ),
     "an edge to nowhere": ("graph.0.json", _edit("targets/0", 99), f"graph.0.json: targets[0] {WHOLE} 0 to 8"),
-    "offsets decreasing": ("graph.0.json", _edit("offsets/2", 1), f"graph.0.json: offsets[2] {WHOLE} 2 to 17"),
-    "graph offsets short": (
-        "graph.0.json", _edit("offsets/9", delete=True), "graph.0.json: offsets has 9 items, not 10"
+    "an edge before chunk 0": ("graph.0.json", _edit("targets/0", -1), f"graph.0.json: targets[0] {WHOLE} 0 to 8"),
+    "a degree negative": ("graph.0.json", _edit("degrees/2", -1), f"graph.0.json: degrees[2] {WHOLE} 0 to "),
+    "graph degrees short": (
+        "graph.0.json", _edit("degrees/8", delete=True), "graph.0.json: degrees has 8 items, not 9"
     ),
-    "graph offsets past": ("graph.0.json", _edit("targets/16", delete=True), "graph.0.json: offsets["),
+    "graph degrees past": (
+        "graph.0.json", _edit("targets/16", delete=True), "graph.0.json: degrees must add up to the number of targets"
+    ),
     "graph.0.json unlisted": (
         M, _edit("files/graph.#.json/0", delete=True), f"{M}: files.graph.#.json has 0 items, not 1"
     ),

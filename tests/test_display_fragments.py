@@ -167,6 +167,75 @@ def test_format_6_shared_vectors() -> None:
         assert got == case["expected"], case["name"]
 
 
+def test_format_8_shared_vectors() -> None:
+    """tests/vectors/display.json `derived`: format-8 fragments (parents from the levels, page
+    titles and urls derived) read back in full (js/test/display.test.js)."""
+    cases = orjson.loads((VECTORS / "display.json").read_bytes())
+    chunks, paths = cases["chunks"], cases["paths"]
+    kinds, pages = chunks["kind"], chunks["page"]
+    for case in cases["derived"]["fragments"]:
+        got = display.expand_display(case["fragment"], kinds, pages, paths, case["start"], case["index"])
+        assert got == case["expected"], case["name"]
+        page_columns = display.expand_pages(
+            case["fragment"], got["title"], pages, paths, case["start"], case["first"], case["index"]
+        )
+        assert page_columns == case["expected_pages"], case["name"]
+
+
+def test_format_8_refuses_what_it_cannot_derive(bundle: Bundle) -> None:
+    """A null page title on a page without chunks in the fragment, a null url of a path no rule
+    gives, a null title whose derived parent is not before it: each a BundleError naming it."""
+    cases = orjson.loads((VECTORS / "display.json").read_bytes())
+    chunks, paths = cases["chunks"], cases["paths"]
+    case = copy.deepcopy(cases["derived"]["fragments"][0])
+    fragment, kinds, pages = case["fragment"], chunks["kind"], chunks["page"]
+    fragment["chunks"]["title"][0] = None
+    with pytest.raises(BundleError, match=r"display.0.json: chunks.title\[0\] is null but its parent is not before"):
+        display.expand_display(fragment, kinds, pages, paths, 0, 0)
+    titles = case["expected"]["title"]
+    fragment["pages"]["url"][1] = None  # b.html: no rule gives it
+    with pytest.raises(BundleError, match=r"display.0.json: pages.url\[1\] is null but cannot be derived"):
+        display.expand_pages(fragment, titles, pages, ["guide/a.md", "b.html"], 0, 0, 0)
+    with pytest.raises(BundleError, match=r"display.0.json: pages.title\[0\] is null but its page has no chunk"):
+        display.expand_pages(fragment, titles[7:], pages, paths, 7, 0, 0)
+
+
+@pytest.mark.parametrize("path, url", [("index.md", ""), ("a/index.md", "a/"), ("a/README.md", "a/"),
+                                       ("a/b.md", "a/b/"), ("READMEs.md", "READMEs/"), ("a/b.html", None)])
+def test_derived_url(path: str, url: str | None) -> None:
+    assert display.derived_url(path) == url
+
+
+def test_derived_parents_skip_code_blocks() -> None:
+    """A code block hangs from the nearest heading above it but hides none: the section after it
+    hangs from that heading too; a page starts afresh."""
+    levels = [1, 2, 3, 2, 3, 1, 2]
+    kinds = ["page", "section", "code", "code", "section", "page", "section"]
+    assert display.derived_parents(levels, kinds, [0, 0, 0, 0, 0, 1, 1], 0) == [-1, 0, 1, 0, 1, -1, 5]
+
+
+def test_a_frozen_format_7_bundle_reads_as_format_8_writes(tmp_path, monkeypatch) -> None:
+    """tests/vectors/engine/bundle-format-7: the parity corpus, keyword only, written by format
+    7's code with display fragments of 256 bytes and graph shards of 64 (several of each). Both
+    engines still read it: its display columns and graph are a format-8 build's of the same docs
+    at the same sizes, and so are its answers."""
+    from mkdocs_graphsearch.bundle import graph_shards, write
+    from mkdocs_graphsearch.bundle.format import FORMAT_VERSION
+
+    frozen = VECTORS / "engine" / "bundle-format-7"
+    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 256)
+    monkeypatch.setattr(graph_shards, "GRAPH_SHARD_BYTES", 64)
+    monkeypatch.setattr(write, "WHOLE_TEXT_BYTES", 0)
+    docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
+    old, new = load_bundle(frozen), load_bundle(build_bundle_dir(tmp_path / "new", docs, embeddings=False))
+    assert old.manifest["format"] == 7 and new.manifest["format"] == FORMAT_VERSION
+    assert len(old.manifest["display_starts"]) > 2 and len(old.manifest["graph_starts"]) > 2
+    assert old.chunks == new.chunks and old.pages == new.pages and old.graph == new.graph
+    queries = generated_queries(old, 40)
+    assert [search(old, q) for q in queries] == [search(new, q) for q in queries]
+    assert assert_parity(frozen, queries, ["keyword"]) == len(queries)
+
+
 def test_graph_shards_are_sized_apart(tmp_path, monkeypatch) -> None:
     """Format 6: graph shards end at page boundaries once they hold GRAPH_SHARD_BYTES (the
     manifest's graph_starts), whatever the text and display fragments (one shard on a small site:

@@ -20,6 +20,7 @@ from mkdocs_graphsearch.bundle.format import (
     compact_files,
     display_fragment,
     file_name,
+    graph_shard,
     hashed_name,
     listed_parts,
 )
@@ -229,7 +230,8 @@ def test_chained_numbers_the_clusters_along_their_centroids() -> None:
 
 def _as_format_3(grouped: Path, out: Path) -> None:
     """The grouped bundle re-laid out as format 3 wrote it: one cluster a file, no `groups`, its
-    display columns whole (format 6's compact ones read back: bundle/display.py)."""
+    display columns whole (format 6's compact ones read back: bundle/display.py) and its graph
+    shards in CSR form (format 8's compact ones read back: bundle/graph_shards.py)."""
     manifest = json.loads((grouped / MANIFEST).read_bytes())
     bundle = load_bundle(grouped)
     clusters = manifest["vectors"]["clusters"]
@@ -250,6 +252,13 @@ def _as_format_3(grouped: Path, out: Path) -> None:
             "pages": {key: bundle.pages[key][first:last] for key in DISPLAY_PAGES},
         }
         parts[display_fragment(index)] = json.dumps(columns).encode()
+    graph, starts = bundle.graph, manifest["graph_starts"]  # format 8's compact shards, as CSR
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else bundle.n_chunks
+        first, last = graph["offsets"][start], graph["offsets"][end]
+        shard = {"offsets": [offset - first for offset in graph["offsets"][start : end + 1]],
+                 "targets": graph["targets"][first:last], "types": graph["types"][first:last]}
+        parts[graph_shard(index)] = json.dumps(shard).encode()
     del clusters["groups"]
     manifest["format"], manifest["files"] = 3, compact_files({part: checksum(data) for part, data in parts.items()})
     out.mkdir()

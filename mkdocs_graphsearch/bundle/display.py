@@ -26,6 +26,14 @@ to any other id), a title equal to its parent's (null: a code block's, most ofte
 derived_anchor gives (a code block's parent's, or Markdown's default slug of the title). Ids
 were half of a fragment's bytes, code blocks a third of its chunks and most anchors slugs, so a
 fragment holds about three times the pages and an answer's pages are in fewer files.
+
+Since format 8 a fragment also leaves out what the chunk tree and the page paths give (read back
+by expand_display and expand_pages, and display.js the same way): a chunk's parent where it is
+derived_parents' (the nearest chunk before it on its page that is no code block and has a lower
+level; `chunks.parents` maps a fragment-relative chunk number to any other parent, -1 for none),
+a page's title where it is its top chunk's (null) and its url where derived_url gives it from its
+path (null). Parents (chunk numbers, which never repeat) and the pages' titles and urls were
+much of a fragment's gzip bytes, and each answer fetches most of a larger site's fragments.
 """
 
 from __future__ import annotations
@@ -42,8 +50,9 @@ from mkdocs_graphsearch.bundle.format import DISPLAY_FRAGMENT_BYTES, BundleError
 #: most).
 DISPLAY_CHUNKS = ("anchor", "id", "level", "parent", "title")
 DISPLAY_PAGES = ("title", "url")
-#: The chunk columns a format-6 fragment stores as lists (its ids: a sparse `ids` object).
-STORED_CHUNKS = ("anchor", "level", "parent", "title")
+#: The chunk columns a format-8 fragment stores as lists (its ids and parents: the sparse `ids`
+#: and `parents` objects).
+STORED_CHUNKS = ("anchor", "level", "title")
 
 
 def display_starts(manifest: Mapping[str, Any]) -> list[int]:
@@ -105,20 +114,58 @@ def derived_anchor(chunk: int, kinds: Sequence[str], parent: int, parent_anchor:
     return parent_anchor if kinds[chunk] == "code" and parent >= 0 else slug(title)
 
 
+def derived_parents(levels: Sequence[int], kinds: Sequence[str], chunk_pages: Sequence[int], start: int) -> list[int]:
+    """The parents a format-8 fragment leaves out, of chunks start, start + 1, ... (`levels` from
+    chunk `start`; `kinds` and `chunk_pages` over every chunk): the nearest chunk before it on its
+    page, from `start` on, that is no code block and has a lower level; -1 where there is none."""
+    parents: list[int] = []
+    heads: list[int] = []  # the chunks a later one on the page may hang from, levels increasing
+    for i, level in enumerate(levels):
+        chunk = start + i
+        if i and chunk_pages[chunk] != chunk_pages[chunk - 1]:
+            heads.clear()
+        above = len(heads)
+        while above and levels[heads[above - 1] - start] >= level:
+            above -= 1
+        parents.append(heads[above - 1] if above else -1)
+        if kinds[chunk] != "code":  # a code block hangs from them, but hides none of them
+            del heads[above:]
+            heads.append(chunk)
+    return parents
+
+
+def derived_url(path: str) -> str | None:
+    """The url a format-8 fragment leaves out (null): MkDocs' directory url of a Markdown page's
+    path (`a/b.md` -> `a/b/`, `a/index.md` and `a/README.md` -> `a/`, `index.md` -> ``); None for
+    a path that is no `.md` file (no rule both engines share)."""
+    if not path.endswith(".md"):
+        return None
+    stem = path[:-3]
+    head, _, name = stem.rpartition("/")
+    if name in ("index", "README"):
+        return f"{head}/" if head else ""
+    return f"{stem}/"
+
+
 def compact_display(keyword: Mapping[str, Any]) -> dict[str, Any]:
-    """keyword.json's display chunk columns as a format-6 fragment stores them (over every chunk:
-    display_part slices them): `ids` maps a chunk to its id where derived_ids gives another, a
-    title equal to its parent's (on its page, before it) is None, and so is an anchor
-    derived_anchor gives."""
+    """keyword.json's display columns as a format-8 fragment stores them (over every chunk and
+    page: display_part slices them): `ids` maps a chunk to its id where derived_ids gives another
+    and `parents` to its parent where derived_parents gives another, a title equal to its
+    parent's (on its page, before it) is None, and so is an anchor derived_anchor gives; under
+    `pages`, a page's title equal to its top chunk's is None, and so is a url derived_url gives."""
     chunks, pages = keyword["chunks"], keyword["pages"]
     parents, chunk_pages, kinds = chunks["parent"], chunks["page"], chunks["kind"]
+    levels = chunks["level"]
+    tops = {page: chunk for chunk, page in reversed(list(enumerate(chunk_pages)))}
     titles, anchors = chunks["title"], chunks["anchor"]
     derived = derived_ids(titles, parents, kinds, chunk_pages, pages["path"], 0)
     near = [0 <= parent < chunk and chunk_pages[parent] == chunk_pages[chunk] for chunk, parent in enumerate(parents)]
     ids = enumerate(zip(chunks["id"], derived, strict=True))
+    guessed = derived_parents(levels, kinds, chunk_pages, 0)
     return {
-        "level": chunks["level"],
-        "parent": parents,
+        "level": levels,
+        "parents": {chunk: parent for chunk, (parent, guess) in enumerate(zip(parents, guessed, strict=True))
+                    if parent != guess},
         "title": [None if near[c] and titles[parents[c]] == title else title for c, title in enumerate(titles)],
         "anchor": [
             None if anchor == derived_anchor(c, kinds, parents[c], anchors[parents[c]] if near[c] else None, titles[c])
@@ -126,6 +173,12 @@ def compact_display(keyword: Mapping[str, Any]) -> dict[str, Any]:
             for c, anchor in enumerate(anchors)
         ],
         "ids": {chunk: id_ for chunk, (id_, guess) in ids if id_ != guess},
+        "pages": {
+            "title": [None if page in tops and titles[tops[page]] == title else title
+                      for page, title in enumerate(pages["title"])],
+            "url": [None if url == derived_url(path) else url
+                    for path, url in zip(pages["path"], pages["url"], strict=True)],
+        },
     }
 
 
@@ -134,16 +187,18 @@ def expand_display(
     start: int, index: int,
 ) -> dict[str, list[Any]]:
     """Checked display fragment `index`'s chunk columns in full (format 6: compact_display's
-    undone; before: as stored), its first chunk `start`; a BundleError names what it cannot
-    derive."""
+    undone, format 8 its parents too; before: as stored), its first chunk `start`; a BundleError
+    names what it cannot derive."""
     chunks = fragment["chunks"]
     if "ids" not in chunks:
         return {key: chunks[key] for key in DISPLAY_CHUNKS}
     name = display_fragment(index)
-    parents = chunks["parent"]
+    parents = fragment_parents(chunks, kinds, chunk_pages, start)
     titles = list(chunks["title"])
-    for i, title in enumerate(titles):  # schema.py checked a null title's parent is before it
+    for i, title in enumerate(titles):
         if title is None:
+            if not start <= parents[i] < start + i:
+                raise BundleError(f"{name}: chunks.title[{i}] is null but its parent is not before it in the fragment")
             titles[i] = titles[parents[i] - start]
     anchors = list(chunks["anchor"])
     for i, anchor in enumerate(anchors):
@@ -161,6 +216,47 @@ def expand_display(
     return {"anchor": anchors, "id": ids, "level": chunks["level"], "parent": parents, "title": titles}
 
 
+def fragment_parents(
+    chunks: Mapping[str, Any], kinds: Sequence[str], chunk_pages: Sequence[int], start: int
+) -> list[int]:
+    """A checked fragment's parents: its `parent` list (format 7 and older), or derived_parents
+    with its `parents` (format 8)."""
+    if "parents" not in chunks:
+        return list(chunks["parent"])
+    parents = derived_parents(chunks["level"], kinds, chunk_pages, start)
+    for i, parent in chunks["parents"].items():
+        parents[int(i)] = parent
+    return parents
+
+
+def expand_pages(
+    fragment: Mapping[str, Any], titles: Sequence[str], chunk_pages: Sequence[int], paths: Sequence[str],
+    start: int, first: int, index: int,
+) -> dict[str, list[str]]:
+    """Checked display fragment `index`'s page columns in full (format 8: a null title its top
+    chunk's, of the fragment's full chunk `titles`, and a null url derived_url's; before: as
+    stored), its first chunk `start` and first page `first`; a BundleError names what it cannot
+    derive."""
+    pages = fragment["pages"]
+    tops: dict[int, int] = {}
+    for i in range(len(titles)):
+        tops.setdefault(chunk_pages[start + i], i)
+    name = display_fragment(index)
+    out: dict[str, list[str]] = {"title": list(pages["title"]), "url": list(pages["url"])}
+    for i, title in enumerate(out["title"]):
+        if title is None:
+            if first + i not in tops:
+                raise BundleError(f"{name}: pages.title[{i}] is null but its page has no chunk (corrupted)")
+            out["title"][i] = titles[tops[first + i]]
+    for i, url in enumerate(out["url"]):
+        if url is None:
+            derived = derived_url(paths[first + i])
+            if derived is None:
+                raise BundleError(f"{name}: pages.url[{i}] is null but cannot be derived (corrupted)")
+            out["url"][i] = derived
+    return out
+
+
 def fragment_starts(
     keyword: Mapping[str, Any], target: int | None = None, compact: Mapping[str, Any] | None = None
 ) -> list[int]:
@@ -168,9 +264,8 @@ def fragment_starts(
     columns hold `target` (DISPLAY_FRAGMENT_BYTES) bytes of JSON as compact_display stores them
     (at least one fragment: [0]); `compact`: compact_display(keyword) if the caller has it."""
     target = DISPLAY_FRAGMENT_BYTES if target is None else target
-    chunks, pages = compact if compact is not None else compact_display(keyword), keyword["pages"]
-    chunk_pages = keyword["chunks"]["page"]
-    ids = chunks["ids"]
+    chunks = compact if compact is not None else compact_display(keyword)
+    pages, chunk_pages = chunks["pages"], keyword["chunks"]["page"]
     starts, size = [0], 0
     for chunk, page in enumerate(chunk_pages):
         if not chunk or page != chunk_pages[chunk - 1]:  # a page starts
@@ -179,8 +274,9 @@ def fragment_starts(
                 size = 0
             size += sum(len(orjson.dumps(pages[key][page])) + 1 for key in DISPLAY_PAGES)
         size += sum(len(orjson.dumps(chunks[key][chunk])) + 1 for key in STORED_CHUNKS)
-        if chunk in ids:
-            size += len(orjson.dumps({str(chunk): ids[chunk]}))
+        for key in ("ids", "parents"):
+            if chunk in chunks[key]:
+                size += len(orjson.dumps({str(chunk): chunks[key][chunk]}))
     return starts
 
 
@@ -188,8 +284,8 @@ def display_part(
     keyword: Mapping[str, Any], starts: Sequence[int], compact: Mapping[str, Any] | None = None
 ) -> tuple[dict[str, Any], dict[str, bytes]]:
     """keyword.json's document without its display columns, and the display fragments' bytes
-    (format 6: compact_display's columns, `ids` by chunk number in the fragment); `compact`:
-    compact_display(keyword) if the caller has it."""
+    (format 8: compact_display's columns, `ids` and `parents` by chunk number in the fragment);
+    `compact`: compact_display(keyword) if the caller has it."""
     chunks, pages = keyword["chunks"], keyword["pages"]
     compact = compact if compact is not None else compact_display(keyword)
     n_chunks, n_pages = len(chunks["page"]), len(pages["path"])
@@ -198,8 +294,9 @@ def display_part(
         end = starts[index + 1] if index + 1 < len(starts) else n_chunks
         first, last = page_range(chunks["page"], starts, n_pages, index)
         columns: dict[str, Any] = {key: compact[key][start:end] for key in STORED_CHUNKS}
-        columns["ids"] = {str(chunk - start): id_ for chunk, id_ in compact["ids"].items() if start <= chunk < end}
-        document = {"chunks": columns, "pages": {key: pages[key][first:last] for key in DISPLAY_PAGES}}
+        for key in ("ids", "parents"):
+            columns[key] = {str(chunk - start): value for chunk, value in compact[key].items() if start <= chunk < end}
+        document = {"chunks": columns, "pages": {key: compact["pages"][key][first:last] for key in DISPLAY_PAGES}}
         fragments[display_fragment(index)] = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
     rest = {
         **keyword,
@@ -214,7 +311,9 @@ def merge_display(keyword: dict[str, Any], fragment: Mapping[str, Any], index: i
     chunks, pages = keyword["chunks"], keyword["pages"]
     start = len(chunks.get("parent", []))
     columns = expand_display(fragment, chunks["kind"], chunks["page"], pages["path"], start, index)
+    page_columns = expand_pages(fragment, columns["title"], chunks["page"], pages["path"], start,
+                                len(pages.get("title", [])), index)
     for key in DISPLAY_CHUNKS:
         chunks.setdefault(key, []).extend(columns[key])
     for key in DISPLAY_PAGES:
-        pages.setdefault(key, []).extend(fragment["pages"][key])
+        pages.setdefault(key, []).extend(page_columns[key])

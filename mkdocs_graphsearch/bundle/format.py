@@ -1,4 +1,4 @@
-"""Bundle format v7: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v8: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), site_name (optional:
@@ -26,7 +26,8 @@
                     urls and titles: bundle/display.py) of chunks display_starts[i] ..
                     display_starts[i + 1] - 1 (format 4: text_starts, the chunks text.<i>.json
                     covers) and their pages; since format 6 compact (ids derived, a title or
-                    anchor equal to its parent's null)  -- the fragments of the results shown
+                    anchor equal to its parent's null), since format 8 parents, page titles
+                    and urls derived too          -- the fragments of the results shown
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
                     fragments of the results shown, when they are shown
@@ -66,7 +67,7 @@ The semantic parts are present only when the bundle was built with embeddings
 (manifest.vectors / manifest.encoder describe them). The manifest's optional `top` lists the
 site's most connected pages (path, title, url) for an empty search box (bundle/related.py).
 
-Layout on disk (v3 to v7): the names above are the parts' logical names. Every part is stored
+Layout on disk (v3 to v8): the names above are the parts' logical names. Every part is stored
 under a content-hashed name, its logical name with its CRC-32 as eight lowercase hex digits before the
 extension (`keyword.json` -> `keyword.3f9a1c2b.json`, `text.3.json` -> `text.3.0a1b2c3d.json`);
 only manifest.json keeps its name. The manifest's `files` lists each part's CRC-32 (its name
@@ -82,7 +83,7 @@ The manifest checks itself: it starts with `{"checksum":"` and eight lowercase h
 CRC-32 of the manifest's bytes with those eight digits read as `00000000` (`manifest_checksum`).
 The writer puts it first (sorted keys do), so a reader finds it without parsing. A CRC-32 catches
 every change of up to 32 bits in a row, so no single damaged byte (a bit flip, a torn write) of
-a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -7 manifest
+a manifest or a part goes unnoticed; a truncated manifest is not JSON. A format-3 to -8 manifest
 without it at its start is refused as corrupted, whatever its keys say (format 1 and older format-2
 manifests lacked it: they are refused for their version), so no damaged byte can switch the check
 off; every later format keeps this definition, so any reader tells a damaged manifest from a
@@ -119,8 +120,9 @@ else:  # loaded on first use (files/lazy.py)
 #: the word files (the manifest's `encoder.words`); without them a query's words are looked up
 #: in the vocabulary shards alone. Format 6 may store a clustered bundle's vectors by hoods (the
 #: manifest's `vectors.clusters.hood_chunks`). Format 7: a small site's text fragments may end
-#: inside a page (INNER_TEXT_FORMAT).
-FORMAT_VERSION = 7
+#: inside a page (INNER_TEXT_FORMAT). Format 8 derives more display columns and stores graph
+#: shards compact (DERIVED_FORMAT).
+FORMAT_VERSION = 8
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
 #: its parent's and an anchor derived left out) and sizes graph shards apart from the text
@@ -130,6 +132,11 @@ COMPACT_DISPLAY_FORMAT = 6
 #: Format 7 text fragments may start inside a page (a small site's: SMALL_TEXT_FRAGMENT_BYTES);
 #: formats 3 to 6 start each at a page, as display fragments and graph shards still do.
 INNER_TEXT_FORMAT = 7
+#: Format 8 display fragments leave out a chunk's parent derived from the levels, a page's title
+#: equal to its top chunk's and a url derived from its path (bundle/display.py), and graph shards
+#: store edge counts and targets relative to their source (bundle/graph_shards.py); formats 6 and
+#: 7 store them as they are.
+DERIVED_FORMAT = 8
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"
@@ -162,8 +169,9 @@ SMALL_TEXT_FRAGMENT_BYTES = 16 * 1024
 #: A display fragment ends at the first page boundary once it holds this many bytes of JSON
 #: (bundle/display.py): coarser than the text fragments, since every answer shown while the
 #: reader types needs its pages' titles (a request per fragment), and the snippet texts only the
-#: answer the reader stops at.
-DISPLAY_FRAGMENT_BYTES = 64 * 1024
+#: answer the reader stops at. Format 8 stores less per page, so as many pages per fragment as
+#: format 7's larger size held: an answer fetches as many fragments, each smaller (issue 23).
+DISPLAY_FRAGMENT_BYTES = 48 * 1024
 #: A graph shard ends at the first page boundary once its edges hold this many bytes of JSON
 #: (since format 6: bundle/graph_shards.py shard_starts): an expansion fetches its seeds'
 #: shards, and its seeds are a few pages, mostly near one another in the site.

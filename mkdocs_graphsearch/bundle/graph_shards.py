@@ -13,6 +13,12 @@ each depth's frontier) and worker.js fetches only those. Format 6 sizes them apa
 text fragments: an answer's seeds are a few pages, mostly near one another, and shards of a
 text fragment's few pages cost an expansion a request for nearly every seed. The readers here
 and in node merge them into one CSR graph.
+
+Since format 8 a shard stores its CSR form as numbers that repeat (compact_shard; schema.py
+check_graph_shard reads it back into the form above): {"degrees": each chunk's edge count,
+"targets": each target less its source chunk, "types"}. Offsets rise and targets are chunk
+numbers over the whole bundle, so neither repeated: they were most of a shard's gzip bytes, while
+a section's edges mostly lead to its neighbours.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ def graph_starts(manifest: Mapping[str, Any]) -> list[int]:
 
 def shard_starts(graph: Mapping[str, Any], chunk_pages: Sequence[int], target: int | None = None) -> list[int]:
     """The graph shards' first chunks: a shard ends at the first page boundary once its edges
-    hold `target` (GRAPH_SHARD_BYTES) bytes of JSON (at least one shard: [0])."""
+    hold `target` (GRAPH_SHARD_BYTES) bytes of JSON in CSR form (format 6's, whose ranges format 8
+    keeps; at least one shard: [0])."""
     target = GRAPH_SHARD_BYTES if target is None else target
     offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
     starts, size = [0], 0
@@ -55,13 +62,19 @@ def graph_part(graph: Mapping[str, Any], starts: Sequence[int]) -> dict[str, byt
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else n_chunks
         first, last = offsets[start], offsets[end]
-        shard = {
-            "offsets": [offset - first for offset in offsets[start : end + 1]],
-            "targets": list(targets[first:last]),
-            "types": list(types[first:last]),
-        }
+        shard = compact_shard(offsets[start : end + 1], targets[first:last], start)
+        shard["types"] = list(types[first:last])
         parts[graph_shard(index)] = orjson.dumps(shard, option=orjson.OPT_SORT_KEYS)
     return parts
+
+
+def compact_shard(offsets: Sequence[int], targets: Sequence[int], start: int) -> dict[str, list[int]]:
+    """A shard's edges from chunks start, start + 1, ... as format 8 stores them: each chunk's
+    edge count (of `offsets`, its CSR offsets over the whole graph) and each target less its
+    source."""
+    degrees = [offsets[i + 1] - offsets[i] for i in range(len(offsets) - 1)]
+    sources = [start + i for i, degree in enumerate(degrees) for _ in range(degree)]
+    return {"degrees": degrees, "targets": [target - source for target, source in zip(targets, sources, strict=True)]}
 
 
 def merge_graph_shard(graph: dict[str, Any], shard: Mapping[str, Any]) -> None:

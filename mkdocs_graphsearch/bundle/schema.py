@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from mkdocs_graphsearch.bundle.display import display_starts, page_range
 from mkdocs_graphsearch.bundle.format import (
     COMPACT_DISPLAY_FORMAT,
+    DERIVED_FORMAT,
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
@@ -387,11 +388,23 @@ def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_graph_shard(data: Any, manifest: dict[str, Any], n_types: int, index: int) -> dict[str, Any]:
-    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks."""
+    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks;
+    a format-8 shard's degrees and relative targets come back as offsets and chunk numbers."""
     name = graph_shard(index)
     n_chunks = manifest["counts"]["chunks"]
     start, end = text_range(manifest, index, graph_starts(manifest))
     shard = _object(name, data, "the file")
+    if manifest["format"] >= DERIVED_FORMAT:
+        degrees = _wholes(name, shard.get("degrees"), "degrees", end - start, 0, MAX_VARINT)
+        relative = _list(name, shard.get("targets"), "targets")
+        if sum(degrees) != len(relative):
+            _fail(name, "degrees", f"must add up to the number of targets ({len(relative)})")
+        offsets, targets = [0], []
+        for chunk, degree in enumerate(degrees, start):
+            for e in range(offsets[-1], offsets[-1] + degree):
+                targets.append(_whole(name, relative[e], f"targets[{e}]", -chunk, n_chunks - 1 - chunk) + chunk)
+            offsets.append(offsets[-1] + degree)
+        shard = {"offsets": offsets, "targets": targets, "types": shard.get("types")}
     offsets = _list(name, shard.get("offsets"), "offsets", end - start + 1)
     targets = _list(name, shard.get("targets"), "targets")
     previous = 0  # offsets[0] is 0, then they never decrease
@@ -429,15 +442,20 @@ def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
 
 def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int) -> dict[str, Any]:
     """display.<index>.json (bundle/display.py): the display columns of its chunks and pages (format
-    6: compact, a null title its parent's, earlier in the fragment; ids where not derived)."""
+    6: compact, a null title its parent's, earlier in the fragment; ids where not derived; format
+    8: parents where not derived, a null page title or url derived too)."""
     name = display_fragment(index)
     starts = display_starts(manifest)
     start, end = text_range(manifest, index, starts)
     first, last = page_range(chunk_pages, starts, manifest["counts"]["pages"], index)
     fragment = _object(name, data, "the file")
     pages = _object(name, fragment.get("pages"), "pages")
+    derived = manifest["format"] >= DERIVED_FORMAT
     for key in ("url", "title"):
-        _strings(name, pages.get(key), f"pages.{key}", last - first)
+        items = _list(name, pages.get(key), f"pages.{key}", last - first)
+        for i, item in enumerate(items):
+            if item is not None or not derived:
+                _string(name, item, f"pages.{key}[{i}]")
     chunks = _object(name, fragment.get("chunks"), "chunks")
     compact = manifest["format"] >= COMPACT_DISPLAY_FORMAT
     for key in ("anchor", "title") if compact else ("id", "anchor", "title"):
@@ -446,20 +464,29 @@ def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], i
             if item is not None or not compact:
                 _string(name, item, f"chunks.{key}[{i}]")
     _wholes(name, chunks.get("level"), "chunks.level", end - start, 0, MAX_VARINT)
-    parents = _list(name, chunks.get("parent"), "chunks.parent", end - start)
     n_chunks = manifest["counts"]["chunks"]
-    for i, parent in enumerate(parents):  # -1: a page's top chunk
-        parents[i] = -1 if parent == -1 else _whole(name, parent, f"chunks.parent[{i}]", 0, n_chunks - 1)
+    key = "chunks.parents" if derived else "chunks.parent"
+    stored: Any = (_numbered(name, chunks.get("parents"), key, end - start) if derived
+                   else _list(name, chunks.get("parent"), key, end - start))
+    for i, parent in stored.items() if derived else enumerate(stored):  # -1: a page's top chunk
+        stored[i] = -1 if parent == -1 else _whole(name, parent, f"{key}[{i}]", 0, n_chunks - 1)
     if compact:
-        for i, item in enumerate(chunks["title"]):
-            if item is None and not start <= parents[i] < start + i:
-                _fail(name, f"chunks.title[{i}]", "is null but its parent is not before it in the fragment")
-        ids = _object(name, chunks.get("ids"), "chunks.ids")
-        for key, value in ids.items():
-            if not (key.isascii() and key.isdigit() and str(int(key)) == key and int(key) < end - start):
-                _fail(name, "chunks.ids", f"has a key that is no chunk number from 0 to {end - start - 1}")
+        if not derived:  # a format-8 fragment's parents are derived first: expand_display checks
+            for i, item in enumerate(chunks["title"]):
+                if item is None and not start <= stored[i] < start + i:
+                    _fail(name, f"chunks.title[{i}]", "is null but its parent is not before it in the fragment")
+        for key, value in _numbered(name, chunks.get("ids"), "chunks.ids", end - start).items():
             _string(name, value, f"chunks.ids[{key}]")
     return fragment
+
+
+def _numbered(name: str, value: Any, what: str, n: int) -> dict[str, Any]:
+    """An object keyed by chunk numbers in a fragment of `n` chunks (decimal, from 0)."""
+    items = _object(name, value, what)
+    for key in items:
+        if not (key.isascii() and key.isdigit() and str(int(key)) == key and int(key) < n):
+            _fail(name, what, f"has a key that is no chunk number from 0 to {n - 1}")
+    return items
 
 
 def check_encoder(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:

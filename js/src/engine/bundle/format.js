@@ -12,13 +12,18 @@
  * vectors.bin as int8 rows, format 5 as codes of `vectors.bits` bits; formats 3 and 4 have their
  * display fragments over the text fragments' ranges, format 5 its own: schema.js displayStarts;
  * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts), adds the
- * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf). */
-export const FORMAT_VERSION = 7;
+ * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf);
+ * format 8 derives display parents, page titles and urls and stores graph shards compact. */
+export const FORMAT_VERSION = 8;
 export const MIN_FORMAT_VERSION = 3;
 /** Format 6: compact display fragments (display.js; spec: bundle/format.py COMPACT_DISPLAY_FORMAT). */
 export const COMPACT_DISPLAY_FORMAT = 6;
 /** Format 7: text fragments may start inside a page (spec: bundle/format.py INNER_TEXT_FORMAT). */
 export const INNER_TEXT_FORMAT = 7;
+/** Format 8: display fragments derive parents, page titles and urls (display.js), graph shards
+ * store edge counts and relative targets (schema.js checkGraphShard; spec: bundle/format.py
+ * DERIVED_FORMAT). */
+export const DERIVED_FORMAT = 8;
 export const MANIFEST = "manifest.json";
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
 export const MODES = ["keyword", "vector", "hybrid"];

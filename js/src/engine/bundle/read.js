@@ -52,7 +52,7 @@ import {
   textRange,
   wholes,
 } from "./schema.js";
-import { expandDisplay } from "./display.js";
+import { expandDisplay, expandPages } from "./display.js";
 
 /**
  * @typedef {(name: string) => Promise<ArrayBuffer | Uint8Array>} FetchFile
@@ -442,8 +442,10 @@ export async function loadDisplay(bundle, fetchFile, index) {
   const [first] = pageRange(bundle, index);
   const chunks = /** @type {any} */ (bundle.chunks), pages = /** @type {any} */ (bundle.pages);
   const columns = expandDisplay(fragment, bundle.chunks, bundle.pages.path, start, index);
+  const pageColumns = /** @type {Record<string, string[]>} */ (
+    expandPages(fragment, columns.title, bundle.chunks.page, bundle.pages.path, start, first, index));
   for (const key of DISPLAY_CHUNKS) columns[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });
-  for (const key of DISPLAY_PAGES) fragment.pages[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { pages[key][first + i] = value; });
+  for (const key of DISPLAY_PAGES) pageColumns[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { pages[key][first + i] = value; });
   bundle.displayLoaded[index] = DISPLAY_LOADED;
   return bundle;
 }

@@ -8,6 +8,7 @@
 import {
   BundleError,
   COMPACT_DISPLAY_FORMAT,
+  DERIVED_FORMAT,
   INNER_TEXT_FORMAT,
   MAX_CRC32,
   MODES,
@@ -345,7 +346,23 @@ export function checkGraphShard(data, manifest, nTypes, index) {
   const g = graphShard(index);
   const nChunks = manifest.counts.chunks;
   const [start, end] = textRange(manifest, index, graphStarts(manifest));
-  const shard = object(g, data, "the file");
+  let shard = object(g, data, "the file");
+  if (manifest.format >= DERIVED_FORMAT) { // degrees and relative targets: back to CSR
+    const degrees = wholes(g, own(shard, "degrees"), "degrees", end - start, 0, MAX_WHOLE);
+    const relative = list(g, own(shard, "targets"), "targets");
+    if (degrees.reduce((sum, degree) => sum + degree, 0) !== relative.length) {
+      fail(g, "degrees", `must add up to the number of targets (${relative.length})`);
+    }
+    const offsets = [0];
+    /** @type {number[]} */
+    const targets = [];
+    degrees.forEach((degree, i) => {
+      const chunk = start + i, first = offsets[offsets.length - 1];
+      for (let e = first; e < first + degree; e++) targets.push(whole(g, relative[e], `targets[${e}]`, -chunk, nChunks - 1 - chunk) + chunk);
+      offsets.push(first + degree);
+    });
+    shard = { offsets, targets, types: own(shard, "types") };
+  }
   const offsets = list(g, own(shard, "offsets"), "offsets", end - start + 1);
   const targets = list(g, own(shard, "targets"), "targets");
   let previous = 0; // offsets[0] is 0, then they never decrease
@@ -413,7 +430,12 @@ export function checkDisplay(data, bundle, index) {
   const [first, last] = pageRange(bundle, index);
   const fragment = object(name, data, "the file");
   const pages = object(name, own(fragment, "pages"), "pages");
-  for (const key of ["url", "title"]) strings(name, own(pages, key), `pages.${key}`, last - first);
+  const derived = bundle.manifest.format >= DERIVED_FORMAT;
+  for (const key of ["url", "title"]) {
+    list(name, own(pages, key), `pages.${key}`, last - first).forEach((item, i) => {
+      if (item !== null || !derived) string(name, item, `pages.${key}[${i}]`);
+    });
+  }
   const chunks = object(name, own(fragment, "chunks"), "chunks");
   const compact = bundle.manifest.format >= COMPACT_DISPLAY_FORMAT;
   for (const key of compact ? ["anchor", "title"] : ["id", "anchor", "title"]) {
@@ -422,25 +444,35 @@ export function checkDisplay(data, bundle, index) {
     });
   }
   wholes(name, own(chunks, "level"), "chunks.level", end - start, 0, MAX_WHOLE);
-  const parents = list(name, own(chunks, "parent"), "chunks.parent", end - start);
-  parents.forEach((parent, i) => { // -1: a page's top chunk
-    if (parent !== -1) whole(name, parent, `chunks.parent[${i}]`, 0, bundle.nChunks - 1);
-  });
+  const key = derived ? "chunks.parents" : "chunks.parent";
+  const stored = derived ? numbered(name, own(chunks, "parents"), key, end - start)
+    : Object.fromEntries(list(name, own(chunks, "parent"), key, end - start).entries());
+  for (const [i, parent] of Object.entries(stored)) { // -1: a page's top chunk
+    if (parent !== -1) whole(name, parent, `${key}[${i}]`, 0, bundle.nChunks - 1);
+  }
   if (compact) {
-    chunks.title.forEach((/** @type {string | null} */ item, /** @type {number} */ i) => {
-      if (item === null && !(start <= parents[i] && parents[i] < start + i)) {
-        fail(name, `chunks.title[${i}]`, "is null but its parent is not before it in the fragment");
-      }
-    });
-    const ids = object(name, own(chunks, "ids"), "chunks.ids");
-    for (const [key, value] of Object.entries(ids)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= end - start) {
-        fail(name, "chunks.ids", `has a key that is no chunk number from 0 to ${end - start - 1}`);
-      }
-      string(name, value, `chunks.ids[${key}]`);
+    if (!derived) { // a format-8 fragment's parents are derived first: display.js checks
+      chunks.title.forEach((/** @type {string | null} */ item, /** @type {number} */ i) => {
+        if (item === null && !(start <= stored[i] && stored[i] < start + i)) {
+          fail(name, `chunks.title[${i}]`, "is null but its parent is not before it in the fragment");
+        }
+      });
+    }
+    for (const [i, value] of Object.entries(numbered(name, own(chunks, "ids"), "chunks.ids", end - start))) {
+      string(name, value, `chunks.ids[${i}]`);
     }
   }
   return fragment;
+}
+
+/** An object keyed by chunk numbers in a fragment of `n` chunks (decimal, from 0).
+ * @param {string} name @param {unknown} value @param {string} what @param {number} n @returns {Record<string, any>} */
+function numbered(name, value, what, n) {
+  const items = object(name, value, what);
+  for (const key of Object.keys(items)) {
+    if (!/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= n) fail(name, what, `has a key that is no chunk number from 0 to ${n - 1}`);
+  }
+  return items;
 }
 
 /** encoder.json: token ids and shapes; its pca_dim is the dimension of vectors.bin's rows.
