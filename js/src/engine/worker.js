@@ -8,7 +8,10 @@
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
- *   in:  {type: "init", bundleUrl, timeout?}   (timeout: bundle/read.js httpFetcher's, in seconds)
+ *   in:  {type: "init", bundleUrl, timeout?, manifest?}   (timeout: bundle/read.js httpFetcher's, in
+ *        seconds; manifest: true when the page fetches manifest.json and sends it next, so it
+ *        downloads beside this file: ui/client.js)
+ *        {type: "manifest", bytes}   (the page's manifest.json, or null: then the service fetches it)
  *        {type: "query", channel, id, query, mode?, limit?, settled?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
@@ -47,7 +50,7 @@
  * shard (oneGraphShard: where the vector clusters wait anyway) the encoder rows of the word being typed and
  * of its completions (encoder.js heldFrom): the next key changes both.
  */
-import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
+import { BundleError, MANIFEST, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
@@ -282,6 +285,11 @@ export function createService(post, options = {}) {
   const keywordPosted = new Map();
   /** @type {LoadContext | null} */
   let context = null;
+  /** The page's manifest bytes (a "manifest" message), when init said they come. */
+  /** @type {(bytes: ArrayBuffer | Uint8Array | null) => void} */
+  let handManifest = () => {};
+  /** @type {Promise<ArrayBuffer | Uint8Array | null>} */
+  const handedManifest = new Promise((resolve) => { handManifest = resolve; });
   /** @type {string[]} */
   const loaded = [];
   /** @type {string[]} */
@@ -601,10 +609,13 @@ export function createService(post, options = {}) {
     schedule();
   }
 
-  /** @param {string} bundleUrl @param {number | undefined} timeout */
-  async function init(bundleUrl, timeout) {
+  /** @param {string} bundleUrl @param {number | undefined} timeout @param {boolean} handed the page sends the manifest */
+  async function init(bundleUrl, timeout, handed) {
     if (context) return;
-    const fetchFile = cachingFetcher(makeFetcher(bundleUrl, timeout));
+    const fetcher = makeFetcher(bundleUrl, timeout);
+    const fetchFile = cachingFetcher(handed
+      ? (name) => (name === MANIFEST ? handedManifest.then((bytes) => bytes ?? fetcher(name)) : fetcher(name))
+      : fetcher);
     context = { fetchFile, bundle: null };
     postStatus();
     const engine = withinSeconds(import("./engine.js"), timeout ?? FETCH_TIMEOUT_SECONDS, "engine.js");
@@ -671,7 +682,10 @@ export function createService(post, options = {}) {
     handle(message) {
       if (!message || typeof message !== "object") return;
       if (message.type === "init") {
-        init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined);
+        init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined,
+             message.manifest === true);
+      } else if (message.type === "manifest") {
+        handManifest(message.bytes instanceof ArrayBuffer || message.bytes instanceof Uint8Array ? message.bytes : null);
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         arrived.set(query, Date.now());

@@ -18,6 +18,9 @@
  * one constant in spirit, copied so a page view does not load the engine; a test keeps them equal). */
 export const START_TIMEOUT_SECONDS = 15;
 
+/** The bundle's manifest (engine/bundle/format.js MANIFEST, copied likewise; a test keeps them equal). */
+export const MANIFEST = "manifest.json";
+
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
   /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (engine/bundle/read.js) */
@@ -39,6 +42,8 @@ export class SearchClient {
     this.service = null;
     this.heard = false;
     this.started = false;
+    /** The manifest's bytes as the page fetched them (null: the service fetches it). @type {Promise<ArrayBuffer | null>} */
+    this.manifest = Promise.resolve(null);
   }
 
   /**
@@ -65,6 +70,9 @@ export class SearchClient {
       this.setStatus({ state: "error", parts: [], done: true, warnings: [],
                        message: `the search runtime did not start: no response for ${seconds} s` });
     }, seconds * 1000);
+    // The manifest downloads beside worker.js, not once the worker runs (a round trip less
+    // before the query's files): the service takes these bytes, or fetches it itself without them.
+    this.manifest = fetchManifest(this.bundleUrl, seconds);
     try {
       // worker.js comes from this runtime's own folder (engine/ next to ui/), named after its hash
       // (inject.py): an old page can only ever start its own worker, never a newer one.
@@ -78,6 +86,7 @@ export class SearchClient {
         this.inPage();
       });
       worker.postMessage(this.initMessage());
+      this.manifest.then((bytes) => worker.postMessage({ type: "manifest", bytes }));
       this.worker = worker;
     } catch {
       this.inPage();
@@ -90,6 +99,7 @@ export class SearchClient {
       ({ createService }) => {
         const service = createService((message) => queueMicrotask(() => this.receive(message)));
         service.handle(this.initMessage());
+        this.manifest.then((bytes) => service.handle({ type: "manifest", bytes }));
         for (const message of this.latest.values()) service.handle(message);
         this.service = service;
       },
@@ -99,7 +109,7 @@ export class SearchClient {
   }
 
   initMessage() {
-    return { type: "init", bundleUrl: this.bundleUrl.href, timeout: this.timeout };
+    return { type: "init", bundleUrl: this.bundleUrl.href, timeout: this.timeout, manifest: true };
   }
 
   /** @param {any} message */
@@ -146,5 +156,23 @@ export class SearchClient {
     this.latest.set(channel, message);
     this.send(message);
     return message.id;
+  }
+}
+
+/**
+ * The manifest's bytes, fetched by the page as engine/bundle/read.js httpFetcher does (revalidated:
+ * a new build's files are named in the new manifest); null when that fails (the service then
+ * fetches it itself and reports why it cannot).
+ * @param {URL} bundleUrl @param {number} seconds how long it may stall
+ * @returns {Promise<ArrayBuffer | null>}
+ */
+function fetchManifest(bundleUrl, seconds) {
+  try {
+    const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(seconds * 1000) : undefined;
+    return fetch(new URL(MANIFEST, bundleUrl), { cache: "no-cache", signal })
+      .then((response) => (response.ok ? response.arrayBuffer() : null))
+      .catch(() => null);
+  } catch {
+    return Promise.resolve(null);
   }
 }
