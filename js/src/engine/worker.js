@@ -578,6 +578,18 @@ export function createService(post, options = {}) {
     return fetchEach(fragments, indexes, (index) => loadTexts(bundle, fetchFile, index), "texts");
   }
 
+  /**
+   * Read the display fragment and graph files init prefetched for a small site (oneGraphShard)
+   * now, before any query: a query that needs them (most do) would otherwise be answered once
+   * without them, only to learn that, then read them, then be answered again.
+   * @param {Bundle} bundle
+   */
+  function readPrefetched(bundle) {
+    if (!oneGraphShard(bundle.manifest)) return;
+    wantDisplays(bundle, new Set([0]));
+    if (bundle.manifest.vectors && engineModule) wantGraphs(bundle, new Set([engineModule.GRAPH, 0]));
+  }
+
   /** Answer only the newest query of each channel (keystrokes coalesce here). */
   function flush() {
     scheduled = false;
@@ -665,6 +677,7 @@ export function createService(post, options = {}) {
           return;
         }
         state = "ready";
+        readPrefetched(/** @type {Bundle} */ (context.bundle));
       }
       postStatus();
       if (state === "ready" && changed !== false) rerun();
