@@ -1,7 +1,8 @@
 // @ts-check
 // The page fetches manifest.json beside worker.js (ui/client.js) and hands its bytes to the
 // service: the service then reads those (no second fetch), and fetches it itself when the page
-// could not (null), with the same answers either way.
+// could not (null), with the same answers either way. Before any query, the warm-up search
+// (worker.js warmUp) fetches nothing and changes no answer.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -52,4 +53,26 @@ test("without the page's bytes (its fetch failed) the service fetches the manife
   const fallback = /** @type {any} */ (await ask(null));
   assert.ok(fallback.fetched.includes(MANIFEST));
   assert.deepEqual(fallback.results, own.results);
+});
+
+test("the warm-up search before any query fetches nothing and leaves the answers as they were", async () => {
+  const fresh = /** @type {any} */ (await ask(undefined));
+  /** @type {string[]} */
+  const fetched = [];
+  const answer = await new Promise((resolve) => {
+    let asked = false;
+    const service = createService((message) => {
+      if (message.type === "status" && message.done && !asked) {
+        asked = true; // every part in, the warm-up run: what did it fetch?
+        setTimeout(() => {
+          // (vocab shards: the special tokens' ones, prefetched at init)
+          assert.ok(!fetched.some((name) => /^(postings|terms|words|encoder\.\d|text)\./.test(name)), fetched.join());
+          service.handle({ type: "query", channel: "box", id: 1, query: "install", settled: true });
+        }, 20);
+      }
+      if (message.type === "results" && message.complete) resolve(message.results);
+    }, { fetcher: () => async (/** @type {string} */ name) => { fetched.push(name); return readFile(new URL(name, BUNDLE)); } });
+    service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  });
+  assert.deepEqual(answer, fresh.results);
 });

@@ -244,6 +244,9 @@ function withinSeconds(promise, seconds, name) {
  */
 export const SEMANTIC_PAUSE_MS = 250;
 
+/** What warmUp searches for: words of a question, one with a typo-prone length, a code-like one. */
+const WARM_QUERY = "how do I configure search_index";
+
 /**
  * Whether the site's snippet texts are one file: fetched while the reader types like the
  * encoder's files, as any prefix's answer needs the same one; where they are several files each
@@ -590,6 +593,26 @@ export function createService(post, options = {}) {
     if (bundle.manifest.vectors && engineModule) wantGraphs(bundle, new Set([engineModule.GRAPH, 0]));
   }
 
+  /**
+   * A query's first search runs code run never before (the tokenizer, the term lookup, the query
+   * encoder's): before any query arrives, one search of WARM_QUERY runs it once, so a pasted
+   * query's first search is not the slowest. Its answer and the files it names are dropped.
+   * @param {Bundle} bundle
+   */
+  function warmUp(bundle) {
+    if (latest.size || !engineModule) return;
+    if (bundle.encoder) {
+      bundle.encoder.typing = false;
+      bundle.encoder.heldFrom = Infinity;
+    }
+    try {
+      engineModule.search(bundle, WARM_QUERY, { missing: new Set(), shards: new Set(), clusters: new Set(),
+                                                encoderShards: new Set(), displays: new Set(), graphs: new Set() });
+    } catch {
+      // a query's own search reports its errors
+    }
+  }
+
   /** Answer only the newest query of each channel (keystrokes coalesce here). */
   function flush() {
     scheduled = false;
@@ -681,6 +704,7 @@ export function createService(post, options = {}) {
       }
       postStatus();
       if (state === "ready" && changed !== false) rerun();
+      if (state === "ready" && part === parts[parts.length - 1]) warmUp(/** @type {Bundle} */ (context.bundle));
     }
     // Every part tried: re-answer once if the screen holds answers marked incomplete (the last
     // part failed or added nothing), so the UI knows the results are final.
