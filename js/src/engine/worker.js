@@ -11,7 +11,8 @@
  *   in:  {type: "init", bundleUrl, timeout?, manifest?}   (timeout: bundle/read.js httpFetcher's, in
  *        seconds; manifest: true when the page fetches manifest.json and sends it next, so it
  *        downloads beside this file: ui/client.js)
- *        {type: "manifest", bytes}   (the page's manifest.json, or null: then the service fetches it)
+ *        {type: "manifest", bytes, tried}   (the page's manifest.json, or null: then the service
+ *        fetches it, its try counted when `tried` is 1: bundle/read.js httpFetcher)
  *        {type: "query", channel, id, query, mode?, limit?, settled?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
@@ -313,10 +314,11 @@ export function createService(post, options = {}) {
   const keywordPosted = new Map();
   /** @type {LoadContext | null} */
   let context = null;
-  /** The page's manifest bytes (a "manifest" message), when init said they come. */
-  /** @type {(bytes: ArrayBuffer | Uint8Array | null) => void} */
+  /** The page's manifest (a "manifest" message), when init said it comes: its bytes, or null
+   * and how many tries the page made. */
+  /** @type {(handed: {bytes: ArrayBuffer | Uint8Array | null, tried: number}) => void} */
   let handManifest = () => {};
-  /** @type {Promise<ArrayBuffer | Uint8Array | null>} */
+  /** @type {Promise<{bytes: ArrayBuffer | Uint8Array | null, tried: number}>} */
   const handedManifest = new Promise((resolve) => { handManifest = resolve; });
   /** @type {string[]} */
   const loaded = [];
@@ -677,7 +679,7 @@ export function createService(post, options = {}) {
     if (context) return;
     const fetcher = makeFetcher(bundleUrl, timeout);
     const fetchFile = cachingFetcher(handed
-      ? (name) => (name === MANIFEST ? handedManifest.then((bytes) => bytes ?? fetcher(name)) : fetcher(name))
+      ? (name) => (name === MANIFEST ? handedManifest.then(({ bytes, tried }) => bytes ?? fetcher(name, tried)) : fetcher(name))
       : fetcher);
     context = { fetchFile, bundle: null };
     postStatus();
@@ -750,7 +752,8 @@ export function createService(post, options = {}) {
         init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined,
              message.manifest === true);
       } else if (message.type === "manifest") {
-        handManifest(message.bytes instanceof ArrayBuffer || message.bytes instanceof Uint8Array ? message.bytes : null);
+        const bytes = message.bytes instanceof ArrayBuffer || message.bytes instanceof Uint8Array ? message.bytes : null;
+        handManifest({ bytes, tried: message.tried === 1 ? 1 : 0 });
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         arrived.set(query, Date.now());
