@@ -390,10 +390,16 @@ export function createService(post, options = {}) {
       bundle.encoder.heldFrom = typing && left > 0 && !oneGraphShard(bundle.manifest)
         ? typedWords(bundle.encoder, message.query) : Infinity;
     }
+    // A small site's answer in its final mode waits for all its snippets' texts (below): one
+    // that lacks any is not shown, so its snippets are not worked out (`whole`), unless a text
+    // fragment failed (then it goes out with the snippets there are).
+    const requested = message.mode || bundle.settings.default_mode;
+    const finalMode = tried === parts.length || requested === "keyword" || Boolean(bundle.vectors);
+    const whole = oneGraphShard(bundle.manifest) && finalMode && ![...fragments.values()].includes("failed");
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
-                                               clusters, encoderShards: encoderWanted, displays: shown, graphs });
+                                               clusters, encoderShards: encoderWanted, displays: shown, graphs, whole });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
