@@ -471,15 +471,18 @@ export function createService(post, options = {}) {
     const shown = new Set();
     /** @type {Set<number>} */
     const missing = new Set();
+    // A small site's query entered whole: its final answer shows mostly these pages' snippets
+    // (oneGraphShard), fetched now, beside the semantic half's files, not a round trip after them;
+    // and not after working out the snippets of those in (`whole`: this answer shows them all or none).
+    const early = !typed.get(message) && oneGraphShard(bundle.manifest);
     let output;
     try {
-      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, missing, shards: new Set(), displays: shown });
+      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, missing, shards: new Set(),
+                                               displays: shown, whole: early });
     } catch {
       return; // the full answer reports it
     }
-    // A small site's query entered whole: its final answer shows mostly these pages' snippets
-    // (oneGraphShard), fetched now, beside the semantic half's files, not a round trip after them.
-    if (!typed.get(message) && oneGraphShard(bundle.manifest)) wantTexts(bundle, missing);
+    if (early) wantTexts(bundle, missing);
     if (wantDisplays(bundle, shown)) return;
     keywordPosted.set(message.channel, message.id);
     post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
