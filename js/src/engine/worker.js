@@ -629,6 +629,8 @@ export function createService(post, options = {}) {
     if (bundle.manifest.vectors && engineModule) wantGraphs(bundle, new Set([engineModule.GRAPH, 0]));
     // Most answers on such a site show its most connected pages: their texts download now, so a
     // query's snippets wait on fewer fragments (and HTTP/1.1's few connections a round less).
+    // Not once a query is waiting: its own files come first.
+    if (latest.size) return;
     wantTexts(bundle, topFragments(bundle, TOP_TEXT_FRAGMENTS).map((index) => bundle.textStarts[index]));
   }
 
