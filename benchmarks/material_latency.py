@@ -11,8 +11,8 @@ search, on the same site, in the same run (issue 23's latency target).
    copy of a warm cache, or the build embeds every section).
 2. Serves both from 127.0.0.1 (a server this script stops) and drives Chromium: per run, per query,
    per input (`paste`: the whole query pasted with Ctrl+V; `typed`: typed at `--key-ms` a key), per
-   engine (interleaved), a fresh context (empty cache) opens the site's home page, waits for its
-   load event, clicks the theme's search field (ours: the header button that opens our dialog),
+   engine (interleaved), a fresh context (empty cache) opens the site's home page (or `--start`),
+   waits for its load event, clicks the theme's search field (ours: the header button that opens our dialog),
    and enters the query (`--baseline`: a third engine, `baseline`, our plugin's site as built
    elsewhere, e.g. by an earlier commit: before/after in one run). From the last input event (the
    paste, or the last key) it records:
@@ -133,7 +133,7 @@ def phase(path: str) -> str:
     return next((name for prefix, name in PHASES if path.startswith(prefix)), "other")
 
 
-def run_one(browser, base: str, engine: str, query: str, how: str, key_ms: int) -> dict:
+def run_one(browser, base: str, engine: str, query: str, how: str, key_ms: int, start: str = "") -> dict:
     context = browser.new_context(viewport={"width": 1200, "height": 800})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
@@ -144,7 +144,7 @@ def run_one(browser, base: str, engine: str, query: str, how: str, key_ms: int) 
     finished: list = []
     page.on("requestfinished", lambda request: finished.append(request))
     try:
-        page.goto(f"{base}{engine}/", wait_until="load")
+        page.goto(f"{base}{engine}/{start}", wait_until="load")
         page.click(OPEN[engine])
         field = OPEN[engine] if engine == "material" else ".gs-dialog .gs-input"
         page.wait_for_selector(f"{field}:focus")
@@ -254,6 +254,8 @@ def main() -> None:
     parser.add_argument("--inputs", default=",".join(INPUTS))
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--baseline", type=Path, help="a site built with our plugin elsewhere, timed as `baseline`")
+    parser.add_argument("--start", default="", help="the page each run opens, under the site (default its home "
+                        "page; k8s-docs has none at its root: _index/)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     corpus = Path(args.corpus) if Path(args.corpus).is_dir() else SHARED / "corpora" / args.corpus
@@ -287,7 +289,7 @@ def main() -> None:
                 for query in QUERIES[: args.queries]:
                     for how in inputs:
                         for engine in engines if run % 2 == 0 else engines[::-1]:
-                            row = run_one(browser, server.base, engine, query, how, args.key_ms)
+                            row = run_one(browser, server.base, engine, query, how, args.key_ms, args.start)
                             row["run"] = run
                             runs.append(row)
                             note(f"{engine} {how} {query!r}: " + (
@@ -305,7 +307,7 @@ def main() -> None:
         "chromium": chromium, "chromium_args": bb.CHROMIUM_ARGS, "cpus": os.cpu_count(),
         "loadavg_start": load_start, "loadavg_end": load_end, "builds": builds,
         "baseline": repo_path(args.baseline) if args.baseline else None,
-        "settings": {"runs": args.runs, "queries": QUERIES[: args.queries], "inputs": inputs,
+        "settings": {"runs": args.runs, "queries": QUERIES[: args.queries], "inputs": inputs, "start": args.start,
                      "key_ms": args.key_ms, "quiet_ms": QUIET_MS},
         "table": table(runs), "runs": runs,
     }

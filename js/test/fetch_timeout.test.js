@@ -1,6 +1,7 @@
 // @ts-check
 // Bundle fetches over HTTP (bundle/read.js httpFetcher): a response or body that stalls is given up
-// after the timeout and tried once more, then reported; a 404 is not retried. Against a local
+// after the timeout and tried once more (or not, if tried elsewhere first), then reported; a 404
+// is not retried. Against a local
 // server that never answers some paths (tests/test_browser_loading.py checks the UI in a browser).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -20,7 +21,7 @@ test("stalls are retried once, then reported; a 404 is not retried", { timeout: 
     const path = request.url ?? "";
     const count = (requests.get(path) ?? 0) + 1;
     requests.set(path, count);
-    if (path === "/never.json" || (path === "/once.json" && count === 1)) {
+    if (path === "/never.json" || path === "/tried.json" || (path === "/once.json" && count === 1)) {
       held.push(response); // no headers, no body: stalled
     } else if (path === "/half.bin") {
       response.writeHead(200, { "Content-Length": "8" });
@@ -37,8 +38,9 @@ test("stalls are retried once, then reported; a 404 is not retried", { timeout: 
   const fetchFile = httpFetcher(`http://127.0.0.1:${address.port}/`, TIMEOUT);
   const text = async (/** @type {string} */ name) => new TextDecoder().decode(await fetchFile(name));
   try {
-    const [plain, once, never, half, missing] = await Promise.allSettled([
+    const [plain, once, never, half, missing, tried] = await Promise.allSettled([
       text("plain.json"), text("once.json"), text("never.json"), text("half.bin"), text("missing.json"),
+      fetchFile("tried.json", 1), // tried once elsewhere (the page's manifest fetch): once more here
     ]);
     assert.deepEqual(plain, { status: "fulfilled", value: "ok" });
     assert.deepEqual(once, { status: "fulfilled", value: "ok" }); // the retry got it
@@ -47,8 +49,9 @@ test("stalls are retried once, then reported; a 404 is not retried", { timeout: 
     assert.equal(reason(never), `no response for ${TIMEOUT} s for never.json (tried twice)`);
     assert.equal(reason(half), `no response for ${TIMEOUT} s for half.bin (tried twice)`);
     assert.equal(reason(missing), "HTTP 404 for missing.json");
+    assert.equal(tried.status === "rejected" && tried.reason.message, `no response for ${TIMEOUT} s for tried.json (tried twice)`);
     assert.deepEqual(Object.fromEntries(requests), {
-      "/plain.json": 1, "/once.json": 2, "/never.json": 2, "/half.bin": 2, "/missing.json": 1,
+      "/plain.json": 1, "/once.json": 2, "/never.json": 2, "/half.bin": 2, "/missing.json": 1, "/tried.json": 1,
     });
   } finally {
     for (const response of held) response.destroy();

@@ -4,13 +4,14 @@
 // the chunks it expands from, only those, and answers exactly as the whole bundle does. A graph
 // shard that fails is a warning and the answer still goes out; a display fragment or a term shard
 // that fails ends search with an error, never an answer without it (worker.js wantDisplays,
-// wantShards, wantGraphs).
+// wantShards, wantGraphs). A small site reads the display fragment and graph it prefetched, and
+// fetches its most connected pages' texts, before any query (worker.js readPrefetched).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileName } from "../src/engine/bundle/format.js";
 import { displayOf } from "../src/engine/bundle/read.js";
-import { createService, loadBundle } from "../src/engine/worker.js";
+import { createService, loadBundle, topFragments } from "../src/engine/worker.js";
 import { search } from "../src/engine/engine.js";
 import { askService } from "./service.js";
 import { sealedManifest } from "./sealed-manifest.js";
@@ -128,4 +129,40 @@ test("a site whose texts are one fragment fetches its display fragment and graph
     before.handle({ type: "init", bundleUrl: "http://localhost/search/" });
   });
   assert.ok(!three.some((name) => /^(display|graph)\./.test(name)), three.join());
+});
+
+// The timeout turns a hang (nothing read before a query) into a failure.
+test("a site whose texts are one fragment reads its prefetched display fragment and graph before any query", { timeout: 30_000 }, async () => {
+  const manifest = JSON.parse(String(await fetchFile("manifest.json")));
+  const files = { ...manifest.files };
+  for (const kind of ["text.#.json", "display.#.json", "graph.#.json"]) files[kind] = files[kind].slice(0, 1);
+  const whole = sealedManifest({ ...manifest, text_starts: [0], files });
+  const graph = fileName(manifest, "graph.json");
+  // graph.json damaged: reading it is a warning, seen with no query asked (it was read at start)
+  const status = await new Promise((resolve) => {
+    const service = createService((message) => {
+      if (message.type === "status" && message.warnings.length) resolve(message);
+    }, {
+      fetcher: () => async (name) => {
+        if (name === "manifest.json") return whole;
+        if (name === graph) return new TextEncoder().encode("{");
+        return fetchFile(name);
+      },
+    });
+    service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  });
+  assert.ok(/** @type {any} */ (status).warnings.some((/** @type {string} */ w) => w.startsWith("graph: ")));
+});
+
+test("topFragments: the text fragments of the most connected pages, most connected first, at most `count`", () => {
+  const bundle = /** @type {any} */ ({
+    manifest: { top: [{ path: "b.md", title: "B", url: "b/" }, { path: "a.md", title: "A", url: "a/" }] },
+    pages: { path: ["a.md", "b.md", "c.md"] },
+    chunks: { page: [0, 0, 1, 1, 1, 2, 0] },
+    nChunks: 7,
+    textStarts: [0, 2, 4, 6],
+  });
+  assert.deepEqual(topFragments(bundle, 4), [1, 2, 0, 3]); // b.md: chunks 2-4; a.md: 0, 1 and 6
+  assert.deepEqual(topFragments(bundle, 2), [1, 2]);
+  assert.deepEqual(topFragments({ ...bundle, manifest: {} }, 4), []);
 });

@@ -54,7 +54,7 @@ export function boundedQuery(bundle, query) {
  * @param {Bundle} bundle @param {string} query
  * @param {{mode?: string | null, limit?: number | null, explain?: boolean, filters?: string[],
  *           missing?: Set<number>, shards?: Set<number>, clusters?: Set<number>,
- *           encoderShards?: Set<number>, displays?: Set<number>, graphs?: Set<number>}} [options]
+ *           encoderShards?: Set<number>, displays?: Set<number>, graphs?: Set<number>, whole?: boolean}} [options]
  *   filters: `facet:value` filters given apart from the query, as if typed (a bad one throws);
  *   missing: collects the chunks whose texts a shown snippet needs but are not loaded (their
  *   snippets are "" until worker.js loads those fragments and asks again);
@@ -68,11 +68,14 @@ export function boundedQuery(bundle, query) {
  *   is not empty no page is listed (worker.js loads them and asks again);
  *   graphs: collects the graph shards (bundle/read.js loadGraphShard) the expansion needs that are
  *   not loaded, and GRAPH when graph.json itself is not: when it is not empty no page is listed
- *   (worker.js loads them and asks again)
+ *   (worker.js loads them and asks again);
+ *   whole: every snippet "" when a shown snippet's text is not loaded (`missing` gets the same
+ *   chunks): for a caller that shows no such answer (worker.js), the other snippets' work is saved
  */
 export function search(bundle, query, options = {}) {
   const mode = availableMode(bundle, options.mode);
-  const display = { explain: Boolean(options.explain), missing: options.missing, displays: options.displays };
+  const display = { explain: Boolean(options.explain), missing: options.missing, displays: options.displays,
+                    whole: Boolean(options.whole) };
   const settings = bundle.settings;
   const limit = options.limit ?? settings.default_limit;
   const parsed = parseQuery(boundedQuery(bundle, query));

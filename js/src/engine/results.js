@@ -193,10 +193,12 @@ export function pageScore(members, scores, settings) {
 }
 
 /**
- * @typedef {{explain: boolean, missing?: Set<number>, displays?: Set<number>}} Display
+ * @typedef {{explain: boolean, missing?: Set<number>, displays?: Set<number>, whole?: boolean}} Display
  *   explain: add each section's score parts; missing: collects the chunks whose texts a snippet
  *   needs but are not loaded (engine.js search); displays: collects the display fragments
- *   (bundle/read.js loadDisplay) the pages shown need but are not loaded: then no page is listed
+ *   (bundle/read.js loadDisplay) the pages shown need but are not loaded: then no page is listed;
+ *   whole: snippets only when every shown snippet's text is in, else all "" (the caller shows
+ *   no such answer: it asks again once they are in, so their work would be lost)
  */
 
 /**
@@ -288,7 +290,8 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     for (const index of absent) display.displays?.add(index);
     return [];
   }
-  return shown.map(({ score, page, members }) => {
+  const lacking = display.missing?.size ?? 0;
+  const grouped = shown.map(({ score, page, members }) => {
     const url = pages.url[page];
     const sections = [];
     const listed = new Set();
@@ -309,7 +312,7 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
         title: owner === null ? chunks.title[chunk] : parameterTitle(owner, anchor),
         url: anchor ? `${url}#${anchor}` : url,
         score: scores[chunk],
-        snippet: source === null ? "" : snippet(source, marks, settings.snippet_words),
+        snippet: source === null ? "" : source,
       };
       if (languages && chunks.kind[chunk] === "code" && languages[chunk]) {
         section.language = languageOf(languages[chunk], languageAliases(bundle));
@@ -323,4 +326,10 @@ export function groupByPage(bundle, ranked, scores, marks, limit, details, displ
     }
     return { page: pages.path[page], url, title: pages.title[page], score, sections };
   });
+  // The sources first, their snippets after: with `whole`, none where a text is missing.
+  const partial = display.whole && (display.missing?.size ?? 0) > lacking;
+  for (const { sections } of grouped) {
+    for (const section of sections) section.snippet = section.snippet && !partial ? snippet(section.snippet, marks, settings.snippet_words) : "";
+  }
+  return grouped;
 }

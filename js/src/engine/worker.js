@@ -8,7 +8,11 @@
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
- *   in:  {type: "init", bundleUrl, timeout?}   (timeout: bundle/read.js httpFetcher's, in seconds)
+ *   in:  {type: "init", bundleUrl, timeout?, manifest?}   (timeout: bundle/read.js httpFetcher's, in
+ *        seconds; manifest: true when the page fetches manifest.json and sends it next, so it
+ *        downloads beside this file: ui/client.js)
+ *        {type: "manifest", bytes, tried}   (the page's manifest.json, or null: then the service
+ *        fetches it, its try counted when `tried` is 1: bundle/read.js httpFetcher)
  *        {type: "query", channel, id, query, mode?, limit?, settled?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
@@ -47,7 +51,7 @@
  * shard (oneGraphShard: where the vector clusters wait anyway) the encoder rows of the word being typed and
  * of its completions (encoder.js heldFrom): the next key changes both.
  */
-import { BundleError, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
+import { BundleError, MANIFEST, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
   FETCH_TIMEOUT_SECONDS,
   fragmentOf,
@@ -179,6 +183,31 @@ export function cachingFetcher(fetchFile) {
   };
 }
 
+/** How many text fragments a small site (read.js oneGraphShard) fetches before any query: those
+ * of its most connected pages (topFragments). */
+export const TOP_TEXT_FRAGMENTS = 4;
+
+/**
+ * The first `count` text fragments holding the texts of the manifest's `top` pages, most
+ * connected first (each page's fragments in order).
+ * @param {Bundle} bundle @param {number} count @returns {number[]}
+ */
+export function topFragments(bundle, count) {
+  const rank = new Map(topPages(bundle.manifest).map((entry, i) => [entry.path, i]));
+  /** @type {Set<number>[]} each top page's fragments */
+  const held = Array.from(rank, () => new Set());
+  const { page } = bundle.chunks;
+  for (let chunk = 0; chunk < bundle.nChunks; chunk++) {
+    const at = rank.get(bundle.pages.path[page[chunk]]);
+    if (at !== undefined) held[at].add(fragmentOf(bundle, chunk));
+  }
+  const chosen = new Set();
+  for (const fragments of held) {
+    for (const index of fragments) if (chosen.size < count) chosen.add(index);
+  }
+  return [...chosen];
+}
+
 /** Most start pages an empty box lists (the manifest's `top` is written with 8). */
 const MAX_TOP = 20;
 
@@ -241,6 +270,9 @@ function withinSeconds(promise, seconds, name) {
  */
 export const SEMANTIC_PAUSE_MS = 250;
 
+/** What warmUp searches for: words of a question, one with a typo-prone length, a code-like one. */
+const WARM_QUERY = "how do I configure search_index";
+
 /**
  * Whether the site's snippet texts are one file: fetched while the reader types like the
  * encoder's files, as any prefix's answer needs the same one; where they are several files each
@@ -282,6 +314,12 @@ export function createService(post, options = {}) {
   const keywordPosted = new Map();
   /** @type {LoadContext | null} */
   let context = null;
+  /** The page's manifest (a "manifest" message), when init said it comes: its bytes, or null
+   * and how many tries the page made. */
+  /** @type {(handed: {bytes: ArrayBuffer | Uint8Array | null, tried: number}) => void} */
+  let handManifest = () => {};
+  /** @type {Promise<{bytes: ArrayBuffer | Uint8Array | null, tried: number}>} */
+  const handedManifest = new Promise((resolve) => { handManifest = resolve; });
   /** @type {string[]} */
   const loaded = [];
   /** @type {string[]} */
@@ -352,10 +390,16 @@ export function createService(post, options = {}) {
       bundle.encoder.heldFrom = typing && left > 0 && !oneGraphShard(bundle.manifest)
         ? typedWords(bundle.encoder, message.query) : Infinity;
     }
+    // A small site's answer in its final mode waits for all its snippets' texts (below): one
+    // that lacks any is not shown, so its snippets are not worked out (`whole`), unless a text
+    // fragment failed (then it goes out with the snippets there are).
+    const requested = message.mode || bundle.settings.default_mode;
+    const finalMode = tried === parts.length || requested === "keyword" || Boolean(bundle.vectors);
+    const whole = oneGraphShard(bundle.manifest) && finalMode && ![...fragments.values()].includes("failed");
     let output;
     try {
       output = search(bundle, message.query, { mode: message.mode, limit: message.limit, missing, shards: wanted,
-                                               clusters, encoderShards: encoderWanted, displays: shown, graphs });
+                                               clusters, encoderShards: encoderWanted, displays: shown, graphs, whole });
     } catch (error) {
       post({ type: "results", channel: message.channel, id: message.id, query,
              error: describe(error), results: [], parts: [...loaded], complete: tried === parts.length });
@@ -427,15 +471,18 @@ export function createService(post, options = {}) {
     const shown = new Set();
     /** @type {Set<number>} */
     const missing = new Set();
+    // A small site's query entered whole: its final answer shows mostly these pages' snippets
+    // (oneGraphShard), fetched now, beside the semantic half's files, not a round trip after them;
+    // and not after working out the snippets of those in (`whole`: this answer shows them all or none).
+    const early = !typed.get(message) && oneGraphShard(bundle.manifest);
     let output;
     try {
-      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, missing, shards: new Set(), displays: shown });
+      output = search(bundle, message.query, { mode: "keyword", limit: message.limit, missing, shards: new Set(),
+                                               displays: shown, whole: early });
     } catch {
       return; // the full answer reports it
     }
-    // A small site's query entered whole: its final answer shows mostly these pages' snippets
-    // (oneGraphShard), fetched now, beside the semantic half's files, not a round trip after them.
-    if (!typed.get(message) && oneGraphShard(bundle.manifest)) wantTexts(bundle, missing);
+    if (early) wantTexts(bundle, missing);
     if (wantDisplays(bundle, shown)) return;
     keywordPosted.set(message.channel, message.id);
     post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
@@ -570,6 +617,43 @@ export function createService(post, options = {}) {
     return fetchEach(fragments, indexes, (index) => loadTexts(bundle, fetchFile, index), "texts");
   }
 
+  /**
+   * Read the display fragment and graph files init prefetched for a small site (oneGraphShard)
+   * now, before any query: a query that needs them (most do) would otherwise be answered once
+   * without them, only to learn that, then read them, then be answered again.
+   * @param {Bundle} bundle
+   */
+  function readPrefetched(bundle) {
+    if (!oneGraphShard(bundle.manifest)) return;
+    wantDisplays(bundle, new Set([0]));
+    if (bundle.manifest.vectors && engineModule) wantGraphs(bundle, new Set([engineModule.GRAPH, 0]));
+    // Most answers on such a site show its most connected pages: their texts download now, so a
+    // query's snippets wait on fewer fragments (and HTTP/1.1's few connections a round less).
+    // Not once a query is waiting: its own files come first.
+    if (latest.size) return;
+    wantTexts(bundle, topFragments(bundle, TOP_TEXT_FRAGMENTS).map((index) => bundle.textStarts[index]));
+  }
+
+  /**
+   * A query's first search runs code run never before (the tokenizer, the term lookup, the query
+   * encoder's): before any query arrives, one search of WARM_QUERY runs it once, so a pasted
+   * query's first search is not the slowest. Its answer and the files it names are dropped.
+   * @param {Bundle} bundle
+   */
+  function warmUp(bundle) {
+    if (latest.size || !engineModule) return;
+    if (bundle.encoder) {
+      bundle.encoder.typing = false;
+      bundle.encoder.heldFrom = Infinity;
+    }
+    try {
+      engineModule.search(bundle, WARM_QUERY, { missing: new Set(), shards: new Set(), clusters: new Set(),
+                                                encoderShards: new Set(), displays: new Set(), graphs: new Set() });
+    } catch {
+      // a query's own search reports its errors
+    }
+  }
+
   /** Answer only the newest query of each channel (keystrokes coalesce here). */
   function flush() {
     scheduled = false;
@@ -601,10 +685,13 @@ export function createService(post, options = {}) {
     schedule();
   }
 
-  /** @param {string} bundleUrl @param {number | undefined} timeout */
-  async function init(bundleUrl, timeout) {
+  /** @param {string} bundleUrl @param {number | undefined} timeout @param {boolean} handed the page sends the manifest */
+  async function init(bundleUrl, timeout, handed) {
     if (context) return;
-    const fetchFile = cachingFetcher(makeFetcher(bundleUrl, timeout));
+    const fetcher = makeFetcher(bundleUrl, timeout);
+    const fetchFile = cachingFetcher(handed
+      ? (name) => (name === MANIFEST ? handedManifest.then(({ bytes, tried }) => bytes ?? fetcher(name, tried)) : fetcher(name))
+      : fetcher);
     context = { fetchFile, bundle: null };
     postStatus();
     const engine = withinSeconds(import("./engine.js"), timeout ?? FETCH_TIMEOUT_SECONDS, "engine.js");
@@ -654,9 +741,11 @@ export function createService(post, options = {}) {
           return;
         }
         state = "ready";
+        readPrefetched(/** @type {Bundle} */ (context.bundle));
       }
       postStatus();
       if (state === "ready" && changed !== false) rerun();
+      if (state === "ready" && part === parts[parts.length - 1]) warmUp(/** @type {Bundle} */ (context.bundle));
     }
     // Every part tried: re-answer once if the screen holds answers marked incomplete (the last
     // part failed or added nothing), so the UI knows the results are final.
@@ -671,7 +760,11 @@ export function createService(post, options = {}) {
     handle(message) {
       if (!message || typeof message !== "object") return;
       if (message.type === "init") {
-        init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined);
+        init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined,
+             message.manifest === true);
+      } else if (message.type === "manifest") {
+        const bytes = message.bytes instanceof ArrayBuffer || message.bytes instanceof Uint8Array ? message.bytes : null;
+        handManifest({ bytes, tried: message.tried === 1 ? 1 : 0 });
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         arrived.set(query, Date.now());

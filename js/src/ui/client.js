@@ -10,6 +10,7 @@
  *            warnings: string[], top?: {path: string, title: string, url: string}[],
  *            facets?: import("./chips.js").Facets | null}} Status
  *   (`facets`: the manifest's, once the worker has read it)
+ * @typedef {{bytes: ArrayBuffer | null, tried: number}} Handed the page's manifest (fetchManifest)
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
@@ -17,6 +18,9 @@
 /** Seconds the service may take to say anything at all (engine/bundle/read.js FETCH_TIMEOUT_SECONDS:
  * one constant in spirit, copied so a page view does not load the engine; a test keeps them equal). */
 export const START_TIMEOUT_SECONDS = 15;
+
+/** The bundle's manifest (engine/bundle/format.js MANIFEST, copied likewise; a test keeps them equal). */
+export const MANIFEST = "manifest.json";
 
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
@@ -39,6 +43,9 @@ export class SearchClient {
     this.service = null;
     this.heard = false;
     this.started = false;
+    /** The manifest as the page fetched it (engine/worker.js: bytes null, the service fetches it).
+     * @type {Promise<Handed>} */
+    this.manifest = Promise.resolve({ bytes: null, tried: 0 });
   }
 
   /**
@@ -65,6 +72,10 @@ export class SearchClient {
       this.setStatus({ state: "error", parts: [], done: true, warnings: [],
                        message: `the search runtime did not start: no response for ${seconds} s` });
     }, seconds * 1000);
+    // The manifest downloads beside worker.js, not once the worker runs (a round trip less
+    // before the query's files): the service takes these bytes, or without them fetches it
+    // itself, this try counted (a stalled manifest is still tried twice in all).
+    this.manifest = fetchManifest(this.bundleUrl, seconds);
     try {
       // worker.js comes from this runtime's own folder (engine/ next to ui/), named after its hash
       // (inject.py): an old page can only ever start its own worker, never a newer one.
@@ -78,6 +89,7 @@ export class SearchClient {
         this.inPage();
       });
       worker.postMessage(this.initMessage());
+      this.manifest.then((handed) => worker.postMessage({ type: "manifest", ...handed }));
       this.worker = worker;
     } catch {
       this.inPage();
@@ -90,6 +102,7 @@ export class SearchClient {
       ({ createService }) => {
         const service = createService((message) => queueMicrotask(() => this.receive(message)));
         service.handle(this.initMessage());
+        this.manifest.then((handed) => service.handle({ type: "manifest", ...handed }));
         for (const message of this.latest.values()) service.handle(message);
         this.service = service;
       },
@@ -99,7 +112,7 @@ export class SearchClient {
   }
 
   initMessage() {
-    return { type: "init", bundleUrl: this.bundleUrl.href, timeout: this.timeout };
+    return { type: "init", bundleUrl: this.bundleUrl.href, timeout: this.timeout, manifest: true };
   }
 
   /** @param {any} message */
@@ -146,5 +159,28 @@ export class SearchClient {
     this.latest.set(channel, message);
     this.send(message);
     return message.id;
+  }
+}
+
+/**
+ * The manifest's bytes, fetched by the page as engine/bundle/read.js httpFetcher does (revalidated:
+ * a new build's files are named in the new manifest); null when that fails, with the try counted
+ * (`tried` 1) unless the server answered 4xx (the service then fetches it itself and reports why
+ * it cannot).
+ * @param {URL} bundleUrl @param {number} seconds how long it may stall
+ * @returns {Promise<Handed>}
+ */
+function fetchManifest(bundleUrl, seconds) {
+  const failed = { bytes: null, tried: 1 };
+  try {
+    const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(seconds * 1000) : undefined;
+    return fetch(new URL(MANIFEST, bundleUrl), { cache: "no-cache", signal }).then(
+      async (response) => {
+        if (response.ok) return { bytes: await response.arrayBuffer(), tried: 1 };
+        return { bytes: null, tried: response.status >= 500 ? 1 : 0 };
+      },
+    ).catch(() => failed);
+  } catch {
+    return Promise.resolve(failed);
   }
 }

@@ -55,7 +55,8 @@ import {
 import { expandDisplay, expandPages } from "./display.js";
 
 /**
- * @typedef {(name: string) => Promise<ArrayBuffer | Uint8Array>} FetchFile
+ * @typedef {(name: string, tried?: number) => Promise<ArrayBuffer | Uint8Array>} FetchFile
+ *   (tried: tries of this file made elsewhere, the page's of the manifest: ui/client.js)
  *   fetches one file of the bundle folder by its file name (manifest.json, or a name the
  *   manifest gives)
  * @typedef {{
@@ -515,9 +516,9 @@ async function fetchBytes(url, init, timeoutMs) {
  */
 export function httpFetcher(baseUrl, timeoutSeconds = FETCH_TIMEOUT_SECONDS) {
   const timeoutMs = 1000 * (timeoutSeconds > 0 ? timeoutSeconds : FETCH_TIMEOUT_SECONDS);
-  return async (name) => {
+  return async (name, tried = 0) => {
     const init = name === MANIFEST ? { cache: /** @type {RequestCache} */ ("no-cache") } : {};
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1 + tried; ; attempt++) {
       try {
         return await fetchBytes(new URL(name, baseUrl), init, timeoutMs);
       } catch (error) {

@@ -1,0 +1,78 @@
+// @ts-check
+// The page fetches manifest.json beside worker.js (ui/client.js) and hands its bytes to the
+// service: the service then reads those (no second fetch), and fetches it itself when the page
+// could not (null), with the same answers either way. Before any query, the warm-up search
+// (worker.js warmUp) fetches nothing and changes no answer.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { createService } from "../src/engine/worker.js";
+import { MANIFEST } from "../src/engine/bundle/format.js";
+import { MANIFEST as PAGE_MANIFEST } from "../src/ui/client.js";
+
+const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
+
+/**
+ * One query's complete answer, the manifest handed as `handed` (undefined: init does not say it
+ * comes), and the names the service fetched itself.
+ * @param {Uint8Array | null | undefined} handed
+ */
+function ask(handed) {
+  /** @type {string[]} */
+  const fetched = [];
+  const fetcher = () => async (/** @type {string} */ name) => {
+    fetched.push(name);
+    return readFile(new URL(name, BUNDLE));
+  };
+  return new Promise((resolve) => {
+    const service = createService((message) => {
+      if (message.type === "results" && message.complete) resolve({ results: message.results, fetched });
+    }, { fetcher });
+    service.handle({ type: "init", bundleUrl: "http://localhost/search/", manifest: handed !== undefined });
+    service.handle({ type: "query", channel: "box", id: 1, query: "install", settled: true });
+    if (handed !== undefined) setTimeout(() => service.handle({ type: "manifest", bytes: handed }), 5);
+  });
+}
+
+test("the page's manifest name is the bundle's", () => {
+  assert.equal(PAGE_MANIFEST, MANIFEST);
+});
+
+test("a manifest handed by the page is not fetched again, and answers as one fetched", async () => {
+  const bytes = new Uint8Array(await readFile(new URL(MANIFEST, BUNDLE)));
+  const own = /** @type {any} */ (await ask(undefined));
+  const handed = /** @type {any} */ (await ask(bytes));
+  assert.ok(own.fetched.includes(MANIFEST));
+  assert.ok(!handed.fetched.includes(MANIFEST));
+  assert.ok(own.results.length > 0);
+  assert.deepEqual(handed.results, own.results);
+});
+
+test("without the page's bytes (its fetch failed) the service fetches the manifest itself", async () => {
+  const own = /** @type {any} */ (await ask(undefined));
+  const fallback = /** @type {any} */ (await ask(null));
+  assert.ok(fallback.fetched.includes(MANIFEST));
+  assert.deepEqual(fallback.results, own.results);
+});
+
+test("the warm-up search before any query fetches nothing and leaves the answers as they were", async () => {
+  const fresh = /** @type {any} */ (await ask(undefined));
+  /** @type {string[]} */
+  const fetched = [];
+  const answer = await new Promise((resolve) => {
+    let asked = false;
+    const service = createService((message) => {
+      if (message.type === "status" && message.done && !asked) {
+        asked = true; // every part in, the warm-up run: what did it fetch?
+        setTimeout(() => {
+          // (vocab shards: the special tokens' ones, prefetched at init)
+          assert.ok(!fetched.some((name) => /^(postings|terms|words|encoder\.\d|text)\./.test(name)), fetched.join());
+          service.handle({ type: "query", channel: "box", id: 1, query: "install", settled: true });
+        }, 20);
+      }
+      if (message.type === "results" && message.complete) resolve(message.results);
+    }, { fetcher: () => async (/** @type {string} */ name) => { fetched.push(name); return readFile(new URL(name, BUNDLE)); } });
+    service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
+  });
+  assert.deepEqual(answer, fresh.results);
+});
