@@ -134,6 +134,12 @@ def keyword_part(
     return parts, shards
 
 
+def small_site(sizes: Sequence[int]) -> bool:
+    """Whether a site is small: its texts (`sizes`: text_sizes') hold at most WHOLE_TEXT_BYTES.
+    Its texts come in small fragments and its graph in one shard (worker.js oneGraphShard)."""
+    return sum(sizes) <= WHOLE_TEXT_BYTES
+
+
 def text_part(
     texts: Sequence[str],
     sizes: Sequence[int],
@@ -145,7 +151,7 @@ def text_part(
     a fragment ends at the first page boundary once it holds `target` bytes; where all the texts
     hold at most WHOLE_TEXT_BYTES, at the first chunk after a text that is not blank once it
     holds SMALL_TEXT_FRAGMENT_BYTES (format.py). `sizes`: text_sizes'."""
-    small = sum(sizes) <= WHOLE_TEXT_BYTES
+    small = small_site(sizes)
     cut = [text[: settings.snippet_source_chars] for text in texts]
     limit = SMALL_TEXT_FRAGMENT_BYTES if small else target
     starts = [0]
@@ -210,10 +216,9 @@ def build_bundle(
     compact = compact_display(keyword)  # once for both
     starts = fragment_starts(keyword, compact=compact)
     scoring, displays = display_part(keyword, starts, compact)
-    # A site whose texts hold at most WHOLE_TEXT_BYTES keeps one graph shard: worker.js fetches
-    # it with the manifest, as every expansion there needs it.
-    small = sum(sizes) <= WHOLE_TEXT_BYTES
-    graph_starts = [0] if small else shard_starts(graph, keyword["chunks"]["page"])
+    # A small site keeps one graph shard: worker.js fetches it with the manifest, as every
+    # expansion there needs it.
+    graph_starts = [0] if small_site(sizes) else shard_starts(graph, keyword["chunks"]["page"])
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
