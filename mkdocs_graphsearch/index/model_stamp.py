@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import orjson
@@ -49,10 +50,19 @@ def stamped_sha256(path: Path, stamp_dir: Path | None, digest: Callable[[], str]
     if stamp_dir is None:
         return digest()
     path = path.resolve()
-    before = _identity(path)
-    stamp = stamp_file(stamp_dir, path)
+    return stamped(stamp_file(stamp_dir, path), _KIND, partial(_identity, path), digest)
+
+
+def stamped(
+    stamp: Path, kind: str, identity: Callable[[], dict[str, object] | None], digest: Callable[[], str]
+) -> str:
+    """`digest()`, remembered in the `stamp` file (framed as `kind`) with what `identity()` (what
+    `stat` says of the hashed files; None: they cannot be seen) was when it was computed: the
+    stamp's value while `identity()` is the same, else computed again and stamped when
+    `identity()` did not change meanwhile."""
+    before = identity()
     try:
-        payload = cache_store.read(stamp, _KIND, STAMP_VERSION)
+        payload = cache_store.read(stamp, kind, STAMP_VERSION)
         saved = None if payload is None else orjson.loads(payload)
     except (OSError, ValueError):  # orjson.JSONDecodeError is a ValueError
         saved = None
@@ -64,7 +74,7 @@ def stamped_sha256(path: Path, stamp_dir: Path | None, digest: Callable[[], str]
     ):
         return str(saved["sha256"])
     value = digest()
-    if before is not None and _identity(path) == before:
+    if before is not None and identity() == before:
         with contextlib.suppress(OSError):  # the stamp only saves time: the next build hashes again
-            cache_store.write(stamp, _KIND, STAMP_VERSION, orjson.dumps({**before, "sha256": value}))
+            cache_store.write(stamp, kind, STAMP_VERSION, orjson.dumps({**before, "sha256": value}))
     return value

@@ -26,7 +26,6 @@ files' bytes in that order.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import struct
 from collections.abc import Mapping
@@ -38,11 +37,12 @@ import orjson
 
 import mkdocs_graphsearch
 from mkdocs_graphsearch.files import cache_store
+from mkdocs_graphsearch.index.model_stamp import stamped
 
 __all__ = ["inputs_key", "package_digest", "record_file", "restore", "save_record"]
 
 _KIND, _VERSION = "bundle", 1
-_STAMP_KIND, _STAMP_VERSION = "code-stamp", 1
+_STAMP_KIND = "code-stamp"
 _HEAD_LEN = struct.Struct("<I")
 
 
@@ -64,20 +64,8 @@ def package_digest(stamp_dir: Path | None = None) -> str:
     ]
     if stamp_dir is None:
         return _package_digest(root, paths)
-    identity = _identity(root, paths)
-    stamp = stamp_dir / "code-stamp.cache"
-    try:
-        saved = orjson.loads(cache_store.read(stamp, _STAMP_KIND, _STAMP_VERSION) or b"null")
-    except (OSError, ValueError):  # unreadable or damaged: hashed again
-        saved = None
-    if isinstance(saved, dict) and saved.get("identity") == identity and isinstance(saved.get("digest"), str):
-        return str(saved["digest"])
-    digest = _package_digest(root, paths)
-    if _identity(root, paths) == identity:  # unchanged while hashed
-        with contextlib.suppress(OSError):  # the stamp only saves time
-            payload = orjson.dumps({"identity": identity, "digest": digest})
-            cache_store.write(stamp, _STAMP_KIND, _STAMP_VERSION, payload)
-    return digest
+    return stamped(stamp_dir / "code-stamp.cache", _STAMP_KIND, lambda: {"files": _identity(root, paths)},
+                   lambda: _package_digest(root, paths))
 
 
 def _package_digest(root: Path, paths: list[Path]) -> str:
