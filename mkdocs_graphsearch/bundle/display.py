@@ -53,6 +53,8 @@ DISPLAY_PAGES = ("title", "url")
 #: The chunk columns a format-8 fragment stores as lists (its ids and parents: the sparse `ids`
 #: and `parents` objects).
 STORED_CHUNKS = ("anchor", "level", "title")
+#: The sparse chunk columns of a format-8 fragment: objects keyed by chunk number in the fragment.
+SPARSE_CHUNKS = ("ids", "parents")
 
 
 def display_starts(manifest: Mapping[str, Any]) -> list[int]:
@@ -274,7 +276,7 @@ def fragment_starts(
                 size = 0
             size += sum(len(orjson.dumps(pages[key][page])) + 1 for key in DISPLAY_PAGES)
         size += sum(len(orjson.dumps(chunks[key][chunk])) + 1 for key in STORED_CHUNKS)
-        for key in ("ids", "parents"):
+        for key in SPARSE_CHUNKS:
             if chunk in chunks[key]:
                 size += len(orjson.dumps({str(chunk): chunks[key][chunk]}))
     return starts
@@ -294,7 +296,7 @@ def display_part(
         end = starts[index + 1] if index + 1 < len(starts) else n_chunks
         first, last = page_range(chunks["page"], starts, n_pages, index)
         columns: dict[str, Any] = {key: compact[key][start:end] for key in STORED_CHUNKS}
-        for key in ("ids", "parents"):
+        for key in SPARSE_CHUNKS:
             columns[key] = {str(chunk - start): value for chunk, value in compact[key].items() if start <= chunk < end}
         document = {"chunks": columns, "pages": {key: compact["pages"][key][first:last] for key in DISPLAY_PAGES}}
         fragments[display_fragment(index)] = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
