@@ -75,6 +75,29 @@ def run_stages(code: Path, names: list[str], workers: int, cpu_prefix: str, log_
     return stages
 
 
+def _timed(cpu_prefix: str) -> list[dict]:
+    """The per-test lines suite_cpu.py wrote (one file a worker), each with its worker's name."""
+    tests = []
+    for path in sorted(Path(cpu_prefix).parent.glob(f"{Path(cpu_prefix).name}-*.jsonl")):
+        worker = path.stem.rsplit("-", 1)[-1]
+        tests += [{**json.loads(line), "worker": worker} for line in path.read_text(encoding="utf-8").splitlines()]
+    return tests
+
+
+def compare(before: str, after: str, top: int) -> dict:
+    """Two runs' CPU seconds over the tests both finished (runs stopped early compare too)."""
+    one, other = ({t["id"]: t for t in _timed(prefix)} for prefix in (before, after))
+    both = sorted(set(one) & set(other))
+    moved = sorted(both, key=lambda i: one[i]["cpu"] - other[i]["cpu"], reverse=True)[:top]
+    return {
+        "tests_in_both": len(both), "files_in_both": len({i.split("::")[0] for i in both}),
+        "cpu_s_before": round(sum(one[i]["cpu"] for i in both), 1),
+        "cpu_s_after": round(sum(other[i]["cpu"] for i in both), 1),
+        "most_cpu_saved": [{"test": i, "cpu_s_before": one[i]["cpu"], "cpu_s_after": other[i]["cpu"],
+                            "wall_s_before": one[i]["wall"], "wall_s_after": other[i]["wall"]} for i in moved],
+    }
+
+
 def pytest_summary(log: Path, cpu_prefix: str, top: int) -> dict:
     """Counts from pytest's last line, its slowest wall durations, and the per-test CPU lines."""
     text = log.read_text(encoding="utf-8", errors="replace")
@@ -85,10 +108,7 @@ def pytest_summary(log: Path, cpu_prefix: str, top: int) -> dict:
         {"s": float(s), "when": when, "test": test}
         for s, when, test in re.findall(r"^([0-9.]+)s (call|setup|teardown)\s+(.+)$", text, re.M)
     ]
-    tests = []
-    for path in sorted(Path(cpu_prefix).parent.glob(f"{Path(cpu_prefix).name}-*.jsonl")):
-        worker = path.stem.rsplit("-", 1)[-1]
-        tests += [{**json.loads(line), "worker": worker} for line in path.read_text(encoding="utf-8").splitlines()]
+    tests = _timed(cpu_prefix)
     files: dict[str, float] = defaultdict(float)
     for test in tests:
         files[test["id"].split("::")[0]] += test["cpu"]
@@ -121,6 +141,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=20, help="how many tests and files to list (default: 20)")
     parser.add_argument("--from", dest="given", nargs=2, metavar=("PYTEST_LOG", "CPU_PREFIX"),
                         help="summarise a pytest run made by hand instead of running the stages")
+    parser.add_argument("--compare", nargs=2, metavar=("CPU_PREFIX_BEFORE", "CPU_PREFIX_AFTER"),
+                        help="with --from: CPU seconds of two runs over the tests both finished")
     parser.add_argument("--label", default="", help="what the run is (recorded)")
     parser.add_argument("--out", type=Path, help="the JSON report (default: benchmarks/results/suite-DATE.json)")
     args = parser.parse_args()
@@ -131,6 +153,8 @@ def main() -> None:
     if args.given:
         log, prefix = Path(args.given[0]), args.given[1]
         report["pytest"] = pytest_summary(log, prefix, args.top)
+        if args.compare:
+            report["compare"] = compare(*args.compare, args.top)
     else:
         code = args.code.resolve()
         if args.clean:
