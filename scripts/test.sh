@@ -2,8 +2,9 @@
 # Sets up everything (venv, chromium, strace) and runs the whole suite: lint and types (ruff, mypy:
 # settings in pyproject.toml; any finding fails the run), pytest (Python, parity, real-browser; in
 # PYTEST_WORKERS processes, default 2, through pytest-xdist) and node --test (JS runtime).
-# Every stage runs even when one before it failed; one summary of all of them comes last, and the
-# exit status is non-zero when any failed. Arguments go to pytest (`scripts/test.sh -m "not slow"`).
+# Every stage runs even when another failed (ruff, mypy and node beside pytest, their output shown
+# after its); one summary of all of them comes last, and the exit status is non-zero when any
+# failed. Arguments go to pytest (`scripts/test.sh -m "not slow"`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test || exit
@@ -17,20 +18,50 @@ stage() {
   shift
   echo "=== $name: $*"
   "$@" 2>&1 | tee "$logs/$name"
-  codes+=("${PIPESTATUS[0]}")
+  record "$name" "${PIPESTATUS[0]}" $((SECONDS - start))
+}
+
+# beside NAME COMMAND...: start it in the background, its output kept; `joined NAME` shows it.
+# Lint, types and the JS suite run beside pytest: pytest's processes leave a core idle while a
+# browser test waits on the page or a test waits on a subprocess.
+beside() {
+  local name=$1
+  shift
+  echo "$*" >"$logs/$name.command"
+  (start=$SECONDS; "$@" >"$logs/$name" 2>&1; echo "$? $((SECONDS - start))" >"$logs/$name.status") &
+  echo $! >"$logs/$name.pid"
+}
+
+# joined NAME: wait for a stage started by `beside`, show its output and record it.
+joined() {
+  local name=$1 code took
+  wait "$(cat "$logs/$name.pid")"
+  read -r code took <"$logs/$name.status"
+  echo "=== $name: $(cat "$logs/$name.command")"
+  cat "$logs/$name"
+  record "$name" "$code" "$took"
+}
+
+# record NAME CODE SECONDS: a finished stage's verdict and its own count of what passed and failed.
+record() {
+  local name=$1
+  codes+=("$2")
   names+=("$name")
-  seconds+=($((SECONDS - start)))
-  case $name in  # the stage's own count of what passed and failed
+  seconds+=("$3")
+  case $name in
     pytest) lines+=("$(grep -E '^=+ .* in [0-9.]+s' "$logs/$name" | tail -1 | tr -d '=' | xargs)") ;;
     node) lines+=("$(grep -E '^# (pass|fail|skipped|cancelled) ' "$logs/$name" | tr -d '#' | xargs)") ;;
     *) lines+=("$(grep -vE '^\s*$' "$logs/$name" | tail -1)") ;;
   esac
 }
 
-stage ruff .venv/bin/ruff check .
-stage mypy .venv/bin/mypy
+beside ruff .venv/bin/ruff check .
+beside mypy .venv/bin/mypy
+beside node bash -c 'cd js && node --test test/'
 stage pytest .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" "$@"
-stage node bash -c 'cd js && node --test test/'
+joined ruff
+joined mypy
+joined node
 
 echo "=== summary"
 failed=0

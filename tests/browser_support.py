@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from conftest import EXAMPLE_SITE, bundle_part, rewrite_bundle_file
+from conftest import EXAMPLE_SITE, bundle_part, cache_lock, rewrite_bundle_file
 from mkdocs_graphsearch.bundle.display import display_starts, page_range
 from mkdocs_graphsearch.bundle.format import MANIFEST, display_fragment
 
@@ -59,7 +59,10 @@ def example_config(folder: Path, name: str, body: str, base: str = "mkdocs.yml")
 MKDOCS_THEME = "theme:\n  name: mkdocs\n  highlightjs: false\n"
 # With semantic search, sharing example-site's embedding cache (as its own builds do); the
 # takeover and XSS sites don't need embeddings (keyword-only bundles, faster builds).
-SEMANTIC = f"plugins:\n  - graphsearch:\n      cache_dir: {EXAMPLE_SITE / '.cache' / 'graphsearch'}\n"
+#: example-site's own builds' cache (the plugin's default cache_dir), used by the semantic sites:
+#: one pytest-xdist worker at a time (conftest.cache_lock), so the second reuses the first's.
+EXAMPLE_CACHE = EXAMPLE_SITE / ".cache" / "graphsearch"
+SEMANTIC = f"plugins:\n  - graphsearch:\n      cache_dir: {EXAMPLE_CACHE}\n"
 BUILTIN_SEARCH = "plugins:\n  - search\n  - graphsearch:\n      embeddings: false\n"
 KEYWORD_ONLY = "plugins:\n  - graphsearch:\n      embeddings: false\n"
 # Material's search.highlight (INHERIT merges it into the base file's theme options).
@@ -97,11 +100,13 @@ class Sites:
         return f"{self.base_url}{name}/{path}"
 
     def _build_mkdocs(self, out: Path) -> None:
-        build_site(example_config(self.configs, "mkdocs", MKDOCS_THEME + SEMANTIC), out)
+        with cache_lock(EXAMPLE_CACHE):
+            build_site(example_config(self.configs, "mkdocs", MKDOCS_THEME + SEMANTIC), out)
 
     def _build_material(self, out: Path) -> None:
         pytest.importorskip("material", reason="mkdocs-material is not installed")
-        build_site(EXAMPLE_SITE / "mkdocs-material.yml", out)
+        with cache_lock(EXAMPLE_CACHE):
+            build_site(EXAMPLE_SITE / "mkdocs-material.yml", out)
 
     def _build_mkdocs_builtin(self, out: Path) -> None:
         build_site(example_config(self.configs, "mkdocs-builtin", MKDOCS_THEME + BUILTIN_SEARCH), out)

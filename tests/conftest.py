@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import shutil
 from collections.abc import Iterator
@@ -75,6 +76,17 @@ def topic_docs(folder: Path, word: str) -> Path:
     return folder
 
 
+@contextlib.contextmanager
+def cache_lock(cache: Path) -> Iterator[None]:
+    """Hold an embedding cache folder alone across the pytest-xdist workers: a second build
+    of the same docs waits for the first, then reads the vectors it cached, instead of running
+    the model over the same passages beside it (both workers reach the same fixtures at once)."""
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with open(cache.parent / f"{cache.name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 def build_bundle_dir(
     out: Path,
     docs: Path,
@@ -92,20 +104,22 @@ def build_bundle_dir(
     from mkdocs_graphsearch.index.builder import build_files
     from mkdocs_graphsearch.parse.folder import parse_folder
 
-    semantic = None
+    semantic, cache = None, None
     if embeddings:
         from mkdocs_graphsearch.index.embed import Embedder
         from mkdocs_graphsearch.index.semantic import SemanticOptions
 
         # One cache folder per docs tree: a cache keeps one fitted query encoder, so trees
         # sharing a folder would refit (run the model over every passage) on each build.
-        semantic = SemanticOptions(Embedder(), EMBED_CACHE / f"{docs.resolve().parent.name}-{docs.name}")
+        cache = EMBED_CACHE / f"{docs.resolve().parent.name}-{docs.name}"
+        semantic = SemanticOptions(Embedder(), cache)
         semantic.vector_clusters, semantic.vector_probe, semantic.vector_cells = clusters, probe, cells
 
     def fail(message: str) -> None:
         raise AssertionError(message)
 
-    write_bundle(out, build_files(parse_folder(docs), semantic=semantic, warn=fail, site_name=site_name))
+    with cache_lock(cache) if cache else contextlib.nullcontext():
+        write_bundle(out, build_files(parse_folder(docs), semantic=semantic, warn=fail, site_name=site_name))
     return out
 
 

@@ -11,6 +11,7 @@ Needs ../shared/corpora; skipped without it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -37,6 +38,7 @@ EXTENSION_CONFIGS = {"toc": {"permalink": True}}
 _COMMONMARK = MarkdownIt("commonmark").enable(["table"])
 
 
+@functools.lru_cache(maxsize=1)  # two reasons ask in turn about the same page
 def _block_types(source: str) -> set[str]:
     return {token.type for token in _COMMONMARK.parse(source)}
 
