@@ -4,12 +4,14 @@ level (the vectors cached before it stay valid); a kept file changed since is no
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
 
 from mkdocs_graphsearch.index import ort_model
 from mkdocs_graphsearch.index.embed import Embedder, ModelSpec
+from mkdocs_graphsearch.mkdocs_plugin.site_index import semantic_options
 from test_embed import _assert_same_bits, _example_passages
 
 
@@ -61,3 +63,26 @@ def test_the_kept_level_gives_the_bits_of_every_optimization(fresh: Embedder, mo
 def test_the_key_names_the_model_and_the_runtime() -> None:
     keys = {ort_model.model_key(model, version) for model in ("a", "b") for version in ("1.0", "1.1")}
     assert len(keys) == 4
+
+
+def test_a_kept_model_that_does_not_load_is_a_warning_then_optimized_again(fresh: Embedder, tmp_path: Path) -> None:
+    Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
+    (kept,) = _kept(tmp_path)
+    # Bytes that hash to the sha256 in their name (so the file is taken) yet are no model.
+    garbage = b"not an onnx model"
+    broken = kept.with_name(f"{kept.name.rsplit('-', 1)[0]}-{hashlib.sha256(garbage).hexdigest()}.onnx")
+    kept.unlink()
+    broken.write_bytes(garbage)
+    messages: list[str] = []
+    again = Embedder(ModelSpec(stamp_dir=tmp_path), threads=1, warn=messages.append)
+    assert len(messages) == 1 and str(broken) in messages[0] and "optimizing it again" in messages[0]
+    _assert_same_bits(again, fresh, _example_passages()[:8])
+    assert any(path.read_bytes() != garbage for path in _kept(tmp_path))  # kept again, loadable
+
+
+def test_the_plugin_s_warnings_are_the_model_s(tmp_path: Path) -> None:
+    messages: list[str] = []
+    options = semantic_options({}, tmp_path, messages.append, lambda done, total, rate: None)
+    assert options is not None
+    options.embedder.warn("a kept model does not load")
+    assert messages == ["a kept model does not load"]

@@ -15,7 +15,9 @@ a build runs the same graph.
 Key: the model the session runs (its sha256, and the converter's GRAPH_VERSION when converted),
 the onnxruntime version and the level. File: `ort-model-<key>-<sha256 of the file>.onnx`; its
 hash is checked through a stat stamp (model_stamp.py: hashed again only when the file changed),
-and a file whose bytes are not those it was kept with is not used (optimized again).
+and a file whose bytes are not those it was kept with is not used (optimized again). A kept file
+onnxruntime cannot load is one warning naming it and the cause (`warn`); the build optimizes the
+model again and keeps that.
 """
 
 from __future__ import annotations
@@ -57,9 +59,11 @@ def start_session(
     options: onnxruntime.SessionOptions,
     cache_dir: Path | None,
     key: str,
+    warn: Callable[[str], None],
 ) -> onnxruntime.InferenceSession:
     """A session of `model()` (called only when no optimized model is kept) optimized at LEVEL:
-    from the optimized model kept in `cache_dir` under `key`, else optimized now and kept there."""
+    from the optimized model kept in `cache_dir` under `key`, else optimized now and kept there
+    (`warn`: a kept model that does not load, then optimized again)."""
     levels = ort.GraphOptimizationLevel
     if cache_dir is None:
         options.graph_optimization_level = getattr(levels, LEVEL)
@@ -67,8 +71,10 @@ def start_session(
     kept = _kept_file(cache_dir, key)
     if kept is not None:
         options.graph_optimization_level = levels.ORT_DISABLE_ALL
-        with contextlib.suppress(Exception):  # not loadable after all: optimized again below
+        try:
             return ort.InferenceSession(str(kept), sess_options=options, providers=PROVIDERS)
+        except Exception as error:  # its hash matched, yet it does not load: optimized again below
+            warn(f"cannot load the optimized model {kept} kept in the cache folder ({error}); optimizing it again")
     options.graph_optimization_level = getattr(levels, LEVEL)
     # Named as files/atomic.py names its temporaries: a killed build's is removed by the next.
     tmp = cache_dir / f".ort-model-{key}.onnx.{os.getpid()}.{secrets.token_hex(4)}.tmp"
