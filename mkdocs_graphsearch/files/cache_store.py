@@ -61,9 +61,9 @@ _CACHE_NAMES = (
     "runtime-*.cache", "bundle-*.cache", "code-stamp.cache", "int8-model-*.cache", "site-words-*.cache",
     "derived-*.cache",
 )
-#: What else the cache folder holds, not framed: onnxruntime's optimized model as onnxruntime wrote
-#: it (index/ort_model.py) and the folders of the last bundles' parts (bundle/kept.py).
-_UNFRAMED_NAMES = ("ort-model-*.onnx", "kept-parts-*.cache")
+#: What else the cache folder holds, not framed: onnxruntime's optimized model, its graph and its
+#: weights (index/ort_model.py), and the folders of the last bundles' parts (bundle/kept.py).
+_UNFRAMED_NAMES = ("ort-model-*.onnx", "ort-weights-*.bin", "kept-parts-*.cache")
 _OLD_NAMES = ("pages-*.json", "model-stamp-*.json", "encoder-*.json", "encoder-*.bin")
 
 
