@@ -13,9 +13,9 @@ depend on the CPU, and a cache folder moves between machines: a CI cache does). 
 a build runs the same graph.
 
 Weights apart: the kept graph (a small file) names its weights in a file of their own, which
-onnxruntime maps into memory instead of reading and copying them; starting a session from one
-23 MB file touched some 60 MB of fresh memory (most of what starting it cost the system), the pair
-a fraction of that. Same graph, same weights: the same output bits.
+onnxruntime maps into memory instead of reading and copying them: a session started from one
+file read the whole model into fresh memory and copied its weights again, most of what starting
+it cost the system. Same graph, same weights: the same output bits.
 
 Key: the model the session runs (its sha256, and the converter's GRAPH_VERSION when converted),
 the onnxruntime version and the level. Files: `ort-weights-<key>-<sha256 of the weights>.bin` and
