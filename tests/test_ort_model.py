@@ -95,3 +95,13 @@ def test_the_plugin_s_warnings_are_the_model_s(tmp_path: Path) -> None:
     assert options is not None
     options.embedder.warn("a kept model does not load")
     assert messages == ["a kept model does not load"]
+
+
+def test_a_model_kept_whole_before_the_weights_were_apart_is_removed(tmp_path: Path) -> None:
+    Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
+    (kept,) = _kept(tmp_path)
+    whole = kept.with_name(f"{kept.name.split('-')[0]}-model-{kept.name.split('-')[2]}-{'0' * 64}.onnx")
+    whole.write_bytes(b"a model as the previous release kept it")
+    kept.unlink()  # optimized again: the pair is kept, the old file goes
+    Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
+    assert not whole.exists() and len(_kept(tmp_path)) == 1

@@ -115,6 +115,8 @@ def _keep(cache_dir: Path, key: str, graph: Path, weights: Path) -> None:
     data = _relocated(graph.read_bytes(), kept_weights.name)
     path = cache_dir / f"ort-model-{key}-{weights_sha}-{hashlib.sha256(data).hexdigest()}.onnx"
     write_atomic(path, data)
+    # this key's older graphs (a graph of one file, kept before the weights were apart): not used again
+    cache_store.prune(cache_dir, f"ort-model-{key}-*.onnx", 1, spare=path)
     cache_store.prune(cache_dir, "ort-model-*.onnx", _KEEP, spare=path)
     cache_store.prune(cache_dir, "ort-weights-*.bin", _KEEP, spare=kept_weights)
 
