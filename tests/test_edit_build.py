@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from mkdocs.config import load_config
 import mkdocs_graphsearch.index.bm25 as bm25
 import mkdocs_graphsearch.parse.rendered as rendered
 from conftest import EXAMPLE_SITE
+from mkdocs_graphsearch.files import cache_store
 
 EDIT = "\n\nA closing paragraph about upgrading the scheduler.\n"
 
@@ -73,6 +75,10 @@ def test_an_edit_build_is_a_fresh_build_byte_for_byte(project: Path, monkeypatch
     assert len(tokenized) > 50  # a fresh cache: every chunk
     assert edited.keys() == fresh.keys()
     assert [name for name in edited if edited[name] != fresh[name]] == []
+    # every file the builds keep in the cache folder is one files/cache_store.py knows
+    known = (*cache_store._CACHE_NAMES, *cache_store._UNFRAMED_NAMES)
+    kept = sorted(path.name for path in (project / "cache").iterdir())
+    assert [name for name in kept if not any(fnmatch(name, pattern) for pattern in known)] == []
 
 
 def test_a_damaged_keyword_tokens_cache_is_one_warning(

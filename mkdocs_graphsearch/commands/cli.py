@@ -171,7 +171,8 @@ def _semantic_options(cache_dir: Path | None) -> SemanticOptions | None:
     from mkdocs_graphsearch.index.semantic import SemanticOptions
 
     try:
-        embedder = Embedder(ModelSpec(stamp_dir=cache_dir), lazy=True)  # not started when every passage is cached
+        # not started when every passage is cached
+        embedder = Embedder(ModelSpec(stamp_dir=cache_dir), lazy=True, warn=_warn)
     except ModelUnavailable as error:
         _warn(f"semantic search is off, the embedding model cannot load ({error}); keyword search only")
         return None

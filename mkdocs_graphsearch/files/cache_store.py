@@ -58,8 +58,12 @@ _LEGACY = (b"GSEMBC1\n", b"GSFITS", b"GSKWTK1\n", b"GSVOCAB1\n", b"GSENCC1\n", b
 _CACHE_NAMES = (
     "vectors-f32-*.bin", "fitstats-*.cache", "encoder-*.cache", "vocab-shards-*.cache",
     "keyword-tokens-*.cache", "source-facts-*.cache", "pages-*.cache", "model-stamp-*.cache",
-    "runtime-*.cache", "bundle-*.cache",
+    "runtime-*.cache", "bundle-*.cache", "code-stamp.cache", "int8-model-*.cache", "site-words-*.cache",
+    "derived-*.cache",
 )
+#: What else the cache folder holds, not framed: onnxruntime's optimized model, its graph and its
+#: weights (index/ort_model.py), and the folders of the last bundles' parts (bundle/kept.py).
+_UNFRAMED_NAMES = ("ort-model-*.onnx", "ort-weights-*.bin", "kept-parts-*.cache")
 _OLD_NAMES = ("pages-*.json", "model-stamp-*.json", "encoder-*.json", "encoder-*.bin")
 
 

@@ -34,10 +34,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -272,6 +273,7 @@ class Embedder:
         threads: int | None = None,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
         lazy: bool = False,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
         """Load the vocabulary and the model; `threads`: onnxruntime intra-op threads (default:
         1 for the default model's integer graph, the usable cores for any other model);
@@ -279,8 +281,10 @@ class Embedder:
         onnxruntime (not free) only when the model first runs or `dim` is asked for, so a build
         whose passages are all cached never starts it (the model file is still read and checked:
         its sha256 is in the fingerprint), and build the tokenizer only when first used (a build
-        whose bundle is the last build's never uses it)."""
+        whose bundle is the last build's never uses it); `warn`: what the model's start says and
+        goes on after (a kept optimized model that does not load, ort_model.py; default: this module's logger)."""
         self.spec = spec if spec is not None else ModelSpec()
+        self.warn = warn if warn is not None else logging.getLogger(__name__).warning
         self.batch_tokens = max(1, batch_tokens)
         self._wordpiece: WordPiece | None = None
         self._starting: threading.Thread | None = None  # start_in_background's
@@ -363,7 +367,7 @@ class Embedder:
         graph = f"{self.spec.model_sha256}:{GRAPH_VERSION if self.spec.integer_matmuls else 'as shipped'}"
         try:  # the graph optimized once, kept in the cache folder (ort_model.py)
             session = start_session(
-                ort, self.spec.runtime_model, opts, self.spec.stamp_dir, model_key(graph, ort.__version__)
+                ort, self.spec.runtime_model, opts, self.spec.stamp_dir, model_key(graph, ort.__version__), self.warn
             )
         except ModelUnavailable:
             raise

@@ -157,7 +157,7 @@ def semantic_options(
         **tuning,
     )
     try:
-        return SemanticOptions(Embedder(spec, lazy=True), cache_dir, progress, reuse_encoder=serving)
+        return SemanticOptions(Embedder(spec, lazy=True, warn=warn), cache_dir, progress, reuse_encoder=serving)
     except ModelUnavailable as error:
         warn(f"semantic search is off, the embedding model cannot load ({error}); shipping keyword search only")
         return None
