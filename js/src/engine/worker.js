@@ -8,7 +8,7 @@
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
- *   in:  {type: "init", bundleUrl, timeout?, manifest?}   (timeout: bundle/read.js httpFetcher's, in
+ *   in:  {type: "init", bundleUrl, timeout?, manifest?}   (timeout: bundle/http.js stallSeconds', in
  *        seconds; manifest: true when the page fetches manifest.json and sends it next, so it
  *        downloads beside this file: ui/client.js)
  *        {type: "manifest", bytes, tried}   (the page's manifest.json, or null: then the service
@@ -53,7 +53,6 @@
  */
 import { BundleError, MANIFEST, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
 import {
-  FETCH_TIMEOUT_SECONDS,
   fragmentOf,
   httpFetcher,
   inOrder,
@@ -68,6 +67,7 @@ import {
   oneGraphShard,
 } from "./bundle/read.js";
 import { HELD_ROWS } from "./bundle/encoder-shards.js";
+import { stallSeconds } from "./bundle/http.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -98,7 +98,9 @@ export const PARTS = [
   {
     name: "keyword",
     required: true,
-    prefetch: [],
+    // Requested with the others as soon as the manifest is read, not once this part has read it
+    // again (a query's term shards wait on it).
+    prefetch: ["keyword.json"],
     load: async (context) => {
       context.bundle = await loadKeywordBundle(context.fetchFile);
     },
@@ -694,7 +696,7 @@ export function createService(post, options = {}) {
       : fetcher);
     context = { fetchFile, bundle: null };
     postStatus();
-    const engine = withinSeconds(import("./engine.js"), timeout ?? FETCH_TIMEOUT_SECONDS, "engine.js");
+    const engine = withinSeconds(import("./engine.js"), stallSeconds(timeout), "engine.js");
     engine.catch(() => {}); // a failure is reported below, when the engine is needed
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {

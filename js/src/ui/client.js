@@ -10,21 +10,20 @@
  *            warnings: string[], top?: {path: string, title: string, url: string}[],
  *            facets?: import("./chips.js").Facets | null}} Status
  *   (`facets`: the manifest's, once the worker has read it)
- * @typedef {{bytes: ArrayBuffer | null, tried: number}} Handed the page's manifest (fetchManifest)
+ * @typedef {{bytes: Uint8Array | null, tried: number}} Handed the page's manifest (fetchManifest)
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
 
-/** Seconds the service may take to say anything at all (engine/bundle/read.js FETCH_TIMEOUT_SECONDS:
- * one constant in spirit, copied so a page view does not load the engine; a test keeps them equal). */
-export const START_TIMEOUT_SECONDS = 15;
+import { fetchOnce, stallSeconds } from "../engine/bundle/http.js";
 
-/** The bundle's manifest (engine/bundle/format.js MANIFEST, copied likewise; a test keeps them equal). */
+/** The bundle's manifest (engine/bundle/format.js MANIFEST, copied so a page view does not load
+ * format.js; a test keeps them equal). */
 export const MANIFEST = "manifest.json";
 
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
-  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (engine/bundle/read.js) */
+  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (engine/bundle/http.js stallSeconds) */
   constructor(bundleUrl, timeout) {
     this.bundleUrl = bundleUrl;
     this.timeout = timeout;
@@ -65,8 +64,9 @@ export class SearchClient {
     if (this.started) return;
     this.started = true;
     // The service posts its status as soon as it runs: silence means worker.js (or, in the
-    // page, its import) never arrived, and "Loading…" must not stay on screen forever.
-    const seconds = this.timeout ?? START_TIMEOUT_SECONDS;
+    // page, its import) never arrived, and "Loading…" must not stay on screen forever (it may
+    // stall as long as any bundle fetch).
+    const seconds = stallSeconds(this.timeout);
     setTimeout(() => {
       if (this.heard) return;
       this.setStatus({ state: "error", parts: [], done: true, warnings: [],
@@ -75,7 +75,7 @@ export class SearchClient {
     // The manifest downloads beside worker.js, not once the worker runs (a round trip less
     // before the query's files): the service takes these bytes, or without them fetches it
     // itself, this try counted (a stalled manifest is still tried twice in all).
-    this.manifest = fetchManifest(this.bundleUrl, seconds);
+    this.manifest = fetchManifest(this.bundleUrl, this.timeout);
     try {
       // worker.js comes from this runtime's own folder (engine/ next to ui/), named after its hash
       // (inject.py): an old page can only ever start its own worker, never a newer one.
@@ -163,24 +163,16 @@ export class SearchClient {
 }
 
 /**
- * The manifest's bytes, fetched by the page as engine/bundle/read.js httpFetcher does (revalidated:
- * a new build's files are named in the new manifest); null when that fails, with the try counted
- * (`tried` 1) unless the server answered 4xx (the service then fetches it itself and reports why
- * it cannot).
- * @param {URL} bundleUrl @param {number} seconds how long it may stall
+ * The manifest's bytes, fetched by the page by engine/bundle/http.js's rule, as the service
+ * fetches it (revalidated: a new build's files are named in the new manifest); null when that
+ * fails, with the try counted (`tried` 1) unless the failure is permanent (a 4xx: the service
+ * then fetches it itself and reports why it cannot).
+ * @param {URL} bundleUrl @param {number | undefined} timeout how long it may stall (stallSeconds)
  * @returns {Promise<Handed>}
  */
-function fetchManifest(bundleUrl, seconds) {
-  const failed = { bytes: null, tried: 1 };
-  try {
-    const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(seconds * 1000) : undefined;
-    return fetch(new URL(MANIFEST, bundleUrl), { cache: "no-cache", signal }).then(
-      async (response) => {
-        if (response.ok) return { bytes: await response.arrayBuffer(), tried: 1 };
-        return { bytes: null, tried: response.status >= 500 ? 1 : 0 };
-      },
-    ).catch(() => failed);
-  } catch {
-    return Promise.resolve(failed);
-  }
+function fetchManifest(bundleUrl, timeout) {
+  return fetchOnce(new URL(MANIFEST, bundleUrl), { revalidate: true, timeoutSeconds: timeout }).then(
+    (bytes) => ({ bytes, tried: 1 }),
+    (failure) => ({ bytes: null, tried: failure?.permanent ? 0 : 1 }),
+  );
 }
