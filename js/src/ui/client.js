@@ -10,12 +10,16 @@
  *            warnings: string[], top?: {path: string, title: string, url: string}[],
  *            facets?: import("./chips.js").Facets | null}} Status
  *   (`facets`: the manifest's, once the worker has read it)
- * @typedef {{bytes: Uint8Array | null, tried: number}} Handed the page's manifest (fetchManifest)
+ * @typedef {{bytes: Uint8Array | null, tried: number}} Fetched a file the page fetched for the service:
+ *   its bytes, or null and whether that try counts (fetchHanded)
+ * @typedef {Fetched & {warm: Map<string, Promise<Fetched>>}} Handed the page's manifest, and the
+ *   files it fetches once it has it (engine/bundle/warm.js), by name
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
 
 import { fetchOnce, stallSeconds } from "../engine/bundle/http.js";
+import { warmFilesOf } from "../engine/bundle/warm.js";
 
 /** The bundle's manifest (engine/bundle/format.js MANIFEST, copied so a page view does not load
  * format.js; a test keeps them equal). */
@@ -44,7 +48,7 @@ export class SearchClient {
     this.started = false;
     /** The manifest as the page fetched it (engine/worker.js: bytes null, the service fetches it).
      * @type {Promise<Handed>} */
-    this.manifest = Promise.resolve({ bytes: null, tried: 0 });
+    this.manifest = Promise.resolve({ bytes: null, tried: 0, warm: new Map() });
   }
 
   /**
@@ -73,9 +77,13 @@ export class SearchClient {
                        message: `the search runtime did not start: no response for ${seconds} s` });
     }, seconds * 1000);
     // The manifest downloads beside worker.js, not once the worker runs (a round trip less
-    // before the query's files): the service takes these bytes, or without them fetches it
-    // itself, this try counted (a stalled manifest is still tried twice in all).
-    this.manifest = fetchManifest(this.bundleUrl, this.timeout);
+    // before the query's files), and the files every query needs as soon as it is in: the
+    // service takes these bytes, or without them fetches each itself, this try counted (a
+    // stalled file is still tried twice in all).
+    this.manifest = fetchHanded(this.bundleUrl, MANIFEST, this.timeout).then((manifest) => {
+      const names = manifest.bytes ? warmFilesOf(manifest.bytes) : [];
+      return { ...manifest, warm: new Map(names.map((name) => [name, fetchHanded(this.bundleUrl, name, this.timeout)])) };
+    });
     try {
       // worker.js comes from this runtime's own folder (engine/ next to ui/), named after its hash
       // (inject.py): an old page can only ever start its own worker, never a newer one.
@@ -89,7 +97,7 @@ export class SearchClient {
         this.inPage();
       });
       worker.postMessage(this.initMessage());
-      this.manifest.then((handed) => worker.postMessage({ type: "manifest", ...handed }));
+      this.hand((message) => worker.postMessage(message));
       this.worker = worker;
     } catch {
       this.inPage();
@@ -102,13 +110,22 @@ export class SearchClient {
       ({ createService }) => {
         const service = createService((message) => queueMicrotask(() => this.receive(message)));
         service.handle(this.initMessage());
-        this.manifest.then((handed) => service.handle({ type: "manifest", ...handed }));
+        this.hand((message) => service.handle(message));
         for (const message of this.latest.values()) service.handle(message);
         this.service = service;
       },
       (error) => this.receive({ type: "status", state: "error", parts: [], done: true, warnings: [],
                                 message: `the search runtime could not start (${error.message})` }),
     );
+  }
+
+  /** Hand the service what the page fetched for it: the manifest (with the names of the files
+   * that follow), then each of those files as it arrives. @param {(message: any) => void} send */
+  hand(send) {
+    this.manifest.then(({ bytes, tried, warm }) => {
+      send({ type: "manifest", bytes, tried, warm: [...warm.keys()] });
+      for (const [name, file] of warm) file.then((fetched) => send({ type: "file", name, ...fetched }));
+    });
   }
 
   initMessage() {
@@ -163,15 +180,15 @@ export class SearchClient {
 }
 
 /**
- * The manifest's bytes, fetched by the page by engine/bundle/http.js's rule, as the service
- * fetches it (revalidated: a new build's files are named in the new manifest); null when that
- * fails, with the try counted (`tried` 1) unless the failure is permanent (a 4xx: the service
- * then fetches it itself and reports why it cannot).
- * @param {URL} bundleUrl @param {number | undefined} timeout how long it may stall (stallSeconds)
- * @returns {Promise<Handed>}
+ * A bundle file's bytes, fetched by the page by engine/bundle/http.js's rule, as the service
+ * fetches it (the manifest revalidated: a new build's files are named in the new manifest); null
+ * when that fails, with the try counted (`tried` 1) unless the failure is permanent (a 4xx: the
+ * service then fetches it itself and reports why it cannot).
+ * @param {URL} bundleUrl @param {string} name @param {number | undefined} timeout how long it may stall (stallSeconds)
+ * @returns {Promise<Fetched>}
  */
-function fetchManifest(bundleUrl, timeout) {
-  return fetchOnce(new URL(MANIFEST, bundleUrl), { revalidate: true, timeoutSeconds: timeout }).then(
+function fetchHanded(bundleUrl, name, timeout) {
+  return fetchOnce(new URL(name, bundleUrl), { revalidate: name === MANIFEST, timeoutSeconds: timeout }).then(
     (bytes) => ({ bytes, tried: 1 }),
     (failure) => ({ bytes: null, tried: failure?.permanent ? 0 : 1 }),
   );

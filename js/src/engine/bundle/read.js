@@ -28,6 +28,7 @@ import {
   displayFragment,
   fileName,
   graphShard,
+  graphStarts,
   lastAtOrBefore,
   partCrc,
   postingsShard,
@@ -42,7 +43,6 @@ import {
   checkManifest,
   checkShardKeys,
   displayStarts,
-  graphStarts,
   isObject,
   object,
   own,
@@ -394,18 +394,7 @@ export function fragmentOf(bundle, chunk) {
   return lastAtOrBefore(bundle.textStarts, chunk);
 }
 
-/**
- * Whether the site's graph is one shard (bundle/format.py WHOLE_TEXT_BYTES: a small site, or one
- * whose texts are one file): every expansion needs it, so it is fetched with the manifest and
- * never waits for the typing pause. Such a site's queries show most of its pages, so a typed
- * prefix's snippet texts do not wait for the pause either; where they are several files, a query
- * entered whole fetches its keyword answer's at once, beside the semantic half's files, and a
- * final answer waits for its own (worker.js answerByKeyword, answer).
- * @param {any} manifest a bundle's manifest
- */
-export const oneGraphShard = (manifest) => graphStarts(manifest).length === 1;
-
-/** The graph shard holding the edges from a chunk (schema.js graphStarts).
+/** The graph shard holding the edges from a chunk (format.js graphStarts).
  * @param {Bundle} bundle @param {number} chunk */
 export function graphOf(bundle, chunk) {
   return lastAtOrBefore(bundle.graphStarts, chunk);
