@@ -360,6 +360,8 @@ export function createService(post, options = {}) {
   /** Display fragments by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const displays = new Map();
+  /** A small site's query whose final answer waits for these text fragments (answer). @type {Map<string, {message: QueryMessage, indexes: number[]}>} */
+  const textsFor = new Map();
   /** Graph shards by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const graphShards = new Map();
@@ -376,6 +378,11 @@ export function createService(post, options = {}) {
   /** @param {QueryMessage} message */
   function answer(message) {
     if (!context || !context.bundle || !engineModule) return;
+    // Its final answer waits for texts still on the way: searching again as each other file
+    // arrives would only find that out again, on the worker's thread the last one is answered on.
+    const waits = textsFor.get(message.channel);
+    if (waits?.message === message && waits.indexes.some((index) => fragments.get(index) === "loading")) return;
+    textsFor.delete(message.channel);
     if (tried < parts.length) answeredEarly = true;
     const bundle = context.bundle;
     const { search, boundedQuery } = engineModule;
@@ -449,6 +456,7 @@ export function createService(post, options = {}) {
     // keyword answer: answerByKeyword), which is shown meanwhile.
     if (!textsLater && missing.size > 0 && oneGraphShard(bundle.manifest) && wantTexts(bundle, missing)) {
       if (message.mode !== "vector") answerByKeyword(bundle, message);
+      textsFor.set(message.channel, { message, indexes: [...missing].map((chunk) => fragmentOf(bundle, chunk)) });
       return;
     }
     post({
