@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createService } from "../src/engine/worker.js";
 import { MANIFEST } from "../src/engine/bundle/format.js";
-import { MANIFEST as PAGE_MANIFEST } from "../src/ui/client.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 
@@ -33,10 +32,6 @@ function ask(handed) {
     if (handed !== undefined) setTimeout(() => service.handle({ type: "manifest", bytes: handed }), 5);
   });
 }
-
-test("the page's manifest name is the bundle's", () => {
-  assert.equal(PAGE_MANIFEST, MANIFEST);
-});
 
 test("a manifest handed by the page is not fetched again, and answers as one fetched", async () => {
   const bytes = new Uint8Array(await readFile(new URL(MANIFEST, BUNDLE)));

@@ -5,7 +5,7 @@
 // only through the worker boundary: ui/client.js imports engine/worker.js lazily, on intent (or
 // starts it as a Web Worker by URL), so a page view never pulls the engine in (but for
 // bundle/http.js, the one fetch rule both use, and bundle/warm.js, the files every query needs,
-// which the page fetches beside worker.js: they import format.js only). In the engine,
+// which the page fetches beside worker.js, and the format.js they name files by). In the engine,
 // bundle/format.js, schema.js, http.js, warm.js and read.js read files only (worker.js composes
 // them with the encoder).
 import { test } from "node:test";
@@ -69,11 +69,11 @@ test("worker.js composes the bundle with the encoder", () => {
 test("a page view loads the UI modules only, each imported by ui.js at depth one, and the fetch rule", () => {
   for (const file of uiModules) {
     for (const name of imports(file).stat) {
-      if (file === "ui/client.js" && name.startsWith("engine/")) continue; // the two below
+      if (file === "ui/client.js" && name.startsWith("engine/")) continue; // the three below
       assert.match(name, /^ui\/[a-z]+\.js$/, `${file} imports ${name}`);
     }
   }
-  assert.deepEqual(imports("ui/client.js").stat, ["engine/bundle/http.js", "engine/bundle/warm.js"]);
+  assert.deepEqual(imports("ui/client.js").stat, ["engine/bundle/format.js", "engine/bundle/http.js", "engine/bundle/warm.js"]);
   assert.deepEqual(imports("ui/ui.js").stat.sort(), uiModules.filter((name) => name !== "ui/ui.js"));
   // The one way into the engine: client.js, on intent (in the page when there are no module workers).
   assert.deepEqual(uiModules.flatMap((file) => imports(file).lazy.map((name) => `${file} -> ${name}`)),

@@ -18,12 +18,9 @@
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
 
+import { MANIFEST } from "../engine/bundle/format.js";
 import { fetchOnce, stallSeconds } from "../engine/bundle/http.js";
 import { warmFilesOf } from "../engine/bundle/warm.js";
-
-/** The bundle's manifest (engine/bundle/format.js MANIFEST, copied so a page view does not load
- * format.js; a test keeps them equal). */
-export const MANIFEST = "manifest.json";
 
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
