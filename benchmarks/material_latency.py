@@ -24,7 +24,9 @@ search, on the same site, in the same run (issue 23's latency target).
    start and end after the last input), and the fetch chain depth before the final answer (the
    longest run of requests each started after the previous one ended): phases
    worker/manifest/keyword/terms/display/texts/encoder/vectors/graph, and render (final answer
-   shown minus the last file it waited for).
+   shown minus the last file it waited for); and `intent_keyword`: from the reader's first sign
+   of intent (the worker's start: ui/client.js warmOn) to the end of keyword.json, which a
+   query's term shards wait for (`intent` in the table: how long before the last input it came).
 4. Prints the table (p50 per input) and writes benchmarks/results/material-latency-NAME-DATE.json.
 """
 
@@ -181,6 +183,9 @@ def run_one(browser, base: str, engine: str, query: str, how: str, key_ms: int, 
                    "final_mode": changes[-1]["mode"], "items": changes[-1]["items"],
                    "worker_start": round(lat["worker"] - typed_at, 1) if lat["worker"] is not None else None}
         result["trace"] = trace(finished, f"{base}{engine}/", engine, origin, typed_at, final["t"] if final else None)
+        ends = result["trace"]["keyword_end"]
+        result["intent_keyword"] = (round(ends - result["worker_start"], 1)
+                                    if ends is not None and result["worker_start"] is not None else None)
         return result
     finally:
         context.close()
@@ -204,6 +209,8 @@ def trace(finished: list, prefix: str, site: str, origin: float, typed_at: float
                       "end": round(end - typed_at, 1)})
     files.sort(key=lambda f: f["start"])
     out: dict = {"files": files, "requests": len(files)}
+    keyword = next((f for f in files if f["path"].startswith("search/keyword")), None)
+    out["keyword_end"] = keyword["end"] if keyword else None
     if final is not None:
         before = [f for f in files if f["end"] <= final - typed_at]
         out["requests_before_final"] = len(before)
@@ -225,7 +232,9 @@ def p50(rows: list[dict], key: str) -> float | None:
 
 def table(runs: list[dict]) -> str:
     lines = ["| input | engine | Material results p50 (ms) | keyword p50 (ms) | final hybrid p50 (ms) |"
-             " final / Material | requests before final p50 | chain depth p50 |", "|---|---|---|---|---|---|---|---|"]
+             " final / Material | requests before final p50 | chain depth p50 |"
+             " intent: before input / to keyword.json p50 (ms) |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for how in INPUTS:
         mat = [r for r in runs if r["engine"] == "material" and r["input"] == how]
         m = p50(mat, "results")
@@ -236,8 +245,10 @@ def table(runs: list[dict]) -> str:
             k, f = p50(ours, "keyword"), p50(ours, "final")
             depth = bb.med([r["trace"].get("chain_depth") for r in ours])
             reqs = bb.med([r["trace"].get("requests_before_final") for r in ours])
+            before = bb.med([-r["worker_start"] if r.get("worker_start") is not None else None for r in ours])
+            intent = bb.med([r.get("intent_keyword") for r in ours])
             lines.append(f"| {how} | {engine} | {bb.fmt(m)} | {bb.fmt(k)} | {bb.fmt(f)} | "
-                         f"{bb.ratio(f, m)} | {bb.fmt(reqs)} | {bb.fmt(depth)} |")
+                         f"{bb.ratio(f, m)} | {bb.fmt(reqs)} | {bb.fmt(depth)} | {bb.fmt(before)} / {bb.fmt(intent)} |")
     lines.append("")
     lines.append("(ms after the last input event: the paste, or the last key; from navigation start: the JSON's *_nav)")
     return "\n".join(lines)

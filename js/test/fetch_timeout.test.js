@@ -60,8 +60,9 @@ test("stalls are retried once, then reported; a 404 is not retried", { timeout: 
   }
 });
 
-test("the UI waits for the service as long as the service waits for a fetch", async () => {
-  const { FETCH_TIMEOUT_SECONDS } = await import("../src/engine/bundle/read.js");
-  const { START_TIMEOUT_SECONDS } = await import("../src/ui/client.js");
-  assert.equal(START_TIMEOUT_SECONDS, FETCH_TIMEOUT_SECONDS);
+test("one stall limit: a page's timeout above 0, else FETCH_TIMEOUT_SECONDS", async () => {
+  const { FETCH_TIMEOUT_SECONDS, stallSeconds } = await import("../src/engine/bundle/http.js");
+  assert.equal(stallSeconds(undefined), FETCH_TIMEOUT_SECONDS);
+  assert.equal(stallSeconds(0), FETCH_TIMEOUT_SECONDS);
+  assert.equal(stallSeconds(3), 3);
 });

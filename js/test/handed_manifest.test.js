@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createService } from "../src/engine/worker.js";
 import { MANIFEST } from "../src/engine/bundle/format.js";
-import { MANIFEST as PAGE_MANIFEST } from "../src/ui/client.js";
 
 const BUNDLE = new URL("../../tests/vectors/engine/bundle/", import.meta.url);
 
@@ -33,10 +32,6 @@ function ask(handed) {
     if (handed !== undefined) setTimeout(() => service.handle({ type: "manifest", bytes: handed }), 5);
   });
 }
-
-test("the page's manifest name is the bundle's", () => {
-  assert.equal(PAGE_MANIFEST, MANIFEST);
-});
 
 test("a manifest handed by the page is not fetched again, and answers as one fetched", async () => {
   const bytes = new Uint8Array(await readFile(new URL(MANIFEST, BUNDLE)));
@@ -75,4 +70,36 @@ test("the warm-up search before any query fetches nothing and leaves the answers
     service.handle({ type: "init", bundleUrl: "http://localhost/search/" });
   });
   assert.deepEqual(answer, fresh.results);
+});
+
+test("the files every query needs, fetched by the page beside the manifest, are not fetched again; one it could not fetch is", async () => {
+  const { warmFilesOf } = await import("../src/engine/bundle/warm.js");
+  const bytes = new Uint8Array(await readFile(new URL(MANIFEST, BUNDLE)));
+  const warm = warmFilesOf(bytes);
+  assert.ok(warm.some((name) => name.startsWith("keyword.")), warm.join());
+  const [failed, ...got] = warm;
+  const own = /** @type {any} */ (await ask(undefined));
+  /** @type {string[]} */
+  const fetched = [];
+  const results = await new Promise((resolve) => {
+    const service = createService((message) => {
+      if (message.type === "results" && message.complete) resolve(message.results);
+    }, { fetcher: () => async (/** @type {string} */ name) => { fetched.push(name); return readFile(new URL(name, BUNDLE)); } });
+    service.handle({ type: "init", bundleUrl: "http://localhost/search/", manifest: true });
+    service.handle({ type: "query", channel: "box", id: 1, query: "install", settled: true });
+    setTimeout(async () => {
+      service.handle({ type: "manifest", bytes, tried: 1, warm });
+      service.handle({ type: "file", name: failed, bytes: null, tried: 1 });
+      for (const name of got) service.handle({ type: "file", name, bytes: new Uint8Array(await readFile(new URL(name, BUNDLE))), tried: 1 });
+    }, 5);
+  });
+  assert.deepEqual(results, own.results);
+  assert.ok(fetched.includes(failed));
+  for (const name of [MANIFEST, ...got]) assert.ok(!fetched.includes(name), `${name} fetched again`);
+});
+
+test("a manifest the page cannot parse names no files to fetch", async () => {
+  const { warmFilesOf } = await import("../src/engine/bundle/warm.js");
+  assert.deepEqual(warmFilesOf(new TextEncoder().encode("{not json")), []);
+  assert.deepEqual(warmFilesOf(new TextEncoder().encode("null")), []);
 });

@@ -3,9 +3,11 @@
 // engine/ (bundle reading, tokenizer, search, worker.js: what the Python reference engine
 // mirrors) and ui/ (the page's UI). The engine never imports the UI; the UI imports the engine
 // only through the worker boundary: ui/client.js imports engine/worker.js lazily, on intent (or
-// starts it as a Web Worker by URL), so a page view never pulls the engine in. In the engine,
-// bundle/format.js, schema.js and read.js read files only (worker.js composes them with the
-// encoder).
+// starts it as a Web Worker by URL), so a page view never pulls the engine in (but for
+// bundle/http.js, the one fetch rule both use, and bundle/warm.js, the files every query needs,
+// which the page fetches beside worker.js, and the format.js they name files by). In the engine,
+// bundle/format.js, schema.js, http.js, warm.js and read.js read files only (worker.js composes
+// them with the encoder).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -47,24 +49,31 @@ test("the engine half never imports the UI half", () => {
   }
 });
 
-test("bundle reading reads files only: format.js, schema.js, display.js and read.js import one another only", () => {
+test("bundle reading reads files only: format.js, schema.js, display.js, http.js, warm.js and read.js import one another only", () => {
   assert.deepEqual(imports("engine/bundle/format.js"), { stat: [], lazy: [] });
+  assert.deepEqual(imports("engine/bundle/http.js"), { stat: [], lazy: [] });
+  assert.deepEqual(imports("engine/bundle/warm.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
   assert.deepEqual(imports("engine/bundle/schema.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
   assert.deepEqual(imports("engine/bundle/display.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
   assert.deepEqual(imports("engine/bundle/read.js"),
-    { stat: ["engine/bundle/format.js", "engine/bundle/schema.js", "engine/bundle/display.js"], lazy: [] });
+    { stat: ["engine/bundle/format.js", "engine/bundle/schema.js", "engine/bundle/display.js", "engine/bundle/http.js"], lazy: [] });
 });
 
 test("worker.js composes the bundle with the encoder", () => {
   const { stat, lazy } = imports("engine/worker.js");
-  assert.deepEqual(stat, ["engine/bundle/format.js", "engine/bundle/read.js", "engine/bundle/encoder-shards.js"]);
+  assert.deepEqual(stat, ["engine/bundle/format.js", "engine/bundle/read.js", "engine/bundle/encoder-shards.js",
+                          "engine/bundle/http.js", "engine/bundle/warm.js"]);
   assert.deepEqual([...new Set(lazy)].sort(), ["engine/bundle/vector-shards.js", "engine/encoder.js", "engine/engine.js"]);
 });
 
-test("a page view loads the UI modules only, each imported by ui.js at depth one", () => {
+test("a page view loads the UI modules only, each imported by ui.js at depth one, and the fetch rule", () => {
   for (const file of uiModules) {
-    for (const name of imports(file).stat) assert.match(name, /^ui\/[a-z]+\.js$/, `${file} imports ${name}`);
+    for (const name of imports(file).stat) {
+      if (file === "ui/client.js" && name.startsWith("engine/")) continue; // the three below
+      assert.match(name, /^ui\/[a-z]+\.js$/, `${file} imports ${name}`);
+    }
   }
+  assert.deepEqual(imports("ui/client.js").stat, ["engine/bundle/format.js", "engine/bundle/http.js", "engine/bundle/warm.js"]);
   assert.deepEqual(imports("ui/ui.js").stat.sort(), uiModules.filter((name) => name !== "ui/ui.js"));
   // The one way into the engine: client.js, on intent (in the page when there are no module workers).
   assert.deepEqual(uiModules.flatMap((file) => imports(file).lazy.map((name) => `${file} -> ${name}`)),

@@ -8,11 +8,13 @@
  * encoder; PARTS (and loadBundle, for node) put them together.
  *
  * Protocol (plain objects through postMessage):
- *   in:  {type: "init", bundleUrl, timeout?, manifest?}   (timeout: bundle/read.js httpFetcher's, in
+ *   in:  {type: "init", bundleUrl, timeout?, manifest?}   (timeout: bundle/http.js stallSeconds', in
  *        seconds; manifest: true when the page fetches manifest.json and sends it next, so it
  *        downloads beside this file: ui/client.js)
- *        {type: "manifest", bytes, tried}   (the page's manifest.json, or null: then the service
- *        fetches it, its try counted when `tried` is 1: bundle/read.js httpFetcher)
+ *        {type: "manifest", bytes, tried, warm?}   (the page's manifest.json, or null: then the service
+ *        fetches it, its try counted when `tried` is 1: bundle/http.js fetchTried; warm: the file
+ *        names of bundle/warm.js the page fetches too, each handed likewise as
+ *        {type: "file", name, bytes, tried})
  *        {type: "query", channel, id, query, mode?, limit?, settled?}
  *        {type: "clear", channel}   (the box is empty: nothing to re-run for it)
  *   out: {type: "status", state: "loading" | "ready" | "error", parts, done, message?, warnings, top,
@@ -51,9 +53,8 @@
  * shard (oneGraphShard: where the vector clusters wait anyway) the encoder rows of the word being typed and
  * of its completions (encoder.js heldFrom): the next key changes both.
  */
-import { BundleError, MANIFEST, displayFragment, fileName, graphShard, listedParts } from "./bundle/format.js";
+import { BundleError, MANIFEST, fileName, graphShard, oneGraphShard } from "./bundle/format.js";
 import {
-  FETCH_TIMEOUT_SECONDS,
   fragmentOf,
   httpFetcher,
   inOrder,
@@ -65,9 +66,10 @@ import {
   loadManifest,
   loadShard,
   loadTexts,
-  oneGraphShard,
 } from "./bundle/read.js";
 import { HELD_ROWS } from "./bundle/encoder-shards.js";
+import { stallSeconds } from "./bundle/http.js";
+import { warmFiles } from "./bundle/warm.js";
 // engine.js (and the modules it imports) is imported at init, not here: a static import would
 // hold the worker's first fetch of the bundle until the whole module graph is in. Loading starts
 // on the reader's first sign of intent, so the two now download side by side.
@@ -80,7 +82,7 @@ const NO_EDGES = { targets: [], types: [] };
 /**
  * @typedef {{fetchFile: FetchFile, bundle: Bundle | null}} LoadContext
  * @typedef {{
- *   name: string, required: boolean, prefetch: string[],
+ *   name: string, required: boolean,
  *   load: (context: LoadContext) => Promise<boolean | void>
  * }} Part
  * @typedef {{type: "query", channel: string, id: number, query: string,
@@ -88,9 +90,8 @@ const NO_EDGES = { targets: [], types: [] };
  */
 
 /**
- * Parts of the bundle, loaded in this order. `prefetch`: parts (logical names, bundle/format.js)
- * that start downloading as soon as the manifest is read (those it lists), beside the required
- * part, so they are often already there when their turn comes.
+ * Parts of the bundle, loaded in this order (their files download at once: bundle/warm.js, so
+ * they are often already there when their turn comes).
  * `load` may return false when it added nothing (then queries are not re-run).
  * @type {Part[]}
  */
@@ -98,7 +99,6 @@ export const PARTS = [
   {
     name: "keyword",
     required: true,
-    prefetch: [],
     load: async (context) => {
       context.bundle = await loadKeywordBundle(context.fetchFile);
     },
@@ -108,7 +108,6 @@ export const PARTS = [
     // background: results already on screen are re-posted when it arrives.
     name: "semantic",
     required: false,
-    prefetch: ["encoder.json", "vectors.bin", "centroids.bin", "words.bin"],
     load: async (context) => loadSemantic(/** @type {Bundle} */ (context.bundle), context.fetchFile),
   },
 ];
@@ -167,6 +166,19 @@ export async function loadBundle(fetchFile) {
 }
 
 /**
+ * @typedef {{bytes: ArrayBuffer | Uint8Array | null, tried: number}} HandedBytes
+ * @typedef {{file: Promise<HandedBytes>, hand: (bytes: HandedBytes) => void}} Handed
+ */
+
+/** A file the page fetches for the service: its bytes once the page hands them. @returns {Handed} */
+function handedFile() {
+  /** @type {(bytes: HandedBytes) => void} */
+  let hand = () => {};
+  const file = new Promise((resolve) => { hand = resolve; });
+  return { file: /** @type {Promise<HandedBytes>} */ (file), hand };
+}
+
+/**
  * A FetchFile that fetches each file once (so prefetching warms the cache).
  * @param {FetchFile} fetchFile @returns {FetchFile}
  */
@@ -183,7 +195,7 @@ export function cachingFetcher(fetchFile) {
   };
 }
 
-/** How many text fragments a small site (read.js oneGraphShard) fetches before any query: those
+/** How many text fragments a small site (format.js oneGraphShard) fetches before any query: those
  * of its most connected pages (topFragments). */
 export const TOP_TEXT_FRAGMENTS = 4;
 
@@ -314,12 +326,10 @@ export function createService(post, options = {}) {
   const keywordPosted = new Map();
   /** @type {LoadContext | null} */
   let context = null;
-  /** The page's manifest (a "manifest" message), when init said it comes: its bytes, or null
-   * and how many tries the page made. */
-  /** @type {(handed: {bytes: ArrayBuffer | Uint8Array | null, tried: number}) => void} */
-  let handManifest = () => {};
-  /** @type {Promise<{bytes: ArrayBuffer | Uint8Array | null, tried: number}>} */
-  const handedManifest = new Promise((resolve) => { handManifest = resolve; });
+  /** Files the page fetches (ui/client.js), when init said it sends the manifest: the manifest
+   * (a "manifest" message) and the warm files it names (bundle/warm.js; each a "file" message):
+   * their bytes, or null and how many tries the page made. @type {Map<string, Handed>} */
+  const handed = new Map([[MANIFEST, handedFile()]]);
   /** @type {string[]} */
   const loaded = [];
   /** @type {string[]} */
@@ -350,6 +360,8 @@ export function createService(post, options = {}) {
   /** Display fragments by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const displays = new Map();
+  /** A small site's query whose final answer waits for these text fragments (answer). @type {Map<string, {message: QueryMessage, indexes: number[]}>} */
+  const textsFor = new Map();
   /** Graph shards by index: loading, loaded or failed.
    * @type {Map<number, "loading" | "loaded" | "failed">} */
   const graphShards = new Map();
@@ -366,6 +378,11 @@ export function createService(post, options = {}) {
   /** @param {QueryMessage} message */
   function answer(message) {
     if (!context || !context.bundle || !engineModule) return;
+    // Its final answer waits for texts still on the way: searching again as each other file
+    // arrives would only find that out again, on the worker's thread the last one is answered on.
+    const waits = textsFor.get(message.channel);
+    if (waits?.message === message && waits.indexes.some((index) => fragments.get(index) === "loading")) return;
+    textsFor.delete(message.channel);
     if (tried < parts.length) answeredEarly = true;
     const bundle = context.bundle;
     const { search, boundedQuery } = engineModule;
@@ -439,6 +456,7 @@ export function createService(post, options = {}) {
     // keyword answer: answerByKeyword), which is shown meanwhile.
     if (!textsLater && missing.size > 0 && oneGraphShard(bundle.manifest) && wantTexts(bundle, missing)) {
       if (message.mode !== "vector") answerByKeyword(bundle, message);
+      textsFor.set(message.channel, { message, indexes: [...missing].map((chunk) => fragmentOf(bundle, chunk)) });
       return;
     }
     post({
@@ -685,33 +703,24 @@ export function createService(post, options = {}) {
     schedule();
   }
 
-  /** @param {string} bundleUrl @param {number | undefined} timeout @param {boolean} handed the page sends the manifest */
-  async function init(bundleUrl, timeout, handed) {
+  /** @param {string} bundleUrl @param {number | undefined} timeout @param {boolean} fromPage the page sends the manifest */
+  async function init(bundleUrl, timeout, fromPage) {
     if (context) return;
     const fetcher = makeFetcher(bundleUrl, timeout);
-    const fetchFile = cachingFetcher(handed
-      ? (name) => (name === MANIFEST ? handedManifest.then(({ bytes, tried }) => bytes ?? fetcher(name, tried)) : fetcher(name))
+    const fetchFile = cachingFetcher(fromPage
+      ? (name) => handed.get(name)?.file.then(({ bytes, tried }) => bytes ?? fetcher(name, tried)) ?? fetcher(name)
       : fetcher);
     context = { fetchFile, bundle: null };
     postStatus();
-    const engine = withinSeconds(import("./engine.js"), timeout ?? FETCH_TIMEOUT_SECONDS, "engine.js");
+    const engine = withinSeconds(import("./engine.js"), stallSeconds(timeout), "engine.js");
     engine.catch(() => {}); // a failure is reported below, when the engine is needed
     // The start list needs the manifest only (fetched once: the first part reads the same one).
     loadManifest(fetchFile).then((manifest) => {
-      const listed = new Set(listedParts(manifest));
-      // A site whose texts are one fragment has one graph shard and (its display columns being
-      // smaller) its display fragment 0 holds most of its pages: every expansion's edges (vector
-      // and hybrid answers) are in the one, most answers' pages in the other, a few KiB: they
-      // download now, not after the query's term shards or its vector.
-      const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
-      const fragments = oneGraphShard(manifest) ? [displayFragment(0), ...graph] : [];
-      const prefetch = parts.flatMap((part) => part.prefetch);
-      for (const name of [...prefetch, ...fragments]) {
-        if (listed.has(name)) fetchFile(fileName(manifest, name)).catch(() => {}); // errors surface in load
-      }
+      // (those the page fetches are waited for, not fetched again)
+      for (const name of warmFiles(manifest)) fetchFile(name).catch(() => {}); // errors surface in load
       // The vocabulary shards of WordPiece's special tokens: the encoder reads them before any
       // query's files (encoder.js loadEncoder), so they download now, not after encoder.json.
-      if (manifest.encoder && prefetch.includes("encoder.json")) {
+      if (manifest.encoder) {
         import("./encoder.js").then(({ prefetchSpecials }) => prefetchSpecials(manifest, fetchFile)).catch(() => {});
       }
       top = topPages(manifest);
@@ -762,9 +771,13 @@ export function createService(post, options = {}) {
       if (message.type === "init") {
         init(String(message.bundleUrl), typeof message.timeout === "number" ? message.timeout : undefined,
              message.manifest === true);
-      } else if (message.type === "manifest") {
+      } else if (message.type === "manifest" || message.type === "file") {
+        const name = message.type === "manifest" ? MANIFEST : String(message.name);
+        if (message.type === "manifest" && Array.isArray(message.warm)) {
+          for (const warm of message.warm) if (typeof warm === "string" && !handed.has(warm)) handed.set(warm, handedFile());
+        }
         const bytes = message.bytes instanceof ArrayBuffer || message.bytes instanceof Uint8Array ? message.bytes : null;
-        handManifest({ bytes, tried: message.tried === 1 ? 1 : 0 });
+        handed.get(name)?.hand({ bytes, tried: message.tried === 1 ? 1 : 0 });
       } else if (message.type === "query") {
         const query = /** @type {QueryMessage} */ (message);
         arrived.set(query, Date.now());

@@ -10,21 +10,21 @@
  *            warnings: string[], top?: {path: string, title: string, url: string}[],
  *            facets?: import("./chips.js").Facets | null}} Status
  *   (`facets`: the manifest's, once the worker has read it)
- * @typedef {{bytes: ArrayBuffer | null, tried: number}} Handed the page's manifest (fetchManifest)
+ * @typedef {{bytes: Uint8Array | null, tried: number}} Fetched a file the page fetched for the service:
+ *   its bytes, or null and whether that try counts (fetchHanded)
+ * @typedef {Fetched & {warm: Map<string, Promise<Fetched>>}} Handed the page's manifest, and the
+ *   files it fetches once it has it (engine/bundle/warm.js), by name
  * @typedef {{type: "results", channel: string, id: number, query: string, mode?: string,
  *            results: any[], parts: string[], complete: boolean, error?: string}} ResultsMessage
  */
 
-/** Seconds the service may take to say anything at all (engine/bundle/read.js FETCH_TIMEOUT_SECONDS:
- * one constant in spirit, copied so a page view does not load the engine; a test keeps them equal). */
-export const START_TIMEOUT_SECONDS = 15;
-
-/** The bundle's manifest (engine/bundle/format.js MANIFEST, copied likewise; a test keeps them equal). */
-export const MANIFEST = "manifest.json";
+import { MANIFEST } from "../engine/bundle/format.js";
+import { fetchOnce, stallSeconds } from "../engine/bundle/http.js";
+import { warmFilesOf } from "../engine/bundle/warm.js";
 
 /** Talks to the search service: a module worker, or the same code in the page. */
 export class SearchClient {
-  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (engine/bundle/read.js) */
+  /** @param {URL} bundleUrl @param {number} [timeout] seconds a bundle fetch may stall (engine/bundle/http.js stallSeconds) */
   constructor(bundleUrl, timeout) {
     this.bundleUrl = bundleUrl;
     this.timeout = timeout;
@@ -45,7 +45,7 @@ export class SearchClient {
     this.started = false;
     /** The manifest as the page fetched it (engine/worker.js: bytes null, the service fetches it).
      * @type {Promise<Handed>} */
-    this.manifest = Promise.resolve({ bytes: null, tried: 0 });
+    this.manifest = Promise.resolve({ bytes: null, tried: 0, warm: new Map() });
   }
 
   /**
@@ -65,17 +65,22 @@ export class SearchClient {
     if (this.started) return;
     this.started = true;
     // The service posts its status as soon as it runs: silence means worker.js (or, in the
-    // page, its import) never arrived, and "Loading…" must not stay on screen forever.
-    const seconds = this.timeout ?? START_TIMEOUT_SECONDS;
+    // page, its import) never arrived, and "Loading…" must not stay on screen forever (it may
+    // stall as long as any bundle fetch).
+    const seconds = stallSeconds(this.timeout);
     setTimeout(() => {
       if (this.heard) return;
       this.setStatus({ state: "error", parts: [], done: true, warnings: [],
                        message: `the search runtime did not start: no response for ${seconds} s` });
     }, seconds * 1000);
     // The manifest downloads beside worker.js, not once the worker runs (a round trip less
-    // before the query's files): the service takes these bytes, or without them fetches it
-    // itself, this try counted (a stalled manifest is still tried twice in all).
-    this.manifest = fetchManifest(this.bundleUrl, seconds);
+    // before the query's files), and the files every query needs as soon as it is in: the
+    // service takes these bytes, or without them fetches each itself, this try counted (a
+    // stalled file is still tried twice in all).
+    this.manifest = fetchHanded(this.bundleUrl, MANIFEST, this.timeout).then((manifest) => {
+      const names = manifest.bytes ? warmFilesOf(manifest.bytes) : [];
+      return { ...manifest, warm: new Map(names.map((name) => [name, fetchHanded(this.bundleUrl, name, this.timeout)])) };
+    });
     try {
       // worker.js comes from this runtime's own folder (engine/ next to ui/), named after its hash
       // (inject.py): an old page can only ever start its own worker, never a newer one.
@@ -89,7 +94,7 @@ export class SearchClient {
         this.inPage();
       });
       worker.postMessage(this.initMessage());
-      this.manifest.then((handed) => worker.postMessage({ type: "manifest", ...handed }));
+      this.hand((message) => worker.postMessage(message));
       this.worker = worker;
     } catch {
       this.inPage();
@@ -102,13 +107,22 @@ export class SearchClient {
       ({ createService }) => {
         const service = createService((message) => queueMicrotask(() => this.receive(message)));
         service.handle(this.initMessage());
-        this.manifest.then((handed) => service.handle({ type: "manifest", ...handed }));
+        this.hand((message) => service.handle(message));
         for (const message of this.latest.values()) service.handle(message);
         this.service = service;
       },
       (error) => this.receive({ type: "status", state: "error", parts: [], done: true, warnings: [],
                                 message: `the search runtime could not start (${error.message})` }),
     );
+  }
+
+  /** Hand the service what the page fetched for it: the manifest (with the names of the files
+   * that follow), then each of those files as it arrives. @param {(message: any) => void} send */
+  hand(send) {
+    this.manifest.then(({ bytes, tried, warm }) => {
+      send({ type: "manifest", bytes, tried, warm: [...warm.keys()] });
+      for (const [name, file] of warm) file.then((fetched) => send({ type: "file", name, ...fetched }));
+    });
   }
 
   initMessage() {
@@ -163,24 +177,16 @@ export class SearchClient {
 }
 
 /**
- * The manifest's bytes, fetched by the page as engine/bundle/read.js httpFetcher does (revalidated:
- * a new build's files are named in the new manifest); null when that fails, with the try counted
- * (`tried` 1) unless the server answered 4xx (the service then fetches it itself and reports why
- * it cannot).
- * @param {URL} bundleUrl @param {number} seconds how long it may stall
- * @returns {Promise<Handed>}
+ * A bundle file's bytes, fetched by the page by engine/bundle/http.js's rule, as the service
+ * fetches it (the manifest revalidated: a new build's files are named in the new manifest); null
+ * when that fails, with the try counted (`tried` 1) unless the failure is permanent (a 4xx: the
+ * service then fetches it itself and reports why it cannot).
+ * @param {URL} bundleUrl @param {string} name @param {number | undefined} timeout how long it may stall (stallSeconds)
+ * @returns {Promise<Fetched>}
  */
-function fetchManifest(bundleUrl, seconds) {
-  const failed = { bytes: null, tried: 1 };
-  try {
-    const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(seconds * 1000) : undefined;
-    return fetch(new URL(MANIFEST, bundleUrl), { cache: "no-cache", signal }).then(
-      async (response) => {
-        if (response.ok) return { bytes: await response.arrayBuffer(), tried: 1 };
-        return { bytes: null, tried: response.status >= 500 ? 1 : 0 };
-      },
-    ).catch(() => failed);
-  } catch {
-    return Promise.resolve(failed);
-  }
+function fetchHanded(bundleUrl, name, timeout) {
+  return fetchOnce(new URL(name, bundleUrl), { revalidate: name === MANIFEST, timeoutSeconds: timeout }).then(
+    (bytes) => ({ bytes, tried: 1 }),
+    (failure) => ({ bytes: null, tried: failure?.permanent ? 0 : 1 }),
+  );
 }

@@ -178,6 +178,24 @@ export const graphShard = (index) => `graph.${index}.json`;
 /** The logical name of display fragment `index` (spec: bundle/format.py display_fragment). @param {number} index */
 export const displayFragment = (index) => `display.${index}.json`;
 
+/** Each graph shard's first chunk: the manifest's `graph_starts`, or before format 6 its
+ * `text_starts` (spec: bundle/graph_shards.py graph_starts).
+ * @param {Record<string, any>} manifest @returns {number[]} */
+export function graphStarts(manifest) {
+  return Object.hasOwn(manifest, "graph_starts") ? manifest.graph_starts : manifest.text_starts;
+}
+
+/**
+ * Whether the site's graph is one shard (bundle/format.py WHOLE_TEXT_BYTES: a small site, or one
+ * whose texts are one file): every expansion needs it, so it is fetched with the manifest and
+ * never waits for the typing pause. Such a site's queries show most of its pages, so a typed
+ * prefix's snippet texts do not wait for the pause either; where they are several files, a query
+ * entered whole fetches its keyword answer's at once, beside the semantic half's files, and a
+ * final answer waits for its own (worker.js answerByKeyword, answer).
+ * @param {any} manifest a bundle's manifest
+ */
+export const oneGraphShard = (manifest) => graphStarts(manifest).length === 1;
+
 /** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
 export function compareCodePoints(a, b) {
   const n = Math.min(a.length, b.length);

@@ -28,6 +28,7 @@ import {
   displayFragment,
   fileName,
   graphShard,
+  graphStarts,
   lastAtOrBefore,
   partCrc,
   postingsShard,
@@ -42,7 +43,6 @@ import {
   checkManifest,
   checkShardKeys,
   displayStarts,
-  graphStarts,
   isObject,
   object,
   own,
@@ -53,6 +53,7 @@ import {
   wholes,
 } from "./schema.js";
 import { expandDisplay, expandPages } from "./display.js";
+import { fetchTried } from "./http.js";
 
 /**
  * @typedef {(name: string, tried?: number) => Promise<ArrayBuffer | Uint8Array>} FetchFile
@@ -393,18 +394,7 @@ export function fragmentOf(bundle, chunk) {
   return lastAtOrBefore(bundle.textStarts, chunk);
 }
 
-/**
- * Whether the site's graph is one shard (bundle/format.py WHOLE_TEXT_BYTES: a small site, or one
- * whose texts are one file): every expansion needs it, so it is fetched with the manifest and
- * never waits for the typing pause. Such a site's queries show most of its pages, so a typed
- * prefix's snippet texts do not wait for the pause either; where they are several files, a query
- * entered whole fetches its keyword answer's at once, beside the semantic half's files, and a
- * final answer waits for its own (worker.js answerByKeyword, answer).
- * @param {any} manifest a bundle's manifest
- */
-export const oneGraphShard = (manifest) => graphStarts(manifest).length === 1;
-
-/** The graph shard holding the edges from a chunk (schema.js graphStarts).
+/** The graph shard holding the edges from a chunk (format.js graphStarts).
  * @param {Bundle} bundle @param {number} chunk */
 export function graphOf(bundle, chunk) {
   return lastAtOrBefore(bundle.graphStarts, chunk);
@@ -454,81 +444,16 @@ export async function loadDisplay(bundle, fetchFile, index) {
 /** `displayLoaded` states: a fragment not loaded is 0. */
 export const DISPLAY_LOADED = 1;
 
-/** Seconds a bundle fetch may go without receiving anything (its response, or the next bytes of
- * its body) before it is given up and tried once more; a page may set another with the runtime
- * script's `data-graphsearch-timeout` attribute (ui.js). A stall, not a duration: a large part on
- * a slow connection keeps receiving, so it never times out. */
-export const FETCH_TIMEOUT_SECONDS = 15;
-
-class Stalled extends Error {}
-
-/**
- * One HTTP GET of the whole body, aborted when nothing arrives for `timeoutMs`.
- * @param {URL} url @param {RequestInit} init @param {number} timeoutMs @returns {Promise<Uint8Array>}
- */
-async function fetchBytes(url, init, timeoutMs) {
-  const controller = new AbortController();
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(new Stalled()), timeoutMs);
-  };
-  arm();
-  try {
-    const response = await fetch(url, { ...init, signal: controller.signal });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    if (!response.body) return new Uint8Array(await response.arrayBuffer());
-    const reader = response.body.getReader();
-    /** @type {Uint8Array[]} */
-    const chunks = [];
-    let length = 0;
-    for (;;) {
-      arm();
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      length += value.length;
-    }
-    const bytes = new Uint8Array(length);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return bytes;
-  } catch (error) {
-    throw controller.signal.aborted ? new Stalled() : error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * A FetchFile for a bundle folder served over HTTP (browser or worker). manifest.json is
  * revalidated every time (`no-cache`): it names the parts of the current build, whose
- * content-hashed files the browser may cache as long as it likes. A fetch that stalls for
- * `timeoutSeconds`, fails on the network or gets a 5xx is tried once more, then fails with a
- * message the UI shows (the worker's error state): never a "Loading" that lasts forever.
+ * content-hashed files the browser may cache as long as it likes. Each file is tried as
+ * http.js fetchTried says (a stall, a network failure or a 5xx is tried once more), then fails
+ * with a message the UI shows (the worker's error state): never a "Loading" that lasts forever.
  * @param {string} baseUrl URL of the bundle folder, ending with "/"
- * @param {number} [timeoutSeconds]
+ * @param {number} [timeoutSeconds] how long a fetch may stall (http.js stallSeconds)
  * @returns {FetchFile}
  */
-export function httpFetcher(baseUrl, timeoutSeconds = FETCH_TIMEOUT_SECONDS) {
-  const timeoutMs = 1000 * (timeoutSeconds > 0 ? timeoutSeconds : FETCH_TIMEOUT_SECONDS);
-  return async (name, tried = 0) => {
-    const init = name === MANIFEST ? { cache: /** @type {RequestCache} */ ("no-cache") } : {};
-    for (let attempt = 1 + tried; ; attempt++) {
-      try {
-        return await fetchBytes(new URL(name, baseUrl), init, timeoutMs);
-      } catch (error) {
-        const message = error instanceof Stalled
-          ? `no response for ${timeoutMs / 1000} s`
-          : /** @type {Error} */ (error).message;
-        const permanent = /^HTTP [1-4]/.test(message); // a 404 stays a 404: no retry
-        if (permanent) throw new Error(`${message} for ${name}`);
-        if (attempt === 2) throw new Error(`${message} for ${name} (tried twice)`);
-      }
-    }
-  };
+export function httpFetcher(baseUrl, timeoutSeconds) {
+  return (name, tried = 0) => fetchTried(new URL(name, baseUrl), name, { revalidate: name === MANIFEST, timeoutSeconds }, tried);
 }

@@ -16,6 +16,7 @@ import {
   displayFragment,
   fileKey,
   graphShard,
+  graphStarts,
   postingsShard,
   textFragment,
 } from "./format.js";
@@ -174,13 +175,6 @@ function checkStarts(manifest, key, nChunks) {
  * @param {Record<string, any>} manifest @returns {number[]} */
 export function displayStarts(manifest) {
   return Object.hasOwn(manifest, "display_starts") ? manifest.display_starts : manifest.text_starts;
-}
-
-/** Each graph shard's first chunk: the manifest's `graph_starts`, or before format 6 its
- * `text_starts` (spec: bundle/graph_shards.py graph_starts).
- * @param {Record<string, any>} manifest @returns {number[]} */
-export function graphStarts(manifest) {
-  return Object.hasOwn(manifest, "graph_starts") ? manifest.graph_starts : manifest.text_starts;
 }
 
 /** Everything either engine reads from manifest.json (after its format and checksum).
