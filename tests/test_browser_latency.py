@@ -67,8 +67,8 @@ def test_a_pasted_query_is_settled_and_a_typed_key_is_not(page, sites):
 def test_a_one_fragment_sites_graph_comes_with_the_manifest_once(page, sites):
     """The example site's texts are one fragment: its one graph shard downloads when the manifest
     is read (worker.js init), whatever the query, once, and an answer that expands needs no other
-    graph file (graph.json is in the manifest: format 9). (On a larger site the graph comes only for an answer that expands:
-    js/test/semantic_pause.test.js.)"""
+    graph file (graph.json is in the manifest: format 9). (On a larger site the graph comes only
+    for an answer that expands: js/test/semantic_pause.test.js.)"""
     for query in ("visibility_timeout", "what happens to a job that keeps failing"):
         page.goto(sites.url("mkdocs", "user-guide/jobs/"))
         start = len(page.requests)  # the runtime starts on the reader's intent, after this
