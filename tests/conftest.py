@@ -130,6 +130,14 @@ def bundle_part(bundle: Path, part: str) -> Path:
     return bundle / file_name(json.loads((bundle / MANIFEST).read_bytes()), part)
 
 
+def bundle_part_bytes(bundle: Path, part: str) -> bytes:
+    """A part's bytes: from its file, or from the manifest that holds it (format 9: its `inline`)."""
+    from mkdocs_graphsearch.bundle.format import MANIFEST, inline_part
+
+    held = inline_part(json.loads((bundle / MANIFEST).read_bytes()), part)
+    return bundle_part(bundle, part).read_bytes() if held is None else held
+
+
 def rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
     """Replace one bundle part (or the manifest, as JSON) and fix the manifest so the tampered
     part still loads: the CRC-32 (so the name) and checksum a writer of those bytes would give."""
@@ -137,9 +145,12 @@ def rewrite_bundle_file(bundle: Path, part: str, data: bytes) -> None:
     from mkdocs_graphsearch.bundle.write import sealed_manifest
 
     manifest = json.loads(data if part == MANIFEST else (bundle / MANIFEST).read_bytes())
-    if part != MANIFEST:
+    if part in manifest.get("inline", {}):  # format 9: a part the manifest holds
+        manifest["inline"][part] = data.decode()
+    elif part != MANIFEST:
         bundle_part(bundle, part).unlink()
         (bundle / hashed_name(part, data)).write_bytes(data)
+    if part != MANIFEST:
         key, index = file_key(part)
         if index is None:
             manifest["files"][key] = checksum(data)

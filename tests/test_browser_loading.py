@@ -217,14 +217,12 @@ def stalled_site(sites, tmp_path_factory):
         (r"^/search/keyword\.[0-9a-f]+\.json$", 1, "results"),  # the retry is answered
         (r"^/search/postings\.[0-9]+\.[0-9a-f]+\.bin$", 1, "results"),  # a term shard's retry too
         (r"^/search/vectors\.[0-9a-f]+\.bin$", 2, "keyword only"),  # the semantic part, in the background
-        # graph.json, fetched for an answer that expands (a question, as below): a warning too
-        (r"^/search/graph\.[0-9a-f]+\.json$", 2, "no graph"),
         (r"^/search/display\.[0-9]+\.[0-9a-f]+\.json$", 1, "results"),  # titles of the pages shown: retried
         # the seeds' edges: a warning (a question, as a query its best section spells out whole
         # answers by keyword order and expands nothing)
         (r"^/search/graph\.[0-9]+\.[0-9a-f]+\.json$", 2, "no graph"),
     ],
-    ids=["manifest", "keyword", "keyword-once", "shard-once", "vectors", "graph", "display-once", "graph-shard"],
+    ids=["manifest", "keyword", "keyword-once", "shard-once", "vectors", "display-once", "graph-shard"],
 )
 def test_a_stalled_bundle_fetch_is_retried_once_then_reported(browser, stalled_site, pattern, times, outcome):
     release, seen = threading.Event(), Counter()

@@ -201,7 +201,9 @@ def _small_docs(folder: Path, word: str) -> Path:
 
 def test_parts_have_content_hashed_names_and_the_manifest_maps_them(bundle_dir: Path) -> None:
     manifest = _manifest(bundle_dir)
-    assert manifest["format"] == FORMAT_VERSION == 8
+    assert manifest["format"] == FORMAT_VERSION == 9
+    assert set(manifest["inline"]) == {"graph.json", *(["encoder.json"] if "vectors" in manifest else [])}
+    assert not any(name.startswith(("graph.json", "encoder.json")) for name in listed_parts(manifest))
     fragments = [f"text.{i}.json" for i in range(len(manifest["text_starts"]))]
     assert [part for part in listed_parts(manifest) if part.startswith("text.")] == fragments
     assert len(manifest["files"]["text.#.json"]) == len(fragments)  # one list per kind of numbered part
@@ -228,7 +230,7 @@ def test_changed_content_changes_only_the_changed_parts_names(tmp_path: Path) ->
     names = lambda m: {part: file_name(m, part) for part in listed_parts(m)}  # noqa: E731
     assert names(a)["postings.0.bin"] != names(b)["postings.0.bin"]  # their terms and stems
     assert names(a)["text.0.json"] != names(b)["text.0.json"]
-    assert names(a)["graph.json"] == names(b)["graph.json"]  # same bytes, same name
+    assert names(a)["graph.0.json"] == names(b)["graph.0.json"]  # same bytes, same name
 
 
 def test_writer_removes_its_stale_parts_and_nothing_else(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, VECTORS, build_bundle_dir, bundle_part, groups_layout, rewrite_bundle_file
+from conftest import ROOT, VECTORS, build_bundle_dir, bundle_part, bundle_part_bytes, groups_layout, rewrite_bundle_file
 from mkdocs_graphsearch.bundle.format import (
     CHECKSUM_PREFIX,
     MANIFEST,
@@ -405,8 +405,8 @@ MALFORMED_BINARY = {
 
 def _malformed_copy(checked: Path, folder: Path, part: str, change) -> Path:  # type: ignore[no-untyped-def]
     shutil.copytree(checked, folder)
-    source = folder / MANIFEST if part == MANIFEST else bundle_part(folder, part)
-    document = change(json.loads(source.read_bytes()))
+    source = (folder / MANIFEST).read_bytes() if part == MANIFEST else bundle_part_bytes(folder, part)
+    document = change(json.loads(source))
     rewrite_bundle_file(folder, part, json.dumps(document, separators=(",", ":"), sort_keys=True).encode())
     return folder
 

@@ -214,21 +214,24 @@ def test_derived_parents_skip_code_blocks() -> None:
     assert display.derived_parents(levels, kinds, [0, 0, 0, 0, 0, 1, 1], 0) == [-1, 0, 1, 0, 1, -1, 5]
 
 
-def test_a_frozen_format_7_bundle_reads_as_format_8_writes(tmp_path, monkeypatch) -> None:
-    """tests/vectors/engine/bundle-format-7: the parity corpus, keyword only, written by format
-    7's code with display fragments of 256 bytes and graph shards of 64 (several of each). Both
-    engines still read it: its display columns and graph are a format-8 build's of the same docs
-    at the same sizes, and so are its answers."""
+@pytest.mark.parametrize("version", [7, 8])
+def test_a_frozen_bundle_reads_as_this_format_writes(tmp_path, monkeypatch, version: int) -> None:
+    """tests/vectors/engine/bundle-format-7 and -8: the parity corpus, keyword only, written by
+    format 7's code (89b96b0) and format 8's (f36016f: graph.json a file) with display fragments
+    of 256 bytes and graph shards of 64 (several of each). Both engines still read them: their
+    display columns and graph are a build's of the same docs at the same sizes today, and so
+    are their answers."""
     from mkdocs_graphsearch.bundle import graph_shards, write
     from mkdocs_graphsearch.bundle.format import FORMAT_VERSION
 
-    frozen = VECTORS / "engine" / "bundle-format-7"
+    frozen = VECTORS / "engine" / f"bundle-format-{version}"
     monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 256)
     monkeypatch.setattr(graph_shards, "GRAPH_SHARD_BYTES", 64)
     monkeypatch.setattr(write, "WHOLE_TEXT_BYTES", 0)
     docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
     old, new = load_bundle(frozen), load_bundle(build_bundle_dir(tmp_path / "new", docs, embeddings=False))
-    assert old.manifest["format"] == 7 and new.manifest["format"] == FORMAT_VERSION
+    assert old.manifest["format"] == version and new.manifest["format"] == FORMAT_VERSION
+    assert "inline" not in old.manifest and "graph.json" in new.manifest["inline"]
     assert len(old.manifest["display_starts"]) > 2 and len(old.manifest["graph_starts"]) > 2
     assert old.chunks == new.chunks and old.pages == new.pages and old.graph == new.graph
     queries = generated_queries(old, 40)

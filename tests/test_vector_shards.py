@@ -231,12 +231,14 @@ def test_chained_numbers_the_clusters_along_their_centroids() -> None:
 def _as_format_3(grouped: Path, out: Path) -> None:
     """The grouped bundle re-laid out as format 3 wrote it: one cluster a file, no `groups`, its
     display columns whole (format 6's compact ones read back: bundle/display.py) and its graph
-    shards in CSR form (format 8's compact ones read back: bundle/graph_shards.py)."""
+    shards in CSR form (format 8's compact ones read back: bundle/graph_shards.py), graph.json and
+    encoder.json files (format 9's manifest holds them)."""
     manifest = json.loads((grouped / MANIFEST).read_bytes())
     bundle = load_bundle(grouped)
     clusters = manifest["vectors"]["clusters"]
     parts = {part: (grouped / file_name(manifest, part)).read_bytes() for part in listed_parts(manifest)}
     parts = {part: data for part, data in parts.items() if not part.startswith("vectors.")}
+    parts.update((part, text.encode()) for part, text in manifest.pop("inline").items())  # files in format 3
     width = 4 + row_bytes(manifest["vectors"]["dim"], clusters["bits"]) + 4
     for group in range(len(clusters["groups"])):
         data = (grouped / file_name(manifest, vector_shard(group))).read_bytes()

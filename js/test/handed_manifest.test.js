@@ -103,3 +103,17 @@ test("a manifest the page cannot parse names no files to fetch", async () => {
   assert.deepEqual(warmFilesOf(new TextEncoder().encode("{not json")), []);
   assert.deepEqual(warmFilesOf(new TextEncoder().encode("null")), []);
 });
+
+test("the page fetches no part the manifest holds (format 9: graph.json, encoder.json)", async () => {
+  const { warmFiles } = await import("../src/engine/bundle/warm.js");
+  const { fileName, INLINE_PARTS } = await import("../src/engine/bundle/format.js");
+  const manifest = JSON.parse(await readFile(new URL(MANIFEST, BUNDLE), "utf8"));
+  const held = INLINE_PARTS.filter((name) => warmFiles(manifest).includes(fileName(manifest, name)));
+  assert.ok(held.length, "the page would fetch some of them as files");
+  // The same manifest as format 9 writes it: those parts' texts in its `inline`.
+  manifest.inline = Object.fromEntries(await Promise.all(
+    held.map(async (name) => [name, await readFile(new URL(fileName(manifest, name), BUNDLE), "utf8")])));
+  const warm = warmFiles(manifest);
+  for (const name of held) assert.ok(!warm.includes(fileName(manifest, name)), `${name} fetched`);
+  assert.ok(warm.some((name) => name.startsWith("keyword.")), warm.join());
+});

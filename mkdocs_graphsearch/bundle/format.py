@@ -121,8 +121,9 @@ else:  # loaded on first use (files/lazy.py)
 #: in the vocabulary shards alone. Format 6 may store a clustered bundle's vectors by hoods (the
 #: manifest's `vectors.clusters.hood_chunks`). Format 7: a small site's text fragments may end
 #: inside a page (INNER_TEXT_FORMAT). Format 8 derives more display columns and stores graph
-#: shards compact (DERIVED_FORMAT).
-FORMAT_VERSION = 8
+#: shards compact (DERIVED_FORMAT). Format 9 stores the small fixed parts INLINE_PARTS in the
+#: manifest (its `inline`) rather than as files.
+FORMAT_VERSION = 9
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
 #: its parent's and an anchor derived left out) and sizes graph shards apart from the text
@@ -149,6 +150,11 @@ ENCODER_MODEL = "encoder-model.bin"
 WORDS = "words.bin"
 VOCAB = "vocab.txt"  # the vocabulary joined from its shards (bundle/read.py): no bundle part
 RELATED = "related.json"
+#: Format 9: parts of a few hundred bytes to a few KiB that every answer they serve fetches, held
+#: in the manifest's `inline` (part -> its text; `files` still lists their CRC-32): a request
+#: each saved where a search's budget is counted in requests (issue 23). graph.json: every
+#: expanding answer; encoder.json: every semantic answer.
+INLINE_PARTS = (GRAPH, ENCODER)
 #: The term shards store each BM25F impact as round(impact * IMPACT_SCALE), at least 1 (index/bm25.py);
 #: the engines divide a summed score by the manifest's `impact_scale`.
 IMPACT_SCALE = 256
@@ -289,8 +295,16 @@ def file_name(manifest: dict[str, Any], part: str) -> str:
     return stored_name(part, part_crc(manifest, part))
 
 
+def inline_part(manifest: dict[str, Any], part: str) -> bytes | None:
+    """A part the manifest holds (its `inline`, format 9: INLINE_PARTS), or None: one in a file."""
+    inline = manifest.get("inline")
+    text = inline.get(part) if isinstance(inline, dict) else None
+    return text.encode() if isinstance(text, str) else None
+
+
 def listed_parts(manifest: dict[str, Any]) -> list[str]:
-    """Every part a manifest's `files` lists (what is not a CRC-32 or a list of them is skipped)."""
+    """Every part a manifest's `files` lists as a file (what is not a CRC-32 or a list of them is
+    skipped, and so is a part the manifest holds: inline_part)."""
     files = manifest.get("files")
     parts: list[str] = []
     for key, value in files.items() if isinstance(files, dict) else ():
@@ -298,7 +312,7 @@ def listed_parts(manifest: dict[str, Any]) -> list[str]:
             parts.append(key)
         elif isinstance(value, list):
             parts += [key.replace(".#.", f".{i}.", 1) for i in range(len(value))]
-    return [part for part in parts if _lists(manifest, part)]
+    return [part for part in parts if _lists(manifest, part) and inline_part(manifest, part) is None]
 
 
 def _lists(manifest: dict[str, Any], part: str) -> bool:

@@ -32,6 +32,7 @@ from mkdocs_graphsearch.bundle.format import (
     encoder_shard,
     file_name,
     graph_shard,
+    inline_part,
     part_crc,
     postings_shard,
     text_fragment,
@@ -117,8 +118,10 @@ def locate(path: Path) -> Path:
 
 def read_file(folder: Path, manifest: dict[str, Any], name: str) -> bytes:
     """A bundle part by its logical name, checked against the manifest's CRC-32 (which a cut or
-    damaged file fails)."""
-    data = _read_part(folder / file_name(manifest, name), MAX_BUNDLE_PART, name)
+    damaged file fails); one the manifest holds (format.py INLINE_PARTS) from there."""
+    data = inline_part(manifest, name)
+    if data is None:
+        data = _read_part(folder / file_name(manifest, name), MAX_BUNDLE_PART, name)
     if checksum(data) != part_crc(manifest, name):
         raise BundleError(f"{name} is corrupted (CRC-32 differs from the manifest)")
     return data

@@ -25,6 +25,7 @@ from mkdocs_graphsearch.bundle.format import (
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
+    INLINE_PARTS,
     INNER_TEXT_FORMAT,
     KEYWORD,
     MANIFEST,
@@ -227,6 +228,11 @@ def check_manifest(data: Any) -> dict[str, Any]:
             _object(MANIFEST, entry, f"top[{i}]")
             for key in ("path", "title", "url"):
                 _string(MANIFEST, entry.get(key), f"top[{i}].{key}")
+    if "inline" in manifest:  # format 9 (format.py INLINE_PARTS)
+        for part, text in _object(MANIFEST, manifest["inline"], "inline").items():
+            if part not in INLINE_PARTS:
+                _fail(MANIFEST, f"inline.{part}", "is no part a manifest holds")
+            _string(MANIFEST, text, f"inline.{part}")
     return manifest
 
 

@@ -20,6 +20,7 @@ from mkdocs_graphsearch.bundle.display import compact_display, display_part, fra
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     IMPACT_SCALE,
+    INLINE_PARTS,
     KEYWORD,
     MANIFEST,
     MIN_TERM_SHARD_BYTES,
@@ -233,9 +234,10 @@ def build_bundle(
         "terms": len(keyword["terms"]),
         "postings": sum(len(term_postings) for term_postings in postings),
     }
-    files = {hashed_name(part, data): data for part, data in parts.items()}
+    inline = {part: parts[part].decode() for part in INLINE_PARTS if part in parts}
+    files = {hashed_name(part, data): data for part, data in parts.items() if part not in inline}
     layout = {"text_starts": text_starts, "display_starts": starts, "graph_starts": graph_starts,
-              "term_shards": term_shards}
+              "term_shards": term_shards, "inline": inline}
     files[MANIFEST] = manifest(counts, settings, parts, {**layout, **(extra_manifest or {})})
     return files
 

@@ -13,8 +13,9 @@
  * display fragments over the text fragments' ranges, format 5 its own: schema.js displayStarts;
  * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts), adds the
  * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf);
- * format 8 derives display parents, page titles and urls and stores graph shards compact. */
-export const FORMAT_VERSION = 8;
+ * format 8 derives display parents, page titles and urls and stores graph shards compact;
+ * format 9 holds INLINE_PARTS in the manifest. */
+export const FORMAT_VERSION = 9;
 export const MIN_FORMAT_VERSION = 3;
 /** Format 6: compact display fragments (display.js; spec: bundle/format.py COMPACT_DISPLAY_FORMAT). */
 export const COMPACT_DISPLAY_FORMAT = 6;
@@ -25,6 +26,9 @@ export const INNER_TEXT_FORMAT = 7;
  * DERIVED_FORMAT). */
 export const DERIVED_FORMAT = 8;
 export const MANIFEST = "manifest.json";
+/** Format 9: the small parts the manifest holds (its `inline`: part -> text; spec:
+ * bundle/format.py INLINE_PARTS). */
+export const INLINE_PARTS = ["graph.json", "encoder.json"];
 /** The search modes both engines know (spec: bundle/settings.py MODES). */
 export const MODES = ["keyword", "vector", "hybrid"];
 
@@ -147,8 +151,18 @@ export function fileName(manifest, name) {
   return dot < 0 ? `${name}.${digits}` : `${name.slice(0, dot)}.${digits}${name.slice(dot)}`;
 }
 
-/** Every part a manifest's `files` lists (what is not a CRC-32 or a list of them is skipped;
- * spec: bundle/format.py listed_parts). @param {any} manifest @returns {string[]} */
+/** A part the manifest holds (its `inline`, format 9), or null: one in a file (spec:
+ * bundle/format.py inline_part). @param {any} manifest @param {string} name
+ * @returns {Uint8Array | null} */
+export function inlinePart(manifest, name) {
+  const inline = manifest.inline;
+  const text = inline && typeof inline === "object" && Object.hasOwn(inline, name) ? inline[name] : null;
+  return typeof text === "string" ? new TextEncoder().encode(text) : null;
+}
+
+/** Every part a manifest's `files` lists as a file (what is not a CRC-32 or a list of them is
+ * skipped, and so is a part the manifest holds: inlinePart; spec: bundle/format.py listed_parts).
+ * @param {any} manifest @returns {string[]} */
 export function listedParts(manifest) {
   const files = manifest.files && typeof manifest.files === "object" ? manifest.files : {};
   /** @type {string[]} */
@@ -159,7 +173,7 @@ export function listedParts(manifest) {
   }
   return parts.filter((part) => {
     try {
-      return Boolean(fileName(manifest, part));
+      return Boolean(fileName(manifest, part)) && inlinePart(manifest, part) === null;
     } catch {
       return false;
     }

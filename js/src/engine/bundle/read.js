@@ -29,6 +29,7 @@ import {
   fileName,
   graphShard,
   graphStarts,
+  inlinePart,
   lastAtOrBefore,
   partCrc,
   postingsShard,
@@ -188,11 +189,13 @@ export async function loadManifest(fetchFile) {
  */
 export async function readFile(fetchFile, manifest, name) {
   const file = fileName(manifest, name);
-  let bytes;
-  try {
-    bytes = asBytes(await fetchFile(file));
-  } catch (error) {
-    throw new BundleError(`cannot read ${name}: ${/** @type {Error} */ (error).message}`);
+  let bytes = inlinePart(manifest, name);
+  if (bytes === null) {
+    try {
+      bytes = asBytes(await fetchFile(file));
+    } catch (error) {
+      throw new BundleError(`cannot read ${name}: ${/** @type {Error} */ (error).message}`);
+    }
   }
   if (crc32(bytes) !== partCrc(manifest, name)) {
     throw new BundleError(`${name} is corrupted (CRC-32 differs from the manifest)`);

@@ -9,6 +9,7 @@ import {
   BundleError,
   COMPACT_DISPLAY_FORMAT,
   DERIVED_FORMAT,
+  INLINE_PARTS,
   INNER_TEXT_FORMAT,
   MAX_CRC32,
   MODES,
@@ -225,6 +226,12 @@ export function checkManifest(manifest) {
       object(m, entry, `top[${i}]`);
       for (const key of ["path", "title", "url"]) string(m, own(entry, key), `top[${i}].${key}`);
     });
+  }
+  if (Object.hasOwn(manifest, "inline")) { // format 9 (format.js INLINE_PARTS)
+    for (const [part, text] of Object.entries(object(m, manifest.inline, "inline"))) {
+      if (!INLINE_PARTS.includes(part)) fail(m, `inline.${part}`, "is no part a manifest holds");
+      string(m, text, `inline.${part}`);
+    }
   }
   return manifest;
 }
