@@ -802,6 +802,32 @@ class Bench:
 # ------------------------------------------------------------------------------- summary
 
 
+def file_kind(path: str) -> str:
+    """A fetched file's kind: its name up to the first dot (`display.3.ab12cd34.json` -> display,
+    `assets/graphsearch/HASH/engine/worker.js` -> worker)."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+def hybrid_breakdown(runs: list[dict]) -> dict:
+    """Medians over the runs of what came in before the first hybrid result: gzip bytes per file
+    kind, and requests and gzip bytes without the snippet texts (`text.*`). Under load some text
+    fragments end before the hybrid mark and some do not, which moves the totals by tens of KiB;
+    without them two runs of the same code compare (issue 23)."""
+    kinds: dict[str, list[int]] = {}
+    plain: list[dict] = []
+    for r in runs:
+        chosen = [f for f in r["files"] if f["path"] in set(r["before_hybrid"]["files"])]
+        for kind in {file_kind(f["path"]) for f in chosen} | set(kinds):
+            kinds.setdefault(kind, [0] * len(plain)).append(sum(f["gzip"] for f in chosen if file_kind(f["path"]) == kind))
+        rest = [f for f in chosen if file_kind(f["path"]) != "text"]
+        plain.append({"requests": len(rest), "gzip": sum(f["gzip"] for f in rest)})
+    return {
+        "before_hybrid_without_text": {k: med([p[k] for p in plain]) for k in ("requests", "gzip")},
+        "before_hybrid_gzip_by_kind": {kind: med(sizes) for kind, sizes in sorted(kinds.items())},
+        "before_hybrid_requests_by_run": [r["before_hybrid"]["requests"] for r in runs],
+    }
+
+
 def summarize_cold(runs: list[dict], engine: str) -> dict:
     ok = [r for r in runs if r.get("first") is not None]
     out = {
@@ -819,6 +845,7 @@ def summarize_cold(runs: list[dict], engine: str) -> dict:
         out["hybrid_runs"] = len(hybrid)
         out["nav_to_hybrid_ms"] = {"p50": med([r["hybrid"] for r in hybrid]), "p95": pct([r["hybrid"] for r in hybrid], 95)}
         out["before_hybrid"] = {k: med([r["before_hybrid"][k] for r in hybrid]) for k in ("requests", "raw", "gzip")}
+        out.update(hybrid_breakdown(hybrid))
     complete = [r for r in ok if r.get("before_complete") is not None]
     if complete:
         out["before_complete"] = {k: med([r["before_complete"][k] for r in complete]) for k in ("requests", "raw", "gzip")}

@@ -219,6 +219,11 @@ def first_query_table(report: dict) -> str:
             pagefind["before_first"]["gzip"],
         ),
         (
+            "gzip KiB before the first hybrid result, without `text.*`",
+            ours.get("before_hybrid_without_text", {}).get("gzip"),
+            pagefind["before_first"]["gzip"],
+        ),
+        (
             "gzip KiB until that answer is complete (every snippet in)",
             ours.get("before_complete", {}).get("gzip"),
             pagefind["before_first"]["gzip"],
@@ -232,6 +237,11 @@ def first_query_table(report: dict) -> str:
         (
             "requests before the first hybrid result",
             ours.get("before_hybrid", {}).get("requests"),
+            pagefind["before_first"]["requests"],
+        ),
+        (
+            "requests before the first hybrid result, without `text.*`",
+            ours.get("before_hybrid_without_text", {}).get("requests"),
             pagefind["before_first"]["requests"],
         ),
         (
@@ -251,6 +261,10 @@ def first_query_table(report: dict) -> str:
     for p in ("p50", "p95"):
         a, b = ours.get("nav_to_hybrid_ms", {}).get(p), pagefind["nav_to_first_ms"].get(p)
         lines.append(f"| cold: navigation -> first (hybrid) result, {p} ms | {ms(a)} | {ms(b)} | {ratio(a, b)} |")
+    if "before_hybrid_gzip_by_kind" in ours:
+        kinds = ", ".join(f"{kind} {kib(v)}" for kind, v in ours["before_hybrid_gzip_by_kind"].items() if v)
+        lines.append(f"\nours before the first hybrid result, median gzip KiB by file kind: {kinds}; requests by run: "
+                     f"{ours['before_hybrid_requests_by_run']}")
     return "\n".join(lines)
 
 

@@ -175,9 +175,10 @@ SMALL_TEXT_FRAGMENT_BYTES = 16 * 1024
 #: A display fragment ends at the first page boundary once it holds this many bytes of JSON
 #: (bundle/display.py): coarser than the text fragments, since every answer shown while the
 #: reader types needs its pages' titles (a request per fragment), and the snippet texts only the
-#: answer the reader stops at. Format 8 stores less per page, so as many pages per fragment as
-#: format 7's larger size held: an answer fetches as many fragments, each smaller (issue 23).
-DISPLAY_FRAGMENT_BYTES = 48 * 1024
+#: answer the reader stops at. Yet an answer's ten pages lie all over a large site, so an answer
+#: on one fetched most of its fragments whatever their size: smaller ones cost it a request or
+#: two more and save more bytes than those cost (issue 23; benchmarks/display_layout.py).
+DISPLAY_FRAGMENT_BYTES = 24 * 1024
 #: A graph shard ends at the first page boundary once its edges hold this many bytes of JSON
 #: (since format 6: bundle/graph_shards.py shard_starts): an expansion fetches its seeds'
 #: shards, and its seeds are a few pages, mostly near one another in the site.
