@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from common import bundle_parts, repo_path, save_report
+from common import bundle_parts, part_kind, repo_path, save_report
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -803,9 +803,9 @@ class Bench:
 
 
 def file_kind(path: str) -> str:
-    """A fetched file's kind: its name up to the first dot (`display.3.ab12cd34.json` -> display,
+    """A fetched file's kind: common.part_kind of its name (`display.3.ab12cd34.json` -> display,
     `assets/graphsearch/HASH/engine/worker.js` -> worker)."""
-    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return part_kind(path.rsplit("/", 1)[-1])
 
 
 def hybrid_breakdown(runs: list[dict]) -> dict:
@@ -816,7 +816,8 @@ def hybrid_breakdown(runs: list[dict]) -> dict:
     kinds: dict[str, list[int]] = {}
     plain: list[dict] = []
     for r in runs:
-        chosen = [f for f in r["files"] if f["path"] in set(r["before_hybrid"]["files"])]
+        before = set(r["before_hybrid"]["files"])
+        chosen = [f for f in r["files"] if f["path"] in before]
         for kind in {file_kind(f["path"]) for f in chosen} | set(kinds):
             kinds.setdefault(kind, [0] * len(plain)).append(sum(f["gzip"] for f in chosen if file_kind(f["path"]) == kind))
         rest = [f for f in chosen if file_kind(f["path"]) != "text"]
