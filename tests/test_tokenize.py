@@ -91,7 +91,7 @@ def test_random_strings_match_javascript(node: str) -> None:
         js = run_js_tokenizer(node, texts, "code" if code else "tokenize")
         for text, js_tokens in zip(texts, js, strict=True):
             assert tokenize(text, code) == js_tokens, f"first differing input: {text!r} (code: {code})"
-        assert len(js) == len(texts), len(texts)
+        assert len(js) == len(texts) >= 5_000, len(texts)
 
 
 if __name__ == "__main__":  # pragma: no cover
