@@ -6,8 +6,7 @@
 // but follows the simulated delays and the load).
 // Usage: node benchmarks/paste_cpu.mjs BUNDLE_DIR --runtime NAME=JS_SRC ... [--rounds 3] [--out FILE]
 //   (queries: those of benchmarks/material_latency.py)
-import { writeFile } from "node:fs/promises";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
