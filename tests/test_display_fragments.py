@@ -214,10 +214,11 @@ def test_derived_parents_skip_code_blocks() -> None:
     assert display.derived_parents(levels, kinds, [0, 0, 0, 0, 0, 1, 1], 0) == [-1, 0, 1, 0, 1, -1, 5]
 
 
-@pytest.mark.parametrize("version", [7, 8])
+@pytest.mark.parametrize("version", [7, 8, 9])
 def test_a_frozen_bundle_reads_as_this_format_writes(tmp_path, monkeypatch, version: int) -> None:
-    """tests/vectors/engine/bundle-format-7 and -8: the parity corpus, keyword only, written by
-    format 7's code (89b96b0) and format 8's (f36016f: graph.json a file) with display fragments
+    """tests/vectors/engine/bundle-format-7, -8 and -9: the parity corpus, keyword only, written by
+    format 7's code (89b96b0), format 8's (f36016f: graph.json a file) and format 9's (f60667a:
+    graph.json in the manifest's `inline`) with display fragments
     of 256 bytes and graph shards of 64 (several of each). Both engines still read them: their
     display columns and graph are a build's of the same docs at the same sizes today, and so
     are their answers."""
@@ -231,7 +232,7 @@ def test_a_frozen_bundle_reads_as_this_format_writes(tmp_path, monkeypatch, vers
     docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
     old, new = load_bundle(frozen), load_bundle(build_bundle_dir(tmp_path / "new", docs, embeddings=False))
     assert old.manifest["format"] == version and new.manifest["format"] == FORMAT_VERSION
-    assert "inline" not in old.manifest and "graph.json" in new.manifest["inline"]
+    assert ("inline" in old.manifest) == (version >= 9) and "graph.json" in new.manifest["inline"]
     assert len(old.manifest["display_starts"]) > 2 and len(old.manifest["graph_starts"]) > 2
     assert old.chunks == new.chunks and old.pages == new.pages and old.graph == new.graph
     queries = generated_queries(old, 40)
