@@ -87,6 +87,49 @@ def test_display_fragments_are_sized_apart_from_text_fragments(tmp_path, monkeyp
     assert assert_parity(split_dir, queries, ["keyword"]) == len(queries)
 
 
+def test_display_fragments_grouped_by_cluster(tmp_path, monkeypatch) -> None:
+    """Format 10: a clustered site's display fragments hold the pages of its clusters in chain
+    order (keyword.json's pages.display, the manifest's display_count), not ranges of pages; both
+    engines read the same columns and answers as from the same bundle with ranges."""
+    from mkdocs_graphsearch.bundle import write
+    from mkdocs_graphsearch.bundle.display_groups import fragment_runs, page_firsts
+    from mkdocs_graphsearch.index import builder
+
+    docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
+    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 256)
+    grouped_dir = build_bundle_dir(tmp_path / "grouped", docs, embeddings=True, clusters="auto")
+    grouped = load_bundle(grouped_dir)
+    monkeypatch.setattr(builder, "build_bundle", lambda **kw: write.build_bundle(**{**kw, "chunk_clusters": None}))
+    ranges = load_bundle(build_bundle_dir(tmp_path / "ranges", docs, embeddings=True, clusters="auto"))
+    count = grouped.manifest["display_count"]
+    assert "display_starts" not in grouped.manifest and len(ranges.manifest["display_starts"]) > 2
+    assert len(grouped.manifest["files"]["display.#.json"]) == count > 2
+    page_display = orjson.loads(grouped.files["keyword.json"])["pages"]["display"]
+    firsts = page_firsts(grouped.chunks["page"], len(page_display))
+    assert any(len(fragment_runs(firsts, page_display, i)) > 1 for i in range(count))  # not ranges
+    assert grouped.chunks == ranges.chunks and grouped.pages == ranges.pages
+    queries = generated_queries(grouped, 30)
+    for mode in ("keyword", "hybrid"):
+        assert [search(grouped, q, mode=mode) for q in queries] == [search(ranges, q, mode=mode) for q in queries]
+    assert assert_parity(grouped_dir, queries, ["keyword", "hybrid"]) == 2 * len(queries)
+
+
+def test_grouped_display_needs_format_10(tmp_path, monkeypatch) -> None:
+    """pages.display and display_count come together, in format 10 only."""
+    from mkdocs_graphsearch.bundle.schema import check_manifest
+
+    docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
+    monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 256)
+    bundle = load_bundle(build_bundle_dir(tmp_path / "grouped", docs, embeddings=True, clusters="auto"))
+    keyword = orjson.loads(bundle.files["keyword.json"])
+    manifest = copy.deepcopy(bundle.manifest)
+    del keyword["pages"]["display"]
+    with pytest.raises(BundleError, match=r"keyword.json: pages.display must be there exactly when"):
+        check_keyword(keyword, manifest)
+    with pytest.raises(BundleError, match=r"manifest.json: display_count needs format 10"):
+        check_manifest({**manifest, "display_starts": [0]})
+
+
 def _keyword(rows: list[tuple[int, str, str, str, int, str]], paths: list[str]) -> dict[str, Any]:
     """keyword.json's columns for chunks given as (page, kind, id, title, parent, anchor)."""
     columns = list(zip(*rows, strict=True))

@@ -39,6 +39,7 @@ much of a fragment's gzip bytes, and each answer fetches most of a larger site's
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -55,6 +56,9 @@ DISPLAY_PAGES = ("title", "url")
 STORED_CHUNKS = ("anchor", "level", "title")
 #: The sparse chunk columns of a format-8 fragment: objects keyed by chunk number in the fragment.
 SPARSE_CHUNKS = ("ids", "parents")
+#: A run of a display fragment (one page or pages next to one another): its first chunk, end
+#: chunk (exclusive), first page, end page (exclusive).
+Run = tuple[int, int, int, int]
 
 
 def display_starts(manifest: Mapping[str, Any]) -> list[int]:
@@ -283,29 +287,51 @@ def fragment_starts(
 
 
 def display_part(
-    keyword: Mapping[str, Any], starts: Sequence[int], compact: Mapping[str, Any] | None = None
+    keyword: Mapping[str, Any], starts: Sequence[int], compact: Mapping[str, Any] | None = None,
+    runs: Sequence[Sequence[Run]] | None = None,
 ) -> tuple[dict[str, Any], dict[str, bytes]]:
     """keyword.json's document without its display columns, and the display fragments' bytes
     (format 8: compact_display's columns, `ids` and `parents` by chunk number in the fragment);
-    `compact`: compact_display(keyword) if the caller has it."""
+    `compact`: compact_display(keyword) if the caller has it; `runs`: each fragment's runs
+    (format 10 grouped, bundle/display_groups.py), else fragment i is chunks starts[i] ..."""
     chunks, pages = keyword["chunks"], keyword["pages"]
     compact = compact if compact is not None else compact_display(keyword)
     n_chunks, n_pages = len(chunks["page"]), len(pages["path"])
-    fragments = {}
-    for index, start in enumerate(starts):
-        end = starts[index + 1] if index + 1 < len(starts) else n_chunks
-        first, last = page_range(chunks["page"], starts, n_pages, index)
-        columns: dict[str, Any] = {key: compact[key][start:end] for key in STORED_CHUNKS}
-        for key in SPARSE_CHUNKS:
-            columns[key] = {str(chunk - start): value for chunk, value in compact[key].items() if start <= chunk < end}
-        document = {"chunks": columns, "pages": {key: compact["pages"][key][first:last] for key in DISPLAY_PAGES}}
-        fragments[display_fragment(index)] = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    if runs is None:
+        ends = [*starts[1:], n_chunks]
+        runs = [[(start, ends[i], *page_range(chunks["page"], starts, n_pages, i))] for i, start in enumerate(starts)]
+    sparse = {key: sorted(compact[key]) for key in SPARSE_CHUNKS}
+    fragments = {
+        display_fragment(index): orjson.dumps(fragment_document(compact, each, sparse), option=orjson.OPT_SORT_KEYS)
+        for index, each in enumerate(runs)
+    }
     rest = {
         **keyword,
         "chunks": {key: value for key, value in chunks.items() if key not in DISPLAY_CHUNKS},
         "pages": {key: value for key, value in pages.items() if key not in DISPLAY_PAGES},
     }
     return rest, fragments
+
+
+def fragment_document(
+    compact: Mapping[str, Any], runs: Sequence[Run], sparse: Mapping[str, Sequence[int]]
+) -> dict[str, Any]:
+    """A display fragment's document of compact_display's columns over its runs (format 9 and
+    older: one run); `sparse`: the chunks of each sparse column, rising."""
+    chunks: dict[str, Any] = {key: [] for key in STORED_CHUNKS}
+    chunks.update({key: {} for key in SPARSE_CHUNKS})
+    pages: dict[str, list[Any]] = {key: [] for key in DISPLAY_PAGES}
+    at = 0
+    for start, end, first, last in runs:
+        for key in STORED_CHUNKS:
+            chunks[key].extend(compact[key][start:end])
+        for key in SPARSE_CHUNKS:
+            held = sparse[key][bisect_left(sparse[key], start) : bisect_left(sparse[key], end)]
+            chunks[key].update({str(chunk - start + at): compact[key][chunk] for chunk in held})
+        for key in DISPLAY_PAGES:
+            pages[key].extend(compact["pages"][key][first:last])
+        at += end - start
+    return {"chunks": chunks, "pages": pages}
 
 
 def merge_display(keyword: dict[str, Any], fragment: Mapping[str, Any], index: int) -> None:

@@ -1,4 +1,4 @@
-"""Bundle format v8: the files the plugin writes under `search/` and both engines read.
+"""Bundle format v10: the files the plugin writes under `search/` and both engines read.
 
     manifest.json   format, generator, counts, search settings, facets (optional: the values
                     each filter facet has, for UI chips: index/facets.py), site_name (optional:
@@ -27,7 +27,9 @@
                     display_starts[i + 1] - 1 (format 4: text_starts, the chunks text.<i>.json
                     covers) and their pages; since format 6 compact (ids derived, a title or
                     anchor equal to its parent's null), since format 8 parents, page titles
-                    and urls derived too          -- the fragments of the results shown
+                    and urls derived too; since format 10 on a clustered site the pages of
+                    keyword.json's `pages.display` = i instead (bundle/display_groups.py)
+                                                  -- the fragments of the results shown
     text.<i>.json   fragment i of the chunks' plain text snippets are cut from: the texts of
                     chunks text_starts[i] .. text_starts[i + 1] - 1 (the last: to the end) -- the
                     fragments of the results shown, when they are shown
@@ -122,8 +124,9 @@ else:  # loaded on first use (files/lazy.py)
 #: manifest's `vectors.clusters.hood_chunks`). Format 7: a small site's text fragments may end
 #: inside a page (INNER_TEXT_FORMAT). Format 8 derives more display columns and stores graph
 #: shards compact (DERIVED_FORMAT). Format 9 stores the small fixed parts INLINE_PARTS in the
-#: manifest (its `inline`) rather than as files.
-FORMAT_VERSION = 9
+#: manifest (its `inline`) rather than as files. Format 10 may group display fragments by
+#: meaning (GROUPED_DISPLAY_FORMAT).
+FORMAT_VERSION = 10
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
 #: its parent's and an anchor derived left out) and sizes graph shards apart from the text
@@ -138,6 +141,10 @@ INNER_TEXT_FORMAT = 7
 #: store edge counts and targets relative to their source (bundle/graph_shards.py); formats 6 and
 #: 7 store them as they are.
 DERIVED_FORMAT = 8
+#: Format 10 display fragments of a clustered site hold pages that rank together, not a range of
+#: chunks (keyword.json's `pages.display`, the manifest's `display_count`:
+#: bundle/display_groups.py); formats 3 to 9, and format 10 without `display_count`, hold ranges.
+GROUPED_DISPLAY_FORMAT = 10
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"

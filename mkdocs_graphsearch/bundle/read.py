@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import orjson
 
-from mkdocs_graphsearch.bundle.display import display_starts, merge_display
+from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, merge_display
+from mkdocs_graphsearch.bundle.display_groups import display_count, expand_grouped, fragment_runs, page_firsts
 from mkdocs_graphsearch.bundle.encoder_shards import join_encoder, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
@@ -281,10 +282,23 @@ def load_bundle(path: Path) -> Bundle:
 
 def read_display(folder: Path, manifest: dict[str, Any], keyword: dict[str, Any], files: dict[str, bytes]) -> None:
     """Every display fragment (the JS runtime fetches those of the results shown), checked, into
-    keyword.json's (checked) columns; each file's bytes into `files`."""
-    for index, name, data in read_each(folder, manifest, files, display_fragment, len(display_starts(manifest))):
-        fragment = check_display(parse_json(name, data), manifest, keyword["chunks"]["page"], index)
-        merge_display(keyword, fragment, index)
+    keyword.json's (checked) columns; each file's bytes into `files`. A grouped bundle's
+    `pages.display` is read here and left out of the columns (bundle/display_groups.py)."""
+    chunk_pages = keyword["chunks"]["page"]
+    each = read_each(folder, manifest, files, display_fragment, display_count(manifest))
+    if "display_count" not in manifest:
+        for index, name, data in each:
+            merge_display(keyword, check_display(parse_json(name, data), manifest, chunk_pages, index), index)
+        return
+    page_display = keyword["pages"].pop("display")
+    firsts = page_firsts(chunk_pages, len(page_display))
+    for key in DISPLAY_CHUNKS:
+        keyword["chunks"][key] = [None] * len(chunk_pages)
+    for key in DISPLAY_PAGES:
+        keyword["pages"][key] = [None] * len(page_display)
+    for index, name, data in each:
+        runs = fragment_runs(firsts, page_display, index)
+        expand_grouped(keyword, check_display(parse_json(name, data), manifest, chunk_pages, index, runs), index, runs)
 
 
 def read_pages(folder: Path, manifest: dict[str, Any]) -> dict[str, list[Any]]:

@@ -16,12 +16,15 @@ values. Only `format` must be spelled as an integer (read.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from mkdocs_graphsearch.bundle.display import display_starts, page_range
+from mkdocs_graphsearch.bundle.display import Run, display_starts, page_range
+from mkdocs_graphsearch.bundle.display_groups import display_count
 from mkdocs_graphsearch.bundle.format import (
     COMPACT_DISPLAY_FORMAT,
     DERIVED_FORMAT,
+    GROUPED_DISPLAY_FORMAT,
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
@@ -187,7 +190,11 @@ def check_manifest(data: Any) -> dict[str, Any]:
     if _number(MANIFEST, manifest.get("impact_scale"), "impact_scale") <= 0:
         _fail(MANIFEST, "impact_scale", "must be above 0")
     starts = _check_starts(manifest, "text_starts", counts["chunks"])
-    if "display_starts" in manifest:  # format 5 (else the text fragments' ranges: display_starts)
+    if "display_count" in manifest:  # format 10 grouped (keyword.json's pages.display)
+        if manifest["format"] < GROUPED_DISPLAY_FORMAT or "display_starts" in manifest:
+            _fail(MANIFEST, "display_count", "needs format 10 and no display_starts")
+        manifest["display_count"] = _whole(MANIFEST, manifest["display_count"], "display_count", 1)
+    elif "display_starts" in manifest:  # format 5 (else the text fragments' ranges: display_starts)
         _check_starts(manifest, "display_starts", counts["chunks"])
     if "graph_starts" in manifest:  # format 6 (else the text fragments' ranges: graph_starts)
         _check_starts(manifest, "graph_starts", counts["chunks"])
@@ -197,7 +204,7 @@ def check_manifest(data: Any) -> dict[str, Any]:
     fragments = tuple(text_fragment(i) for i in range(len(starts)))
     vector_parts = semantic_vector_parts(manifest) if semantic else ()
     semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
-    displays = tuple(display_fragment(i) for i in range(len(display_starts(manifest))))
+    displays = tuple(display_fragment(i) for i in range(display_count(manifest)))
     graphs = tuple(graph_shard(i) for i in range(len(graph_starts(manifest))))
     _check_files(files, KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts)
     _check_settings(_object(MANIFEST, manifest.get("search"), "search"))
@@ -367,6 +374,11 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
         _lists_of_strings(KEYWORD, pages["tags"], "pages.tags", n_pages)
     if "language" in pages:  # optional: each page's language (engine/expand.py)
         _strings(KEYWORD, pages["language"], "pages.language", n_pages)
+    grouped = "display_count" in manifest
+    if grouped != ("display" in pages):  # format 10 grouped: each page's display fragment
+        _fail(KEYWORD, "pages.display", f"must be there exactly when {MANIFEST} has display_count")
+    if grouped:
+        _wholes(KEYWORD, pages["display"], "pages.display", n_pages, 0, manifest["display_count"] - 1)
     chunks = _object(KEYWORD, keyword.get("chunks"), "chunks")
     for key in ("kind", "language"):
         _strings(KEYWORD, chunks.get(key), f"chunks.{key}", n_chunks)
@@ -375,7 +387,7 @@ def check_keyword(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     for i, page in enumerate(chunk_pages):
         chunk_pages[i] = previous = _whole(KEYWORD, page, f"chunks.page[{i}]", previous, n_pages - 1)
     starting = [("text", manifest["text_starts"])] if manifest["format"] < INNER_TEXT_FORMAT else []
-    for kind, starts in (*starting, ("display", display_starts(manifest))):
+    for kind, starts in (*starting, ("display", [] if grouped else display_starts(manifest))):
         for i, start in enumerate(starts[1:], 1):  # a fragment starts a page
             if chunk_pages[start] == chunk_pages[start - 1]:
                 _fail(KEYWORD, f"chunks.page[{start}]", f"must start a page ({kind} fragment {i} starts there)")
@@ -446,14 +458,21 @@ def check_texts(texts: Any, manifest: dict[str, Any], index: int) -> list[str]:
     return _strings(text_fragment(index), texts, "texts", end - start)
 
 
-def check_display(data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int) -> dict[str, Any]:
+def check_display(
+    data: Any, manifest: dict[str, Any], chunk_pages: list[int], index: int, runs: Sequence[Run] | None = None
+) -> dict[str, Any]:
     """display.<index>.json (bundle/display.py): the display columns of its chunks and pages (format
     6: compact, a null title its parent's, earlier in the fragment; ids where not derived; format
-    8: parents where not derived, a null page title or url derived too)."""
+    8: parents where not derived, a null page title or url derived too; format 10 grouped: those
+    of its `runs`, bundle/display_groups.py)."""
     name = display_fragment(index)
-    starts = display_starts(manifest)
-    start, end = text_range(manifest, index, starts)
-    first, last = page_range(chunk_pages, starts, manifest["counts"]["pages"], index)
+    if runs is None:
+        starts = display_starts(manifest)
+        start, end = text_range(manifest, index, starts)
+        first, last = page_range(chunk_pages, starts, manifest["counts"]["pages"], index)
+    else:  # only sizes count below (the title check before format 8 is for one run)
+        start, end = 0, sum(run[1] - run[0] for run in runs)
+        first, last = 0, sum(run[3] - run[2] for run in runs)
     fragment = _object(name, data, "the file")
     pages = _object(name, fragment.get("pages"), "pages")
     derived = manifest["format"] >= DERIVED_FORMAT

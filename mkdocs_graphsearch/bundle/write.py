@@ -16,7 +16,9 @@ from typing import Any
 
 import orjson
 
+from mkdocs_graphsearch.bundle import display as display_module
 from mkdocs_graphsearch.bundle.display import compact_display, display_part, fragment_starts
+from mkdocs_graphsearch.bundle.display_groups import fragment_runs, grouped_pages, page_clusters, page_firsts
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     IMPACT_SCALE,
@@ -206,17 +208,32 @@ def build_bundle(
     settings: SearchSettings,
     extra_files: Mapping[str, bytes] | None = None,
     extra_manifest: Mapping[str, object] | None = None,
+    chunk_clusters: Sequence[int] | None = None,
 ) -> dict[str, bytes]:
     """All bundle files by the name they are written under (parts content-hashed), manifest included.
 
     `keyword` is keyword.json's document (its `pages` and `chunks` columns give the counts),
-    `graph` graph.json's, `texts` each chunk's text.
+    `graph` graph.json's, `texts` each chunk's text; `chunk_clusters`: each chunk's vector
+    cluster, when clustered (its display fragments are then grouped: bundle/display_groups.py).
     """
     sizes = text_sizes(texts, settings)
     fragments, text_starts = text_part(texts, sizes, keyword["chunks"]["page"], settings)
     compact = compact_display(keyword)  # once for both
-    starts = fragment_starts(keyword, compact=compact)
-    scoring, displays = display_part(keyword, starts, compact)
+    chunk_pages, n_pages = keyword["chunks"]["page"], len(keyword["pages"]["path"])
+    display_layout: dict[str, object]
+    if chunk_clusters is None:
+        starts = fragment_starts(keyword, compact=compact)
+        scoring, displays = display_part(keyword, starts, compact)
+        display_layout = {"display_starts": starts}
+    else:
+        keys = page_clusters(chunk_pages, chunk_clusters, n_pages)
+        page_display = grouped_pages(compact, chunk_pages, keys, display_module.DISPLAY_FRAGMENT_BYTES)
+        firsts = page_firsts(chunk_pages, n_pages)
+        count = max(page_display, default=0) + 1
+        runs = [fragment_runs(firsts, page_display, index) for index in range(count)]
+        scoring, displays = display_part(keyword, [], compact, runs)
+        scoring["pages"] = {**scoring["pages"], "display": page_display}
+        display_layout = {"display_count": count}
     # A small site keeps one graph shard: worker.js fetches it with the manifest, as every
     # expansion there needs it.
     graph_starts = [0] if small_site(sizes) else shard_starts(graph, keyword["chunks"]["page"])
@@ -236,7 +253,7 @@ def build_bundle(
     }
     inline = {part: parts[part].decode() for part in INLINE_PARTS if part in parts}
     files = {hashed_name(part, data): data for part, data in parts.items() if part not in inline}
-    layout = {"text_starts": text_starts, "display_starts": starts, "graph_starts": graph_starts,
+    layout = {"text_starts": text_starts, **display_layout, "graph_starts": graph_starts,
               "term_shards": term_shards, "inline": inline}
     files[MANIFEST] = manifest(counts, settings, parts, {**layout, **(extra_manifest or {})})
     return files

@@ -73,6 +73,7 @@ def _build_files(
     if tokens is not None:
         tokens.save()
     extra_files: dict[str, bytes] = {}
+    chunk_clusters: list[int] | None = None
     extra_manifest: dict[str, object] = {"facets": facet_summary(corpus, settings.language_aliases)}
     if site_name:
         extra_manifest["site_name"] = site_name
@@ -81,7 +82,7 @@ def _build_files(
         from mkdocs_graphsearch.index.semantic import semantic_files
 
         try:
-            extra_files, semantic_manifest = semantic_files(
+            extra_files, semantic_manifest, chunk_clusters = semantic_files(
                 corpus, semantic, warn, settings.query_stop_words, derived
             )
             extra_manifest.update(semantic_manifest)
@@ -102,4 +103,5 @@ def _build_files(
         settings=settings,
         extra_files=extra_files,
         extra_manifest=extra_manifest,
+        chunk_clusters=chunk_clusters,
     )

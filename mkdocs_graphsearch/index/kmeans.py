@@ -213,8 +213,9 @@ def clustered_layout(
     bits: int | None = None,
     cells: int | None = None,
     kmeans: KMeans = spherical_kmeans,
-) -> tuple[dict[str, bytes], dict[str, Any]] | None:
-    """The clustered vector files and the manifest's `vectors.clusters`, or None for one
+) -> tuple[dict[str, bytes], dict[str, Any], list[int]] | None:
+    """The clustered vector files, the manifest's `vectors.clusters` and each chunk's cluster (as
+    numbered there: bundle/display_groups.py orders display rows by it), or None for one
     vectors.bin. `clusters`: None = cluster_rule, "auto" = cluster_rule even for a small site
     (tests), a number = that many (1: never); `probe`, `bits`: probe_rule; `cells`: None =
     cell_rule, a number = that many (1: one level); `kmeans`: how the vectors are clustered
@@ -239,4 +240,4 @@ def clustered_layout(
     centroids, assignment = chained(centroids, assignment, grouped[1] if grouped else None)
     rule["group_bytes"] = rule["reads"] * (4 + row_bytes(dim, rule["bits"]) + 4) // GROUPS_PER_READ
     points = rows.astype(np.float64) * scales[:, None]
-    return clustered_files(points, centroids, assignment, rule, grouped)
+    return (*clustered_files(points, centroids, assignment, rule, grouped), assignment.tolist())

@@ -97,9 +97,10 @@ def semantic_files(
     warn: Callable[[str], None] = print,
     stop_words: Sequence[str] = (),
     derived: DerivedCache | None = None,
-) -> tuple[dict[str, bytes], dict[str, object]]:
+) -> tuple[dict[str, bytes], dict[str, object], list[int] | None]:
     """vectors.bin, the encoder parts (bundle/encoder_shards.py) and the vocab shards
-    (bundle/vocab_shards.py), plus their manifest entries; `stop_words`: the search settings'
+    (bundle/vocab_shards.py), plus their manifest entries and, when clustered, each chunk's
+    cluster; `stop_words`: the search settings'
     query_stop_words (their pieces make no query vector alone: `stop_pieces`); `derived`: the
     build's cache of pure steps' results (k-means here), off with the rest of the cache folder if
     it cannot be written."""
@@ -149,7 +150,7 @@ def semantic_files(
     vectors = np.stack([known[key] for key in keys]).astype(np.float32, copy=False)
 
     if encoder_files is None:  # no token at all: nothing to search by meaning
-        return {}, {}
+        return {}, {}, None
     projected = project(vectors, encoder_files)
     quantized = quantize_vectors(projected)
     rows = np.frombuffer(quantized, dtype=np.int8, count=projected.size).reshape(projected.shape)
@@ -197,7 +198,7 @@ def semantic_files(
         del manifest["vectors"]["bits"]  # type: ignore[attr-defined]
         files.update(clustered[0])
         manifest["vectors"]["clusters"] = clustered[1]  # type: ignore[index]
-    return files, manifest
+    return files, manifest, clustered[2] if clustered is not None else None
 
 
 def stop_pieces(

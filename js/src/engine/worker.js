@@ -156,7 +156,7 @@ export async function loadBundle(fetchFile) {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);
       await loadDictionary(bundle, fetchFile);
       for (let index = 0; index < bundle.textStarts.length; index++) await loadTexts(bundle, fetchFile, index);
-      for (let index = 0; index < bundle.displayStarts.length; index++) await loadDisplay(bundle, fetchFile, index);
+      for (let index = 0; index < bundle.displayLoaded.length; index++) await loadDisplay(bundle, fetchFile, index);
     }
     if (part.name === "semantic" && bundle.encoder) {
       await import("./encoder.js").then(({ loadAllEncoderParts }) => loadAllEncoderParts(bundle, fetchFile));

@@ -14,8 +14,9 @@
  * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts), adds the
  * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf);
  * format 8 derives display parents, page titles and urls and stores graph shards compact;
- * format 9 holds INLINE_PARTS in the manifest. */
-export const FORMAT_VERSION = 9;
+ * format 9 holds INLINE_PARTS in the manifest; format 10 may group display fragments by meaning
+ * (GROUPED_DISPLAY_FORMAT). */
+export const FORMAT_VERSION = 10;
 export const MIN_FORMAT_VERSION = 3;
 /** Format 6: compact display fragments (display.js; spec: bundle/format.py COMPACT_DISPLAY_FORMAT). */
 export const COMPACT_DISPLAY_FORMAT = 6;
@@ -25,6 +26,9 @@ export const INNER_TEXT_FORMAT = 7;
  * store edge counts and relative targets (schema.js checkGraphShard; spec: bundle/format.py
  * DERIVED_FORMAT). */
 export const DERIVED_FORMAT = 8;
+/** Format 10 display fragments of a clustered site hold pages that rank together (keyword.json's
+ * `pages.display`, the manifest's `display_count`: display-groups.js; spec: format.py). */
+export const GROUPED_DISPLAY_FORMAT = 10;
 export const MANIFEST = "manifest.json";
 /** Format 9: the small parts the manifest holds (its `inline`: part -> text; spec:
  * bundle/format.py INLINE_PARTS). */

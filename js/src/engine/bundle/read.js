@@ -54,6 +54,7 @@ import {
   wholes,
 } from "./schema.js";
 import { expandDisplay, expandPages } from "./display.js";
+import { displayCount, fragmentRuns, pageFirsts, runFragment } from "./display-groups.js";
 import { fetchTried } from "./http.js";
 
 /**
@@ -72,6 +73,7 @@ import { fetchTried } from "./http.js";
  *   defines: Map<string, number[]>,
  *   termStart: Float64Array, postChunk: Int32Array, postImpact: Float64Array,
  *   texts: (string | undefined)[], textStarts: number[], displayLoaded: Uint8Array, displayStarts: number[],
+ *   pageDisplay: number[] | null, pageFirsts: Int32Array | null,
  *   graphStarts: number[],
  *   nChunks: number, impactScale: number,
  *   graph: {edge_types: string[], edges: ({targets: number[], types: number[]} | undefined)[]} | null,
@@ -85,7 +87,8 @@ import { fetchTried } from "./http.js";
  *   the terms of the shards loaded (`shardLoaded`), all once the dictionary is (`dictionary`);
  *   termStart / postChunk / postImpact the postings of the shards loaded; the display columns
  *   (chunks' id, anchor, title, level, parent; pages' url, title) hold those of the display
- *   fragments loaded (`displayLoaded`: DISPLAY_LOADED or 0; `displayStarts`: each one's first chunk))
+ *   fragments loaded (`displayLoaded`: DISPLAY_LOADED or 0; `displayStarts`: each one's first chunk;
+ *   grouped, format 10: `pageDisplay` each page's fragment, `pageFirsts` each page's first chunk))
  */
 
 /** Strict UTF-8, as Python's orjson reads: a damaged byte is an error, never a U+FFFD. */
@@ -224,6 +227,7 @@ export async function loadKeywordBundle(fetchFile) {
   const manifest = await loadManifest(fetchFile);
   const keyword = checkKeyword(parseJson("keyword.json", await readFile(fetchFile, manifest, "keyword.json")), manifest);
   const { terms: nTerms, postings: nPostings, chunks: nChunks } = manifest.counts;
+  const { display: pageDisplay = null, ...pageColumns } = keyword.pages; // display: grouped (display-groups.js)
   /** @type {Map<string, number[]>} stem -> terms that are prose words with it (from the loaded term shards) */
   const stems = new Map();
   return {
@@ -241,10 +245,12 @@ export async function loadKeywordBundle(fetchFile) {
     dictionary: false,
     knownWords: new Set(), // terms.json `words` (the known words never typo-matched), with the dictionary
     // Display columns (bundle/display.py) with a hole per chunk or page until its fragment is in.
-    pages: { ...keyword.pages, ...Object.fromEntries(DISPLAY_PAGES.map((key) => [key, new Array(manifest.counts.pages)])) },
+    pages: { ...pageColumns, ...Object.fromEntries(DISPLAY_PAGES.map((key) => [key, new Array(manifest.counts.pages)])) },
     chunks: { ...keyword.chunks, ...Object.fromEntries(DISPLAY_CHUNKS.map((key) => [key, new Array(nChunks)])) },
-    displayLoaded: new Uint8Array(displayStarts(manifest).length),
+    displayLoaded: new Uint8Array(displayCount(manifest, displayStarts(manifest))),
     displayStarts: displayStarts(manifest),
+    pageDisplay,
+    pageFirsts: pageDisplay ? pageFirsts(keyword.chunks.page, manifest.counts.pages) : null,
     termStart: new Float64Array(nTerms + 1),
     postChunk: new Int32Array(nPostings),
     postImpact: new Float64Array(nPostings),
@@ -406,7 +412,16 @@ export function graphOf(bundle, chunk) {
 /** The display fragment holding a chunk's (and its page's) display columns.
  * @param {Bundle} bundle @param {number} chunk */
 export function displayOf(bundle, chunk) {
-  return lastAtOrBefore(bundle.displayStarts, chunk);
+  return bundle.pageDisplay ? bundle.pageDisplay[bundle.chunks.page[chunk]] : lastAtOrBefore(bundle.displayStarts, chunk);
+}
+
+/** Display fragment `index`'s runs: a grouped fragment's (display-groups.js), else its one range.
+ * @param {Bundle} bundle @param {number} index @returns {import("./display-groups.js").Run[]} */
+export function displayRuns(bundle, index) {
+  if (bundle.pageDisplay && bundle.pageFirsts) return fragmentRuns(bundle.pageFirsts, bundle.pageDisplay, index);
+  const [start, end] = textRange(bundle.manifest, index, bundle.displayStarts);
+  const [first, last] = pageRange(bundle, index);
+  return [[start, end, first, last]];
 }
 
 /**
@@ -431,15 +446,21 @@ const DISPLAY_PAGES = ["title", "url"];
  */
 export async function loadDisplay(bundle, fetchFile, index) {
   const name = displayFragment(index);
-  const fragment = checkDisplay(parseJson(name, await readFile(fetchFile, bundle.manifest, name)), bundle, index);
-  const [start] = textRange(bundle.manifest, index, bundle.displayStarts);
-  const [first] = pageRange(bundle, index);
+  const runs = displayRuns(bundle, index);
+  const fragment = checkDisplay(parseJson(name, await readFile(fetchFile, bundle.manifest, name)), bundle, index, runs);
   const chunks = /** @type {any} */ (bundle.chunks), pages = /** @type {any} */ (bundle.pages);
-  const columns = expandDisplay(fragment, bundle.chunks, bundle.pages.path, start, index);
-  const pageColumns = /** @type {Record<string, string[]>} */ (
-    expandPages(fragment, columns.title, bundle.chunks.page, bundle.pages.path, start, first, index));
-  for (const key of DISPLAY_CHUNKS) columns[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });
-  for (const key of DISPLAY_PAGES) pageColumns[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { pages[key][first + i] = value; });
+  let at = 0, pageAt = 0;
+  for (const run of runs) {
+    const [start, end, first, last] = run;
+    const part = bundle.pageDisplay ? runFragment(fragment, at, pageAt, run) : fragment;
+    const columns = expandDisplay(part, bundle.chunks, bundle.pages.path, start, index);
+    const pageColumns = /** @type {Record<string, string[]>} */ (
+      expandPages(part, columns.title, bundle.chunks.page, bundle.pages.path, start, first, index));
+    for (const key of DISPLAY_CHUNKS) columns[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { chunks[key][start + i] = value; });
+    for (const key of DISPLAY_PAGES) pageColumns[key].forEach((/** @type {any} */ value, /** @type {number} */ i) => { pages[key][first + i] = value; });
+    at += end - start;
+    pageAt += last - first;
+  }
   bundle.displayLoaded[index] = DISPLAY_LOADED;
   return bundle;
 }

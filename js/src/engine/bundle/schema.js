@@ -9,6 +9,7 @@ import {
   BundleError,
   COMPACT_DISPLAY_FORMAT,
   DERIVED_FORMAT,
+  GROUPED_DISPLAY_FORMAT,
   INLINE_PARTS,
   INNER_TEXT_FORMAT,
   MAX_CRC32,
@@ -21,6 +22,8 @@ import {
   postingsShard,
   textFragment,
 } from "./format.js";
+
+import { displayCount } from "./display-groups.js";
 
 /** @typedef {import("./read.js").Bundle} Bundle */
 
@@ -186,8 +189,14 @@ export function checkManifest(manifest) {
   for (const key of ["chunks", "pages", "postings", "terms"]) whole(m, own(counts, key), `counts.${key}`);
   if (number(m, own(manifest, "impact_scale"), "impact_scale") <= 0) fail(m, "impact_scale", "must be above 0");
   const starts = checkStarts(manifest, "text_starts", counts.chunks);
-  // format 5 (else the text fragments' ranges: displayStarts)
-  if (Object.hasOwn(manifest, "display_starts")) checkStarts(manifest, "display_starts", counts.chunks);
+  if (Object.hasOwn(manifest, "display_count")) { // format 10 grouped (keyword.json's pages.display)
+    if (manifest.format < GROUPED_DISPLAY_FORMAT || Object.hasOwn(manifest, "display_starts")) {
+      fail(m, "display_count", "needs format 10 and no display_starts");
+    }
+    whole(m, manifest.display_count, "display_count", 1);
+  } else if (Object.hasOwn(manifest, "display_starts")) { // format 5 (else the text fragments' ranges: displayStarts)
+    checkStarts(manifest, "display_starts", counts.chunks);
+  }
   // format 6 (else the text fragments' ranges: graphStarts)
   if (Object.hasOwn(manifest, "graph_starts")) checkStarts(manifest, "graph_starts", counts.chunks);
   const shards = checkTermShards(manifest, counts);
@@ -195,7 +204,7 @@ export function checkManifest(manifest) {
   const semantic = Object.hasOwn(manifest, "vectors");
   const fragments = starts.map((_, i) => textFragment(i));
   const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
-  const displays = displayStarts(manifest).map((_, i) => displayFragment(i));
+  const displays = Array.from({ length: displayCount(manifest, displayStarts(manifest)) }, (_, i) => displayFragment(i));
   const graphs = graphStarts(manifest).map((_, i) => graphShard(i));
   checkFiles(files, [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]);
   checkSettings(object(m, own(manifest, "search"), "search"));
@@ -310,13 +319,18 @@ export function checkKeyword(data, manifest) {
   strings(k, own(pages, "path"), "pages.path", nPages);
   if (Object.hasOwn(pages, "tags")) listsOfStrings(k, pages.tags, "pages.tags", nPages); // optional: front matter tags
   if (Object.hasOwn(pages, "language")) strings(k, pages.language, "pages.language", nPages); // optional: expand.js
+  const grouped = Object.hasOwn(manifest, "display_count");
+  if (grouped !== Object.hasOwn(pages, "display")) { // format 10 grouped: each page's display fragment
+    fail(k, "pages.display", "must be there exactly when manifest.json has display_count");
+  }
+  if (grouped) wholes(k, pages.display, "pages.display", nPages, 0, manifest.display_count - 1);
   const chunks = object(k, own(keyword, "chunks"), "chunks");
   for (const key of ["kind", "language"]) strings(k, own(chunks, key), `chunks.${key}`, nChunks);
   const chunkPages = list(k, own(chunks, "page"), "chunks.page", nChunks);
   let previous = 0; // never decreasing, so a page's chunks are together (bundle/display.py)
   chunkPages.forEach((page, i) => { previous = whole(k, page, `chunks.page[${i}]`, previous, nPages - 1); });
   const starting = manifest.format < INNER_TEXT_FORMAT ? [["text", manifest.text_starts]] : [];
-  for (const [kind, starts] of [...starting, ["display", displayStarts(manifest)]]) {
+  for (const [kind, starts] of [...starting, ["display", grouped ? [] : displayStarts(manifest)]]) {
     starts.forEach((/** @type {number} */ start, /** @type {number} */ i) => { // a fragment starts a page
       if (i && chunkPages[start] === chunkPages[start - 1]) {
         fail(k, `chunks.page[${start}]`, `must start a page (${kind} fragment ${i} starts there)`);
@@ -423,12 +437,15 @@ export function pageRange(bundle, index) {
 }
 
 /** The display fragment's columns, checked (spec: bundle/schema.py check_display; format 6:
- * compact, a null title its parent's, earlier in the fragment; ids where not derived).
- * @param {unknown} data @param {Bundle} bundle @param {number} index @returns {any} */
-export function checkDisplay(data, bundle, index) {
+ * compact, a null title its parent's, earlier in the fragment; ids where not derived; format 10
+ * grouped: those of its `runs`, display-groups.js).
+ * @param {unknown} data @param {Bundle} bundle @param {number} index
+ * @param {import("./display-groups.js").Run[]} runs @returns {any} */
+export function checkDisplay(data, bundle, index, runs) {
   const name = displayFragment(index);
-  const [start, end] = textRange(bundle.manifest, index, bundle.displayStarts);
-  const [first, last] = pageRange(bundle, index);
+  // only sizes count below (the title check before format 8 is for one run)
+  const start = runs[0]?.[0] ?? 0, end = start + runs.reduce((n, run) => n + run[1] - run[0], 0);
+  const first = 0, last = runs.reduce((n, run) => n + run[3] - run[2], 0);
   const fragment = object(name, data, "the file");
   const pages = object(name, own(fragment, "pages"), "pages");
   const derived = bundle.manifest.format >= DERIVED_FORMAT;
