@@ -271,19 +271,52 @@ def fragment_starts(
     (at least one fragment: [0]); `compact`: compact_display(keyword) if the caller has it."""
     target = DISPLAY_FRAGMENT_BYTES if target is None else target
     chunks = compact if compact is not None else compact_display(keyword)
-    pages, chunk_pages = chunks["pages"], keyword["chunks"]["page"]
+    chunk_pages = keyword["chunks"]["page"]
     starts, size = [0], 0
     for chunk, page in enumerate(chunk_pages):
         if not chunk or page != chunk_pages[chunk - 1]:  # a page starts
             if size >= target:
                 starts.append(chunk)
                 size = 0
-            size += sum(len(orjson.dumps(pages[key][page])) + 1 for key in DISPLAY_PAGES)
-        size += sum(len(orjson.dumps(chunks[key][chunk])) + 1 for key in STORED_CHUNKS)
-        for key in SPARSE_CHUNKS:
-            if chunk in chunks[key]:
-                size += len(orjson.dumps({str(chunk): chunks[key][chunk]}))
+            size += page_bytes(chunks, page)
+        size += chunk_bytes(chunks, chunk)
     return starts
+
+
+def grouped_pages(compact: Mapping[str, Any], chunk_pages: Sequence[int], keys: Sequence[int]) -> list[int]:
+    """Each page's display fragment, grouped (format 10, bundle/display_groups.py): the pages in
+    order of their key (`keys`: display_groups.page_clusters), then page number, a fragment
+    ending before the first page once it holds DISPLAY_FRAGMENT_BYTES of JSON as compact_display
+    stores them."""
+    n_pages = len(keys)
+    firsts = [len(chunk_pages)] * (n_pages + 1)
+    for chunk in range(len(chunk_pages) - 1, -1, -1):
+        firsts[chunk_pages[chunk]] = chunk
+    fragment, size, out = 0, 0, [0] * n_pages
+    for page in sorted(range(n_pages), key=lambda p: (keys[p], p)):
+        if size >= DISPLAY_FRAGMENT_BYTES:
+            fragment, size = fragment + 1, 0
+        out[page] = fragment
+        size += page_bytes(compact, page)
+        chunk = firsts[page]
+        while chunk < len(chunk_pages) and chunk_pages[chunk] == page:
+            size += chunk_bytes(compact, chunk)
+            chunk += 1
+    return out
+
+
+def page_bytes(compact: Mapping[str, Any], page: int) -> int:
+    """A page's bytes in its display fragment (its page columns as compact_display stores them)."""
+    return sum(len(orjson.dumps(compact["pages"][key][page])) + 1 for key in DISPLAY_PAGES)
+
+
+def chunk_bytes(compact: Mapping[str, Any], chunk: int) -> int:
+    """A chunk's bytes in its display fragment (its columns as compact_display stores them)."""
+    size = sum(len(orjson.dumps(compact[key][chunk])) + 1 for key in STORED_CHUNKS)
+    for key in SPARSE_CHUNKS:
+        if chunk in compact[key]:
+            size += len(orjson.dumps({str(chunk): compact[key][chunk]}))
+    return size
 
 
 def display_part(

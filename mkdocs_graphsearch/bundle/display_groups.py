@@ -22,8 +22,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import orjson
-
 from mkdocs_graphsearch.bundle.display import (
     DISPLAY_CHUNKS,
     DISPLAY_PAGES,
@@ -53,27 +51,6 @@ def page_firsts(chunk_pages: Sequence[int], n_pages: int) -> list[int]:
     for page in range(n_pages - 1, -1, -1):
         firsts[page] = min(firsts[page], firsts[page + 1])
     return firsts
-
-
-def grouped_pages(compact: Mapping[str, Any], chunk_pages: Sequence[int], keys: Sequence[int], target: int) -> list[int]:
-    """Each page's display fragment: the pages in order of their key (`keys`: page_clusters),
-    then page number, a fragment ending before the first page once it holds `target` bytes of
-    JSON as display.compact_display stores them (display.fragment_starts' measure)."""
-    n_pages = len(keys)
-    firsts = page_firsts(chunk_pages, n_pages)
-    pages = compact["pages"]
-    fragment, size, out = 0, 0, [0] * n_pages
-    for page in sorted(range(n_pages), key=lambda p: (keys[p], p)):
-        if size >= target:
-            fragment, size = fragment + 1, 0
-        out[page] = fragment
-        size += sum(len(orjson.dumps(pages[key][page])) + 1 for key in DISPLAY_PAGES)
-        for chunk in range(firsts[page], firsts[page + 1]):
-            size += sum(len(orjson.dumps(compact[key][chunk])) + 1 for key in STORED_CHUNKS)
-            for key in SPARSE_CHUNKS:
-                if chunk in compact[key]:
-                    size += len(orjson.dumps({str(chunk): compact[key][chunk]}))
-    return out
 
 
 def fragment_runs(firsts: Sequence[int], page_display: Sequence[int], index: int) -> list[Run]:

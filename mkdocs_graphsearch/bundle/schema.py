@@ -24,10 +24,10 @@ from mkdocs_graphsearch.bundle.display_groups import display_count
 from mkdocs_graphsearch.bundle.format import (
     COMPACT_DISPLAY_FORMAT,
     DERIVED_FORMAT,
-    GROUPED_DISPLAY_FORMAT,
     ENCODER,
     ENCODER_MODEL,
     GRAPH,
+    GROUPED_DISPLAY_FORMAT,
     INLINE_PARTS,
     INNER_TEXT_FORMAT,
     KEYWORD,

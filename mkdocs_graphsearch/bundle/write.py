@@ -16,9 +16,8 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle import display as display_module
-from mkdocs_graphsearch.bundle.display import compact_display, display_part, fragment_starts
-from mkdocs_graphsearch.bundle.display_groups import fragment_runs, grouped_pages, page_clusters, page_firsts
+from mkdocs_graphsearch.bundle.display import compact_display, display_part, fragment_starts, grouped_pages
+from mkdocs_graphsearch.bundle.display_groups import fragment_runs, page_clusters, page_firsts
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     IMPACT_SCALE,
@@ -227,7 +226,7 @@ def build_bundle(
         display_layout = {"display_starts": starts}
     else:
         keys = page_clusters(chunk_pages, chunk_clusters, n_pages)
-        page_display = grouped_pages(compact, chunk_pages, keys, display_module.DISPLAY_FRAGMENT_BYTES)
+        page_display = grouped_pages(compact, chunk_pages, keys)
         firsts = page_firsts(chunk_pages, n_pages)
         count = max(page_display, default=0) + 1
         runs = [fragment_runs(firsts, page_display, index) for index in range(count)]
