@@ -12,7 +12,8 @@
 // (once every part is in, each prefix sent when the files it asked for are in, the typing pause
 // never ending, then the whole query as if the reader paused: the most a typed question fetches
 // when every key is answered, the same on a loaded machine). Prints one JSON line a query, then
-// the medians of requests and gzip KiB at each step.
+// the medians of requests and gzip KiB at each step (and per kind of file, the median and most
+// requests).
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -117,16 +118,17 @@ if (!queriesFile) {
 } else {
   const queries = readFileSync(queriesFile, "utf8").split("\n").filter((line) => line.trim())
     .map((line) => JSON.parse(line).query);
-  /** @type {Record<string, {files: number[], gzip_kib: number[]}>} */
+  /** @type {Record<string, {files: number[], gzip_kib: number[], kinds: Record<string, number>[]}>} */
   const steps = {};
   for (const text of queries) {
     const typed = typedMs ? [...text].map((_, i) => text.slice(0, i + 1)) : [text];
     const result = await measure(typed, typedMs === "each" ? "each" : Number(typedMs ?? 0), !typedMs);
     console.log(JSON.stringify({ query: text, steps: result.steps, fetched: result.fetched }));
     for (const step of result.steps) {
-      steps[step.when] ??= { files: [], gzip_kib: [] };
+      steps[step.when] ??= { files: [], gzip_kib: [], kinds: [] };
       steps[step.when].files.push(step.files);
       steps[step.when].gzip_kib.push(step.gzip_kib);
+      steps[step.when].kinds.push(step.requests);
     }
   }
   const median = (/** @type {number[]} */ values) => {
@@ -134,9 +136,16 @@ if (!queriesFile) {
     const mid = sorted.length >> 1;
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   };
-  const summary = Object.fromEntries(Object.entries(steps).map(([when, { files, gzip_kib }]) =>
+  /** Per kind of file, the median and most requests over the queries (a query without one: 0). */
+  const byKind = (/** @type {Record<string, number>[]} */ kinds) => Object.fromEntries(
+    [...new Set(kinds.flatMap(Object.keys))].sort().map((kind) => {
+      const counts = kinds.map((each) => each[kind] ?? 0);
+      return [kind, [median(counts), Math.max(...counts)]];
+    }));
+  const summary = Object.fromEntries(Object.entries(steps).map(([when, { files, gzip_kib, kinds }]) =>
     [when, { queries: files.length, requests_p50: median(files), requests_max: Math.max(...files),
-             gzip_kib_p50: +median(gzip_kib).toFixed(1), gzip_kib_max: Math.max(...gzip_kib) }]));
+             gzip_kib_p50: +median(gzip_kib).toFixed(1), gzip_kib_max: Math.max(...gzip_kib),
+             requests_by_kind_p50_max: byKind(kinds) }]));
   console.log(JSON.stringify({ bundle: folder, queries: queriesFile, mode,
                                typed_ms: typedMs === "each" ? "each" : typedMs && Number(typedMs),
                                runtime, summary }));
