@@ -89,25 +89,30 @@ def test_display_fragments_are_sized_apart_from_text_fragments(tmp_path, monkeyp
 
 def test_display_fragments_grouped_by_cluster(tmp_path, monkeypatch) -> None:
     """Format 10: a clustered site's display fragments hold the pages of its clusters in chain
-    order (keyword.json's pages.display, the manifest's display_count), not ranges of pages; both
-    engines read the same columns and answers as from the same bundle with ranges."""
-    from mkdocs_graphsearch.bundle import write
+    order (keyword.json's pages.display, the manifest's display_count), not ranges of pages, and
+    its graph shards the edges of those pages (no graph_starts); both engines read the same
+    columns, graph and answers as from the same bundle with ranges."""
+    from mkdocs_graphsearch.bundle import graph_shards, write
     from mkdocs_graphsearch.bundle.display_groups import fragment_runs, page_firsts
     from mkdocs_graphsearch.index import builder
 
     docs = ROOT / "tests" / "fixtures" / "parity-corpus" / "docs"
     monkeypatch.setattr(display, "DISPLAY_FRAGMENT_BYTES", 256)
+    monkeypatch.setattr(graph_shards, "GRAPH_SHARD_BYTES", 64)
+    monkeypatch.setattr(write, "WHOLE_TEXT_BYTES", 0)
     grouped_dir = build_bundle_dir(tmp_path / "grouped", docs, embeddings=True, clusters="auto")
     grouped = load_bundle(grouped_dir)
     monkeypatch.setattr(builder, "build_bundle", lambda **kw: write.build_bundle(**{**kw, "chunk_clusters": None}))
     ranges = load_bundle(build_bundle_dir(tmp_path / "ranges", docs, embeddings=True, clusters="auto"))
     count = grouped.manifest["display_count"]
     assert "display_starts" not in grouped.manifest and len(ranges.manifest["display_starts"]) > 2
+    assert "graph_starts" not in grouped.manifest and len(ranges.manifest["graph_starts"]) > 2
     assert len(grouped.manifest["files"]["display.#.json"]) == count > 2
+    assert len(grouped.manifest["files"]["graph.#.json"]) == count
     page_display = orjson.loads(grouped.files["keyword.json"])["pages"]["display"]
     firsts = page_firsts(grouped.chunks["page"], len(page_display))
     assert any(len(fragment_runs(firsts, page_display, i)) > 1 for i in range(count))  # not ranges
-    assert grouped.chunks == ranges.chunks and grouped.pages == ranges.pages
+    assert grouped.chunks == ranges.chunks and grouped.pages == ranges.pages and grouped.graph == ranges.graph
     queries = generated_queries(grouped, 30)
     for mode in ("keyword", "hybrid"):
         assert [search(grouped, q, mode=mode) for q in queries] == [search(ranges, q, mode=mode) for q in queries]

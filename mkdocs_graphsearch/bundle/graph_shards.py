@@ -14,11 +14,15 @@ text fragments: an answer's seeds are a few pages, mostly near one another, and 
 text fragment's few pages cost an expansion a request for nearly every seed. The readers here
 and in node merge them into one CSR graph.
 
-Since format 8 a shard stores its CSR form as numbers that repeat (compact_shard; schema.py
+Since format 8 a shard stores its CSR form as numbers that repeat (graph_part; schema.py
 check_graph_shard reads it back into the form above): {"degrees": each chunk's edge count,
 "targets": each target less its source chunk, "types"}. Offsets rise and targets are chunk
 numbers over the whole bundle, so neither repeated: they were most of a shard's gzip bytes, while
 a section's edges mostly lead to its neighbours.
+
+Since format 10 a clustered site's graph shards hold the edges of its display fragments' pages
+(the manifest then has no `graph_starts`: graph_count): an answer's seeds are on the pages it
+shows, which the grouped display fragments hold together (bundle/display_groups.py).
 """
 
 from __future__ import annotations
@@ -54,27 +58,49 @@ def shard_starts(graph: Mapping[str, Any], chunk_pages: Sequence[int], target: i
     return starts
 
 
-def graph_part(graph: Mapping[str, Any], starts: Sequence[int]) -> dict[str, bytes]:
-    """graph.json (the edge types) and the graph shards' bytes, shard i from chunk starts[i]."""
+def graph_part(
+    graph: Mapping[str, Any], starts: Sequence[int], groups: Sequence[Sequence[int]] | None = None
+) -> dict[str, bytes]:
+    """graph.json (the edge types) and the graph shards' bytes, shard i from chunk starts[i];
+    `groups`: each shard's chunks instead (format 10, those of a display fragment's pages,
+    rising: bundle/display_groups.py)."""
     offsets, targets, types = graph["offsets"], graph["targets"], graph["types"]
     n_chunks = len(offsets) - 1
+    if groups is None:
+        ends = [*starts[1:], n_chunks]
+        groups = [range(start, ends[index]) for index, start in enumerate(starts)]
     parts = {GRAPH: orjson.dumps({"edge_types": list(graph["edge_types"])})}
-    for index, start in enumerate(starts):
-        end = starts[index + 1] if index + 1 < len(starts) else n_chunks
-        first, last = offsets[start], offsets[end]
-        shard = compact_shard(offsets[start : end + 1], targets[first:last], start)
-        shard["types"] = list(types[first:last])
+    for index, chunks in enumerate(groups):
+        edges = [range(offsets[chunk], offsets[chunk + 1]) for chunk in chunks]
+        shard = {
+            "degrees": [len(each) for each in edges],
+            "targets": [targets[e] - chunk for chunk, each in zip(chunks, edges, strict=True) for e in each],
+            "types": [types[e] for each in edges for e in each],
+        }
         parts[graph_shard(index)] = orjson.dumps(shard, option=orjson.OPT_SORT_KEYS)
     return parts
 
 
-def compact_shard(offsets: Sequence[int], targets: Sequence[int], start: int) -> dict[str, list[int]]:
-    """A shard's edges from chunks start, start + 1, ... as format 8 stores them: each chunk's
-    edge count (of `offsets`, its CSR offsets over the whole graph) and each target less its
-    source."""
-    degrees = [offsets[i + 1] - offsets[i] for i in range(len(offsets) - 1)]
-    sources = [start + i for i, degree in enumerate(degrees) for _ in range(degree)]
-    return {"degrees": degrees, "targets": [target - source for target, source in zip(targets, sources, strict=True)]}
+def graph_count(manifest: Mapping[str, Any]) -> int:
+    """How many graph shards a bundle has: one per display fragment where they are grouped
+    (format 10: `display_count` and no `graph_starts`), else one per graph_starts entry."""
+    if "display_count" in manifest and "graph_starts" not in manifest:
+        count: int = manifest["display_count"]
+        return count
+    return len(graph_starts(manifest))
+
+
+def merge_grouped_shards(graph: dict[str, Any], shards: Sequence[tuple[Sequence[int], Mapping[str, Any]]]) -> None:
+    """Set the CSR graph (offsets [0]) from every checked grouped shard, each with its chunks."""
+    rows: dict[int, tuple[list[int], list[int]]] = {}
+    for chunks, shard in shards:
+        offsets = shard["offsets"]
+        for i, chunk in enumerate(chunks):
+            rows[chunk] = (shard["targets"][offsets[i] : offsets[i + 1]], shard["types"][offsets[i] : offsets[i + 1]])
+    for chunk in sorted(rows):
+        graph["targets"].extend(rows[chunk][0])
+        graph["types"].extend(rows[chunk][1])
+        graph["offsets"].append(len(graph["targets"]))
 
 
 def merge_graph_shard(graph: dict[str, Any], shard: Mapping[str, Any]) -> None:

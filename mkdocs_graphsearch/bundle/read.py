@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, merge_display
+from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, Run, merge_display
 from mkdocs_graphsearch.bundle.display_groups import display_count, expand_grouped, fragment_runs, page_firsts
 from mkdocs_graphsearch.bundle.encoder_shards import join_encoder, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
@@ -41,7 +41,7 @@ from mkdocs_graphsearch.bundle.format import (
     vocab_shard,
     word_shard,
 )
-from mkdocs_graphsearch.bundle.graph_shards import graph_starts, merge_graph_shard
+from mkdocs_graphsearch.bundle.graph_shards import graph_count, merge_graph_shard, merge_grouped_shards
 from mkdocs_graphsearch.bundle.schema import (
     check_dictionary,
     check_display,
@@ -219,14 +219,21 @@ def load_bundle(path: Path) -> Bundle:
     texts: list[str] = []  # every fragment: the JS runtime fetches only those of the results shown
     for index, name, data in read_each(folder, manifest, files, text_fragment, len(manifest["text_starts"])):
         texts += check_texts(parse_json(name, data), manifest, index)
-    read_display(folder, manifest, keyword, files)
+    runs = read_display(folder, manifest, keyword, files)
     # The graph after the texts: the JS runtime's graph part follows its keyword part.
     files[GRAPH] = read_file(folder, manifest, GRAPH)
     graph = check_graph(parse_json(GRAPH, files[GRAPH]), manifest)
     graph.update(offsets=[0], targets=[], types=[])  # every shard's edges (JS: the seeds' only)
-    for index, name, data in read_each(folder, manifest, files, graph_shard, len(graph_starts(manifest))):
-        shard = check_graph_shard(parse_json(name, data), manifest, len(graph["edge_types"]), index)
-        merge_graph_shard(graph, shard)
+    grouped = runs is not None and "graph_starts" not in manifest  # graph_shards.graph_count
+    in_groups = []
+    for index, name, data in read_each(folder, manifest, files, graph_shard, graph_count(manifest)):
+        chunks = [c for start, end, _, _ in runs[index] for c in range(start, end)] if grouped and runs else None
+        shard = check_graph_shard(parse_json(name, data), manifest, len(graph["edge_types"]), index, chunks)
+        if chunks is None:
+            merge_graph_shard(graph, shard)
+        else:
+            in_groups.append((chunks, shard))
+    merge_grouped_shards(graph, in_groups)
     bundle = Bundle(
         path=folder,
         manifest=manifest,
@@ -280,25 +287,30 @@ def load_bundle(path: Path) -> Bundle:
     return bundle
 
 
-def read_display(folder: Path, manifest: dict[str, Any], keyword: dict[str, Any], files: dict[str, bytes]) -> None:
+def read_display(
+    folder: Path, manifest: dict[str, Any], keyword: dict[str, Any], files: dict[str, bytes]
+) -> list[list[Run]] | None:
     """Every display fragment (the JS runtime fetches those of the results shown), checked, into
     keyword.json's (checked) columns; each file's bytes into `files`. A grouped bundle's
-    `pages.display` is read here and left out of the columns (bundle/display_groups.py)."""
+    `pages.display` is read here and left out of the columns: its fragments' runs are returned
+    (bundle/display_groups.py; else None)."""
     chunk_pages = keyword["chunks"]["page"]
     each = read_each(folder, manifest, files, display_fragment, display_count(manifest))
     if "display_count" not in manifest:
         for index, name, data in each:
             merge_display(keyword, check_display(parse_json(name, data), manifest, chunk_pages, index), index)
-        return
+        return None
     page_display = keyword["pages"].pop("display")
     firsts = page_firsts(chunk_pages, len(page_display))
     for key in DISPLAY_CHUNKS:
         keyword["chunks"][key] = [None] * len(chunk_pages)
     for key in DISPLAY_PAGES:
         keyword["pages"][key] = [None] * len(page_display)
+    runs = [fragment_runs(firsts, page_display, index) for index in range(manifest["display_count"])]
     for index, name, data in each:
-        runs = fragment_runs(firsts, page_display, index)
-        expand_grouped(keyword, check_display(parse_json(name, data), manifest, chunk_pages, index, runs), index, runs)
+        fragment = check_display(parse_json(name, data), manifest, chunk_pages, index, runs[index])
+        expand_grouped(keyword, fragment, index, runs[index])
+    return runs
 
 
 def read_pages(folder: Path, manifest: dict[str, Any]) -> dict[str, list[Any]]:

@@ -46,7 +46,7 @@ from mkdocs_graphsearch.bundle.format import (
     vocab_shard,
     word_shard,
 )
-from mkdocs_graphsearch.bundle.graph_shards import graph_starts
+from mkdocs_graphsearch.bundle.graph_shards import graph_count, graph_starts
 from mkdocs_graphsearch.bundle.settings import MODES
 from mkdocs_graphsearch.bundle.vector_shards import semantic_vector_parts
 
@@ -205,7 +205,7 @@ def check_manifest(data: Any) -> dict[str, Any]:
     vector_parts = semantic_vector_parts(manifest) if semantic else ()
     semantic_parts = vector_parts + SEMANTIC_PARTS[1:] + _check_encoder_parts(manifest) if semantic else ()
     displays = tuple(display_fragment(i) for i in range(display_count(manifest)))
-    graphs = tuple(graph_shard(i) for i in range(len(graph_starts(manifest))))
+    graphs = tuple(graph_shard(i) for i in range(graph_count(manifest)))
     _check_files(files, KEYWORD_PARTS + shards + fragments + displays + graphs + semantic_parts)
     _check_settings(_object(MANIFEST, manifest.get("search"), "search"))
     if semantic:
@@ -405,25 +405,29 @@ def check_graph(data: Any, manifest: dict[str, Any]) -> dict[str, Any]:
     return graph
 
 
-def check_graph_shard(data: Any, manifest: dict[str, Any], n_types: int, index: int) -> dict[str, Any]:
-    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py) to existing chunks;
-    a format-8 shard's degrees and relative targets come back as offsets and chunk numbers."""
+def check_graph_shard(
+    data: Any, manifest: dict[str, Any], n_types: int, index: int, chunks: Sequence[int] | None = None
+) -> dict[str, Any]:
+    """graph.<index>.json: CSR edges from its chunks (bundle/graph_shards.py; `chunks`: a grouped
+    shard's, else its range's) to existing chunks; a format-8 shard's degrees and relative
+    targets come back as offsets and chunk numbers."""
     name = graph_shard(index)
     n_chunks = manifest["counts"]["chunks"]
-    start, end = text_range(manifest, index, graph_starts(manifest))
+    if chunks is None:
+        chunks = range(*text_range(manifest, index, graph_starts(manifest)))
     shard = _object(name, data, "the file")
     if manifest["format"] >= DERIVED_FORMAT:
-        degrees = _wholes(name, shard.get("degrees"), "degrees", end - start, 0, MAX_VARINT)
+        degrees = _wholes(name, shard.get("degrees"), "degrees", len(chunks), 0, MAX_VARINT)
         relative = _list(name, shard.get("targets"), "targets")
         if sum(degrees) != len(relative):
             _fail(name, "degrees", f"must add up to the number of targets ({len(relative)})")
         offsets, targets = [0], []
-        for chunk, degree in enumerate(degrees, start):
+        for chunk, degree in zip(chunks, degrees, strict=True):
             for e in range(offsets[-1], offsets[-1] + degree):
                 targets.append(_whole(name, relative[e], f"targets[{e}]", -chunk, n_chunks - 1 - chunk) + chunk)
             offsets.append(offsets[-1] + degree)
         shard = {"offsets": offsets, "targets": targets, "types": shard.get("types")}
-    offsets = _list(name, shard.get("offsets"), "offsets", end - start + 1)
+    offsets = _list(name, shard.get("offsets"), "offsets", len(chunks) + 1)
     targets = _list(name, shard.get("targets"), "targets")
     previous = 0  # offsets[0] is 0, then they never decrease
     for i, offset in enumerate(offsets):

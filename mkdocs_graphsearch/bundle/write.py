@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from mkdocs_graphsearch.bundle.display import compact_display, display_part, fragment_starts, grouped_pages
+from mkdocs_graphsearch.bundle.display import Run, compact_display, display_part, fragment_starts, grouped_pages
 from mkdocs_graphsearch.bundle.display_groups import fragment_runs, page_clusters, page_firsts
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
@@ -217,29 +217,18 @@ def build_bundle(
     """
     sizes = text_sizes(texts, settings)
     fragments, text_starts = text_part(texts, sizes, keyword["chunks"]["page"], settings)
-    compact = compact_display(keyword)  # once for both
-    chunk_pages, n_pages = keyword["chunks"]["page"], len(keyword["pages"]["path"])
-    display_layout: dict[str, object]
-    if chunk_clusters is None:
-        starts = fragment_starts(keyword, compact=compact)
-        scoring, displays = display_part(keyword, starts, compact)
-        display_layout = {"display_starts": starts}
-    else:
-        keys = page_clusters(chunk_pages, chunk_clusters, n_pages)
-        page_display = grouped_pages(compact, chunk_pages, keys)
-        firsts = page_firsts(chunk_pages, n_pages)
-        count = max(page_display, default=0) + 1
-        runs = [fragment_runs(firsts, page_display, index) for index in range(count)]
-        scoring, displays = display_part(keyword, [], compact, runs)
-        scoring["pages"] = {**scoring["pages"], "display": page_display}
-        display_layout = {"display_count": count}
-    # A small site keeps one graph shard: worker.js fetches it with the manifest, as every
-    # expansion there needs it.
-    graph_starts = [0] if small_site(sizes) else shard_starts(graph, keyword["chunks"]["page"])
+    scoring, displays, layout, runs = display_layout(keyword, chunk_clusters)
+    if runs is not None and not small_site(sizes):  # the graph grouped as the display fragments
+        groups = [[chunk for start, end, _, _ in each for chunk in range(start, end)] for each in runs]
+        graph_parts = graph_part(graph, [], groups)
+    else:  # a small site keeps one graph shard: worker.js fetches it with the manifest, as every
+        # expansion there needs it
+        graph_starts = [0] if small_site(sizes) else shard_starts(graph, keyword["chunks"]["page"])
+        graph_parts, layout["graph_starts"] = graph_part(graph, graph_starts), graph_starts
     keyword_parts, term_shards = keyword_part(scoring, postings)
     parts = {
         **keyword_parts,
-        **graph_part(graph, graph_starts),
+        **graph_parts,
         **fragments,
         **displays,
         **(extra_files or {}),
@@ -252,10 +241,30 @@ def build_bundle(
     }
     inline = {part: parts[part].decode() for part in INLINE_PARTS if part in parts}
     files = {hashed_name(part, data): data for part, data in parts.items() if part not in inline}
-    layout = {"text_starts": text_starts, **display_layout, "graph_starts": graph_starts,
-              "term_shards": term_shards, "inline": inline}
+    layout.update(text_starts=text_starts, term_shards=term_shards, inline=inline)
     files[MANIFEST] = manifest(counts, settings, parts, {**layout, **(extra_manifest or {})})
     return files
+
+
+def display_layout(
+    keyword: Mapping[str, Any], chunk_clusters: Sequence[int] | None
+) -> tuple[dict[str, Any], dict[str, bytes], dict[str, object], list[list[Run]] | None]:
+    """keyword.json's document without its display columns, the display fragments, their
+    manifest entry and, grouped (`chunk_clusters` given: bundle/display_groups.py), each
+    fragment's runs (else None)."""
+    compact = compact_display(keyword)  # once for both
+    if chunk_clusters is None:
+        starts = fragment_starts(keyword, compact=compact)
+        scoring, displays = display_part(keyword, starts, compact)
+        return scoring, displays, {"display_starts": starts}, None
+    chunk_pages, n_pages = keyword["chunks"]["page"], len(keyword["pages"]["path"])
+    page_display = grouped_pages(compact, chunk_pages, page_clusters(chunk_pages, chunk_clusters, n_pages))
+    firsts = page_firsts(chunk_pages, n_pages)
+    count = max(page_display, default=0) + 1
+    runs = [fragment_runs(firsts, page_display, index) for index in range(count)]
+    scoring, displays = display_part(keyword, [], compact, runs)
+    scoring["pages"] = {**scoring["pages"], "display": page_display}
+    return scoring, displays, {"display_count": count}, runs
 
 
 def previous_files(out_dir: Path) -> set[str]:

@@ -53,7 +53,7 @@
  * shard (oneGraphShard: where the vector clusters wait anyway) the encoder rows of the word being typed and
  * of its completions (encoder.js heldFrom): the next key changes both.
  */
-import { BundleError, MANIFEST, fileName, graphShard, oneGraphShard } from "./bundle/format.js";
+import { BundleError, MANIFEST, fileName, graphCount, graphShard, oneGraphShard } from "./bundle/format.js";
 import {
   fragmentOf,
   httpFetcher,
@@ -150,7 +150,7 @@ export async function loadBundle(fetchFile) {
     }
     if (part.name === "graph") {
       await loadGraph(bundle, fetchFile);
-      for (let index = 0; index < bundle.graphStarts.length; index++) await loadGraphShard(bundle, fetchFile, index);
+      for (let index = 0; index < graphCount(bundle.manifest); index++) await loadGraphShard(bundle, fetchFile, index);
     }
     if (part.name === "keyword") {
       for (let index = 0; index < bundle.shardLoaded.length; index++) await loadShard(bundle, fetchFile, index);

@@ -212,7 +212,15 @@ export function graphStarts(manifest) {
  * final answer waits for its own (worker.js answerByKeyword, answer).
  * @param {any} manifest a bundle's manifest
  */
-export const oneGraphShard = (manifest) => graphStarts(manifest).length === 1;
+export const oneGraphShard = (manifest) => graphCount(manifest) === 1;
+
+/** Whether the graph shards are grouped as the display fragments (format 10: `display_count` and
+ * no `graph_starts`; spec: bundle/graph_shards.py graph_count). @param {Record<string, any>} manifest */
+export const groupedGraph = (manifest) => Object.hasOwn(manifest, "display_count") && !Object.hasOwn(manifest, "graph_starts");
+
+/** How many graph shards a bundle has (spec: bundle/graph_shards.py graph_count).
+ * @param {Record<string, any>} manifest @returns {number} */
+export const graphCount = (manifest) => (groupedGraph(manifest) ? manifest.display_count : graphStarts(manifest).length);
 
 /** Code point order (what Python's str comparison uses). @param {string} a @param {string} b */
 export function compareCodePoints(a, b) {

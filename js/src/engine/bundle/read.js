@@ -29,6 +29,7 @@ import {
   fileName,
   graphShard,
   graphStarts,
+  groupedGraph,
   inlinePart,
   lastAtOrBefore,
   partCrc,
@@ -286,17 +287,20 @@ const NO_EDGES = { targets: [], types: [] };
  */
 export async function loadGraphShard(bundle, fetchFile, index) {
   const graph = /** @type {NonNullable<Bundle["graph"]>} */ (bundle.graph);
-  const [start, end] = textRange(bundle.manifest, index, bundle.graphStarts);
+  const grouped = groupedGraph(bundle.manifest);
+  const [start, end] = grouped ? [0, 0] : textRange(bundle.manifest, index, bundle.graphStarts);
+  const chunks = grouped ? displayRuns(bundle, index).flatMap(([from, to]) => Array.from({ length: to - from }, (_, i) => from + i))
+    : Array.from({ length: end - start }, (_, i) => start + i);
   try {
     const name = graphShard(index);
     const shard = checkGraphShard(parseJson(name, await readFile(fetchFile, bundle.manifest, name)),
-      bundle.manifest, graph.edge_types.length, index);
-    for (let chunk = start; chunk < end; chunk++) {
-      const [from, to] = [shard.offsets[chunk - start], shard.offsets[chunk - start + 1]];
+      bundle.manifest, graph.edge_types.length, index, grouped ? chunks : null);
+    chunks.forEach((chunk, i) => {
+      const [from, to] = [shard.offsets[i], shard.offsets[i + 1]];
       graph.edges[chunk] = { targets: shard.targets.slice(from, to), types: shard.types.slice(from, to) };
-    }
+    });
   } catch (error) {
-    for (let chunk = start; chunk < end; chunk++) graph.edges[chunk] = NO_EDGES;
+    for (const chunk of chunks) graph.edges[chunk] = NO_EDGES;
     throw error;
   }
   return bundle;
@@ -406,7 +410,7 @@ export function fragmentOf(bundle, chunk) {
 /** The graph shard holding the edges from a chunk (format.js graphStarts).
  * @param {Bundle} bundle @param {number} chunk */
 export function graphOf(bundle, chunk) {
-  return lastAtOrBefore(bundle.graphStarts, chunk);
+  return groupedGraph(bundle.manifest) ? displayOf(bundle, chunk) : lastAtOrBefore(bundle.graphStarts, chunk);
 }
 
 /** The display fragment holding a chunk's (and its page's) display columns.

@@ -17,6 +17,7 @@ import {
   compareCodePoints,
   displayFragment,
   fileKey,
+  graphCount,
   graphShard,
   graphStarts,
   postingsShard,
@@ -205,7 +206,7 @@ export function checkManifest(manifest) {
   const fragments = starts.map((_, i) => textFragment(i));
   const semanticParts = semantic ? [...vectorParts(manifest), ...SEMANTIC_PARTS.slice(1), ...checkEncoderParts(manifest)] : [];
   const displays = Array.from({ length: displayCount(manifest, displayStarts(manifest)) }, (_, i) => displayFragment(i));
-  const graphs = graphStarts(manifest).map((_, i) => graphShard(i));
+  const graphs = Array.from({ length: graphCount(manifest) }, (_, i) => graphShard(i));
   checkFiles(files, [...KEYWORD_PARTS, ...shards, ...fragments, ...displays, ...graphs, ...semanticParts]);
   checkSettings(object(m, own(manifest, "search"), "search"));
   if (semantic) {
@@ -354,13 +355,15 @@ export function checkGraph(data, manifest) {
   return graph;
 }
 
-/** graph.<index>.json: CSR edges from its chunks to existing chunks (spec: bundle/schema.py
- * check_graph_shard). @param {unknown} data @param {any} manifest @param {number} nTypes
- * @param {number} index @returns {any} */
-export function checkGraphShard(data, manifest, nTypes, index) {
+/** graph.<index>.json: CSR edges from its chunks (`chunks`: a grouped shard's, else its range's)
+ * to existing chunks (spec: bundle/schema.py check_graph_shard). @param {unknown} data
+ * @param {any} manifest @param {number} nTypes @param {number} index
+ * @param {number[] | null} [chunks] @returns {any} */
+export function checkGraphShard(data, manifest, nTypes, index, chunks = null) {
   const g = graphShard(index);
   const nChunks = manifest.counts.chunks;
-  const [start, end] = textRange(manifest, index, graphStarts(manifest));
+  const [start, end] = chunks ? [0, chunks.length] : textRange(manifest, index, graphStarts(manifest));
+  const chunkAt = (/** @type {number} */ i) => (chunks ? chunks[i] : start + i);
   let shard = object(g, data, "the file");
   if (manifest.format >= DERIVED_FORMAT) { // degrees and relative targets: back to CSR
     const degrees = wholes(g, own(shard, "degrees"), "degrees", end - start, 0, MAX_WHOLE);
@@ -372,7 +375,7 @@ export function checkGraphShard(data, manifest, nTypes, index) {
     /** @type {number[]} */
     const targets = [];
     degrees.forEach((degree, i) => {
-      const chunk = start + i, first = offsets[offsets.length - 1];
+      const chunk = chunkAt(i), first = offsets[offsets.length - 1];
       for (let e = first; e < first + degree; e++) targets.push(whole(g, relative[e], `targets[${e}]`, -chunk, nChunks - 1 - chunk) + chunk);
       offsets.push(first + degree);
     });
