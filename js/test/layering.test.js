@@ -49,14 +49,16 @@ test("the engine half never imports the UI half", () => {
   }
 });
 
-test("bundle reading reads files only: format.js, schema.js, display.js, http.js, warm.js and read.js import one another only", () => {
+test("bundle reading reads files only: format.js, schema.js, display.js, display-groups.js, http.js, warm.js and read.js import one another only", () => {
   assert.deepEqual(imports("engine/bundle/format.js"), { stat: [], lazy: [] });
+  assert.deepEqual(imports("engine/bundle/display-groups.js"), { stat: [], lazy: [] });
   assert.deepEqual(imports("engine/bundle/http.js"), { stat: [], lazy: [] });
   assert.deepEqual(imports("engine/bundle/warm.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
   assert.deepEqual(imports("engine/bundle/schema.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
   assert.deepEqual(imports("engine/bundle/display.js"), { stat: ["engine/bundle/format.js"], lazy: [] });
   assert.deepEqual(imports("engine/bundle/read.js"),
-    { stat: ["engine/bundle/format.js", "engine/bundle/schema.js", "engine/bundle/display.js", "engine/bundle/http.js"], lazy: [] });
+    { stat: ["engine/bundle/format.js", "engine/bundle/schema.js", "engine/bundle/display.js",
+             "engine/bundle/display-groups.js", "engine/bundle/http.js"], lazy: [] });
 });
 
 test("worker.js composes the bundle with the encoder", () => {

@@ -9,13 +9,6 @@
 /** A run of a display fragment: its first chunk, end chunk (exclusive), first page, end page
  * (exclusive). @typedef {[number, number, number, number]} Run */
 
-/** How many display fragments a bundle has: its `display_count` (grouped), else one per
- * displayStarts entry (schema.js).
- * @param {any} manifest @param {number[]} starts @returns {number} */
-export function displayCount(manifest, starts) {
-  return Object.hasOwn(manifest, "display_count") ? manifest.display_count : starts.length;
-}
-
 /** Each page's first chunk, then the chunk count (a page without chunks: the next page's).
  * @param {number[]} chunkPages @param {number} nPages @returns {Int32Array} */
 export function pageFirsts(chunkPages, nPages) {

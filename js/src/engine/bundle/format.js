@@ -214,6 +214,13 @@ export function graphStarts(manifest) {
  */
 export const oneGraphShard = (manifest) => graphCount(manifest) === 1;
 
+/** How many display fragments a bundle has: its `display_count` (grouped), else one per
+ * displayStarts entry (schema.js; spec: bundle/display_groups.py display_count).
+ * @param {any} manifest @param {number[]} starts @returns {number} */
+export function displayCount(manifest, starts) {
+  return Object.hasOwn(manifest, "display_count") ? manifest.display_count : starts.length;
+}
+
 /** Whether the graph shards are grouped as the display fragments (format 10: `display_count` and
  * no `graph_starts`; spec: bundle/graph_shards.py graph_count). @param {Record<string, any>} manifest */
 export const groupedGraph = (manifest) => Object.hasOwn(manifest, "display_count") && !Object.hasOwn(manifest, "graph_starts");

@@ -25,6 +25,7 @@ import {
   MIN_FORMAT_VERSION,
   crc32,
   decodeVarints,
+  displayCount,
   displayFragment,
   fileName,
   graphShard,
@@ -55,7 +56,7 @@ import {
   wholes,
 } from "./schema.js";
 import { expandDisplay, expandPages } from "./display.js";
-import { displayCount, fragmentRuns, pageFirsts, runFragment } from "./display-groups.js";
+import { fragmentRuns, pageFirsts, runFragment } from "./display-groups.js";
 import { fetchTried } from "./http.js";
 
 /**

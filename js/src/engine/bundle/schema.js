@@ -15,6 +15,7 @@ import {
   MAX_CRC32,
   MODES,
   compareCodePoints,
+  displayCount,
   displayFragment,
   fileKey,
   graphCount,
@@ -23,8 +24,6 @@ import {
   postingsShard,
   textFragment,
 } from "./format.js";
-
-import { displayCount } from "./display-groups.js";
 
 /** @typedef {import("./read.js").Bundle} Bundle */
 
