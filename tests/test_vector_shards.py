@@ -232,7 +232,8 @@ def _as_format_3(grouped: Path, out: Path) -> None:
     """The grouped bundle re-laid out as format 3 wrote it: one cluster a file, no `groups`, its
     display columns whole (format 6's compact ones read back: bundle/display.py) and its graph
     shards in CSR form (format 8's compact ones read back: bundle/graph_shards.py), graph.json and
-    encoder.json files (format 9's manifest holds them)."""
+    encoder.json files (format 9's manifest holds them), its display fragments ranges (format
+    10's are grouped)."""
     manifest = json.loads((grouped / MANIFEST).read_bytes())
     bundle = load_bundle(grouped)
     clusters = manifest["vectors"]["clusters"]
@@ -245,6 +246,13 @@ def _as_format_3(grouped: Path, out: Path) -> None:
         for cluster in group_clusters(manifest, group):
             size = clusters["sizes"][cluster]
             parts[vector_shard(cluster)], data = data[: size * width], data[size * width :]
+    if "display_count" in manifest:  # format 10's grouped display fragments: one range in format 3
+        parts = {part: data for part, data in parts.items() if not part.startswith("display.")}
+        manifest["display_starts"] = [0]
+        del manifest["display_count"]
+        keyword = json.loads(parts["keyword.json"])
+        del keyword["pages"]["display"]
+        parts["keyword.json"] = json.dumps(keyword).encode()
     starts = manifest["display_starts"]
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else bundle.n_chunks
