@@ -19,8 +19,9 @@
                     prefix or stem match
     graph.json      the chunk graph's edge types (index/graph.py)     -- vector and hybrid answers
     graph.<i>.json  the typed edges from chunks graph_starts[i] .. graph_starts[i + 1] - 1
-                    (format 5 and older: those text.<i>.json covers), CSR form (bundle/
-                    graph_shards.py)
+                    (format 5 and older: those text.<i>.json covers; since format 10 on a
+                    clustered site, no graph_starts: the chunks of display.<i>.json's pages),
+                    CSR form (bundle/graph_shards.py)
                                                   -- the shards of the chunks an answer expands
     display.<i>.json  the display columns (chunk ids, anchors, titles, levels, parents; page
                     urls and titles: bundle/display.py) of chunks display_starts[i] ..
