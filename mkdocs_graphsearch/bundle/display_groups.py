@@ -1,8 +1,9 @@
-"""Display fragments grouped by meaning (format 10; mirrored by js/src/engine/bundle/read.js
-displayRuns): a fragment holds pages that rank together, not a range of pages in path order.
+"""Display fragments grouped by meaning (format 10; mirrored by js/src/engine/bundle/display-groups.js
+and read.js displayRuns): a fragment holds pages that rank together, not a range of pages in path
+order.
 
-An answer's pages are near one another in meaning, not in path: on a large site its ten pages
-sat in about ten display files. A site whose vectors are clustered (bundle/vector_shards.py)
+An answer's pages are near one another in meaning, not in path: on a large site each page it
+showed sat in a display file of its own. A site whose vectors are clustered (bundle/vector_shards.py)
 therefore orders its pages by the cluster most of their chunks are in (the clusters are numbered
 along a chain of their centroids, index/kmeans.py chained, so near clusters are near in this
 order too; ties to the lower cluster, then by page number), and cuts that order into fragments
