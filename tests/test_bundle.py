@@ -201,7 +201,7 @@ def _small_docs(folder: Path, word: str) -> Path:
 
 def test_parts_have_content_hashed_names_and_the_manifest_maps_them(bundle_dir: Path) -> None:
     manifest = _manifest(bundle_dir)
-    assert manifest["format"] == FORMAT_VERSION == 9
+    assert manifest["format"] == FORMAT_VERSION == 10
     assert set(manifest["inline"]) == {"graph.json", *(["encoder.json"] if "vectors" in manifest else [])}
     assert not any(name.startswith(("graph.json", "encoder.json")) for name in listed_parts(manifest))
     fragments = [f"text.{i}.json" for i in range(len(manifest["text_starts"]))]

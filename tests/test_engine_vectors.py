@@ -23,7 +23,7 @@ def bundle():  # type: ignore[no-untyped-def]
 
 
 def test_frozen_bundle_has_every_part(bundle) -> None:  # type: ignore[no-untyped-def]
-    assert bundle.manifest["format"] == 3 and FORMAT_VERSION == 9  # frozen in format 3, still read
+    assert bundle.manifest["format"] == 3 and FORMAT_VERSION == 10  # frozen in format 3, still read
     assert bundle.vectors is not None and "encoder" in bundle.manifest
     assert bundle.manifest["text_starts"] == [0, 4, 6]  # one fragment per page
     assert len(bundle.texts) == bundle.n_chunks

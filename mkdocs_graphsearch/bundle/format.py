@@ -33,7 +33,8 @@
                     fragments of the results shown, when they are shown
     vectors.bin     passage vectors (chunks x dim, row-major) as rows of `vectors.bits`-bit
                     codes (bundle/vector_shards.py; no `bits`, format 4 and older: int8
-                    bytes), then one float32 little-endian scale per chunk       -- semantic part
+                    bytes), then one float32 little-endian scale per chunk; format 10: by
+                    columns (bundle/vector_shards.py table_bytes)                 -- semantic part
                     (a big site has instead centroids.bin -- semantic part -- and one
                     vectors.<i>.bin per group of clusters, fetched when a query probes one of
                     its clusters, or since format 6 per cluster, holding its hood, fetched
@@ -122,8 +123,9 @@ else:  # loaded on first use (files/lazy.py)
 #: manifest's `vectors.clusters.hood_chunks`). Format 7: a small site's text fragments may end
 #: inside a page (INNER_TEXT_FORMAT). Format 8 derives more display columns and stores graph
 #: shards compact (DERIVED_FORMAT). Format 9 stores the small fixed parts INLINE_PARTS in the
-#: manifest (its `inline`) rather than as files.
-FORMAT_VERSION = 9
+#: manifest (its `inline`) rather than as files. Format 10 stores the vector files by columns
+#: (COLUMN_FORMAT).
+FORMAT_VERSION = 10
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
 #: its parent's and an anchor derived left out) and sizes graph shards apart from the text
@@ -138,6 +140,10 @@ INNER_TEXT_FORMAT = 7
 #: store edge counts and targets relative to their source (bundle/graph_shards.py); formats 6 and
 #: 7 store them as they are.
 DERIVED_FORMAT = 8
+#: Format 10 stores each file of vector codes (vectors.bin, centroids and cluster files) as one
+#: table by columns, which gzip packs smaller (bundle/vector_shards.py table_bytes); formats 3 to
+#: 9 store them by rows.
+COLUMN_FORMAT = 10
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"

@@ -14,8 +14,8 @@
  * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts), adds the
  * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf);
  * format 8 derives display parents, page titles and urls and stores graph shards compact;
- * format 9 holds INLINE_PARTS in the manifest. */
-export const FORMAT_VERSION = 9;
+ * format 9 holds INLINE_PARTS in the manifest; format 10 stores the vector files by columns. */
+export const FORMAT_VERSION = 10;
 export const MIN_FORMAT_VERSION = 3;
 /** Format 6: compact display fragments (display.js; spec: bundle/format.py COMPACT_DISPLAY_FORMAT). */
 export const COMPACT_DISPLAY_FORMAT = 6;
@@ -25,6 +25,9 @@ export const INNER_TEXT_FORMAT = 7;
  * store edge counts and relative targets (schema.js checkGraphShard; spec: bundle/format.py
  * DERIVED_FORMAT). */
 export const DERIVED_FORMAT = 8;
+/** Format 10: each file of vector codes is one table by columns (vector-shards.js readTable; spec:
+ * bundle/format.py COLUMN_FORMAT). */
+export const COLUMN_FORMAT = 10;
 export const MANIFEST = "manifest.json";
 /** Format 9: the small parts the manifest holds (its `inline`: part -> text; spec:
  * bundle/format.py INLINE_PARTS). */
