@@ -63,85 +63,62 @@ export const rowBytes = (dim, bits) => Math.ceil((dim * bits) / 8);
 const byColumns = (manifest) => manifest.format >= COLUMN_FORMAT;
 
 /**
- * `count` 4-byte little-endian numbers from their byte planes at `offset` (spec: vector_shards.py).
- * @param {Uint8Array} bytes @param {number} offset @param {number} count @returns {DataView}
+ * `count` 4-byte little-endian numbers at `offset`, one after another, or (`planes`) as their
+ * byte planes (spec: vector_shards.py) -> a view of them one after another.
+ * @param {Uint8Array} bytes @param {number} offset @param {number} count @param {boolean} planes
  */
-function fromPlanes(bytes, offset, count) {
+function numbersAt(bytes, offset, count, planes) {
+  if (!planes) return new DataView(bytes.buffer, bytes.byteOffset + offset, 4 * count);
   const out = new Uint8Array(4 * count);
-  for (let b = 0; b < 4; b++) {
-    const plane = offset + b * count;
-    for (let i = 0; i < count; i++) out[4 * i + b] = bytes[plane + i];
-  }
+  for (let b = 0; b < 4; b++) for (let i = 0; i < count; i++) out[4 * i + b] = bytes[offset + b * count + i];
   return new DataView(out.buffer);
 }
 
 /**
- * A file's table by columns (format 10, spec: vector_shards.py read_table), its length checked:
- * (when `numbered`) the chunk numbers' byte planes, the codes dimension by dimension, the
- * scales' byte planes -> the chunk numbers (empty unless `numbered`), the codes as int8 rows,
- * the scales.
+ * A file's `count` rows of `dim` codes of `bits` bits (code j of a row: bits j*bits.. of it as a
+ * little-endian bit stream, two's complement; 8: int8 bytes) and their float32 little-endian
+ * scales, its length checked (spec: vector_shards.py): by rows (formats 3 to 9; vectors.bin's,
+ * centroids' and a cluster's block, after its `numbered` chunk numbers) or by `columns` (format
+ * 10: the table of read_table, the numbers' and the scales' byte planes, the codes dimension by
+ * dimension) -> the chunk numbers (empty unless `numbered`), the codes as int8 rows, the scales.
  * @param {string} name @param {Uint8Array} bytes @param {number} count @param {number} dim
- * @param {number} bits @param {boolean} numbered
+ * @param {number} bits @param {boolean} numbered @param {boolean} columns
  */
-export function readTable(name, bytes, count, dim, bits, numbered) {
-  const width = rowBytes(count, bits), at = numbered ? 4 * count : 0;
-  const expected = at + dim * width + 4 * count;
-  if (bytes.length !== expected) throw new BundleError(`${name} has ${bytes.length} bytes, expected ${expected} (corrupted)`);
+export function readTable(name, bytes, count, dim, bits, numbered, columns) {
+  const rowWidth = rowBytes(dim, bits), columnWidth = rowBytes(count, bits);
+  const at = numbered ? 4 * count : 0, end = at + (columns ? dim * columnWidth : count * rowWidth);
+  if (bytes.length !== end + 4 * count) {
+    throw new BundleError(`${name} has ${bytes.length} bytes, expected ${end + 4 * count} (corrupted)`);
+  }
   const chunks = new Uint32Array(numbered ? count : 0);
-  const numbers = fromPlanes(bytes, 0, chunks.length);
+  const numbers = numbersAt(bytes, 0, chunks.length, columns);
   for (let i = 0; i < chunks.length; i++) chunks[i] = numbers.getUint32(4 * i, true);
-  const values = new Int8Array(count * dim);
+  const rows = bits === 8 && !columns;
+  const values = rows ? new Int8Array(bytes.buffer, bytes.byteOffset + at, count * dim) : new Int8Array(count * dim);
+  // bit b of code (r, j) is bit `first + r * rowStep + j * dimStep + b` of the codes
+  const [rowStep, dimStep] = columns ? [bits, 8 * columnWidth] : [8 * rowWidth, bits];
   const sign = 1 << (bits - 1);
-  for (let j = 0; j < dim; j++) {
-    const column = at + j * width;
-    for (let r = 0; r < count; r++) {
+  for (let r = 0; r < count && !rows; r++) {
+    for (let j = 0; j < dim; j++) {
       let code = 0;
-      for (let b = 0; b < bits; b++) {
-        const t = r * bits + b;
-        code |= ((bytes[column + (t >> 3)] >> (t & 7)) & 1) << b;
-      }
+      const first = 8 * at + r * rowStep + j * dimStep;
+      for (let b = 0; b < bits; b++) code |= ((bytes[(first + b) >> 3] >> ((first + b) & 7)) & 1) << b;
       values[r * dim + j] = code >= sign ? code - 2 * sign : code;
     }
   }
-  const view = fromPlanes(bytes, at + dim * width, count);
+  const view = numbersAt(bytes, end, count, columns);
   const scales = new Float64Array(count);
   for (let i = 0; i < count; i++) scales[i] = view.getFloat32(4 * i, true);
   return { chunks, values, scales };
 }
 
 /**
- * Rows of `bits`-bit codes (code j: bits j*bits.. of the row as a little-endian bit stream, two's
- * complement; 8: int8 bytes) decoded into int8 values, then float32 little-endian scales
- * (vectors.bin's, centroids.bin's and each cluster's layout after its chunk numbers).
+ * A file's rows without chunk numbers (readTable): vectors.bin's and the centroids'.
  * @param {string} name @param {Uint8Array} bytes @param {number} count @param {number} dim
- * @param {number} bits @param {number} [offset] bytes before the rows
- * @param {boolean} [columns] a table by columns without chunk numbers (readTable; format 10)
+ * @param {number} bits @param {boolean} [columns] by columns (format 10)
  */
-export function codeRows(name, bytes, count, dim, bits, offset = 0, columns = false) {
-  if (columns) {
-    const { values, scales } = readTable(name, bytes.subarray(offset), count, dim, bits, false);
-    return { values, scales };
-  }
-  const width = rowBytes(dim, bits);
-  if (bytes.length !== offset + count * (width + 4)) {
-    throw new BundleError(`${name} has ${bytes.length} bytes, expected ${offset + count * (width + 4)} (corrupted)`);
-  }
-  const values = bits === 8 ? new Int8Array(bytes.buffer, bytes.byteOffset + offset, count * dim) : new Int8Array(count * dim);
-  const sign = 1 << (bits - 1);
-  for (let r = 0; r < count && bits !== 8; r++) {
-    const row = offset + r * width;
-    for (let j = 0; j < dim; j++) {
-      let code = 0;
-      for (let b = 0; b < bits; b++) {
-        const t = j * bits + b;
-        code |= ((bytes[row + (t >> 3)] >> (t & 7)) & 1) << b;
-      }
-      values[r * dim + j] = code >= sign ? code - 2 * sign : code;
-    }
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset + offset + count * width, 4 * count);
-  const scales = new Float64Array(count);
-  for (let i = 0; i < count; i++) scales[i] = view.getFloat32(4 * i, true);
+export function codeRows(name, bytes, count, dim, bits, columns = false) {
+  const { values, scales } = readTable(name, bytes, count, dim, bits, false, columns);
   return { values, scales };
 }
 
@@ -157,12 +134,12 @@ export async function loadVectors(bundle, fetchFile) {
   if (!info.clusters) {
     const bytes = await readFile(fetchFile, bundle.manifest, "vectors.bin");
     const columns = byColumns(bundle.manifest);
-    return { ...codeRows("vectors.bin", bytes, n, dim, info.bits ?? VECTOR_BITS_IF_ABSENT, 0, columns), dim };
+    return { ...codeRows("vectors.bin", bytes, n, dim, info.bits ?? VECTOR_BITS_IF_ABSENT, columns), dim };
   }
   const { sizes, probe, probe_chunks: probeChunks, bits, centroid_bits: centroidBits, cells: counts } = info.clusters;
   const rows = counts ? counts.length : sizes.length;
   const centroidFile = await readFile(fetchFile, bundle.manifest, CENTROIDS);
-  const centroids = codeRows(CENTROIDS, centroidFile, rows, dim, centroidBits, 0, byColumns(bundle.manifest));
+  const centroids = codeRows(CENTROIDS, centroidFile, rows, dim, centroidBits, byColumns(bundle.manifest));
   const groups = groupStarts(info.clusters);
   const groupOf = new Int32Array(sizes.length);
   groups.forEach((start, g) => groupOf.fill(g, start, g + 1 < groups.length ? groups[g + 1] : sizes.length));
@@ -200,7 +177,7 @@ export async function loadCell(bundle, fetchFile, index) {
   try {
     const name = cellCentroids(index);
     const bytes = await readFile(fetchFile, bundle.manifest, name);
-    const rows = codeRows(name, bytes, cells.counts[index], vectors.dim, cells.bits, 0, byColumns(bundle.manifest));
+    const rows = codeRows(name, bytes, cells.counts[index], vectors.dim, cells.bits, byColumns(bundle.manifest));
     clusters.centroids.set(rows.values, cells.starts[index] * vectors.dim);
     clusters.centroidScales.set(rows.scales, cells.starts[index]);
     cells.state[index] = 1;
@@ -286,11 +263,9 @@ function rowBlocks(name, bytes, sizes, dim, bits) {
   if (bytes.length !== expected) throw new BundleError(`${name} has ${bytes.length} bytes, expected ${expected} (corrupted)`);
   let at = 0;
   return sizes.map((size) => {
-    const block = bytes.subarray(at, at + size * width);
+    const { chunks, values, scales } = readTable(name, bytes.subarray(at, at + size * width), size, dim, bits, true, false);
     at += size * width;
-    const view = new DataView(block.buffer, block.byteOffset, 4 * size);
-    const chunks = Uint32Array.from({ length: size }, (_, i) => view.getUint32(4 * i, true));
-    return { chunks, rows: codeRows(name, block, size, dim, bits, 4 * size) };
+    return { chunks, rows: { values, scales } };
   });
 }
 
@@ -301,7 +276,7 @@ function rowBlocks(name, bytes, sizes, dim, bits) {
  * @param {number} bits @returns {Block[]}
  */
 function tableBlocks(name, bytes, sizes, dim, bits) {
-  const table = readTable(name, bytes, sizes.reduce((a, b) => a + b, 0), dim, bits, true);
+  const table = readTable(name, bytes, sizes.reduce((a, b) => a + b, 0), dim, bits, true, true);
   let at = 0;
   return sizes.map((size) => {
     const start = at;
