@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from mkdocs_graphsearch.bundle.format import FORMAT_VERSION
 from mkdocs_graphsearch.bundle.read import load_bundle
 from mkdocs_graphsearch.bundle.vector_shards import (
     CENTROIDS,
@@ -71,7 +72,7 @@ Layout = tuple[Clusters, np.ndarray, np.ndarray, dict[str, bytes], list[int]]
 def read_layout(files: dict[str, bytes], entry: dict[str, Any], n: int, dim: int) -> Layout:
     """(clusters, every chunk's decoded codes and scales, files, each group file's first cluster)
     from the layout's files."""
-    manifest = {"vectors": {"dim": dim, "clusters": entry}, "counts": {"chunks": n}}
+    manifest = {"format": FORMAT_VERSION, "vectors": {"dim": dim, "clusters": entry}, "counts": {"chunks": n}}
     c_rows, c_scales = read_centroids(files[CENTROIDS], manifest)
     cell_rows, cell_scales = c_rows, c_scales
     if "cells" in entry:

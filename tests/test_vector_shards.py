@@ -16,6 +16,7 @@ from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, pag
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     MANIFEST,
+    BundleError,
     checksum,
     compact_files,
     display_fragment,
@@ -26,12 +27,15 @@ from mkdocs_graphsearch.bundle.format import (
 )
 from mkdocs_graphsearch.bundle.read import load_bundle, read_vectors
 from mkdocs_graphsearch.bundle.vector_shards import (
+    CENTROIDS,
     Clusters,
-    group_clusters,
     hood_of,
     pack_codes,
     quantize_codes,
+    read_centroids,
+    read_table,
     row_bytes,
+    table_bytes,
     unpack_codes,
     vector_shard,
 )
@@ -149,6 +153,29 @@ def test_codes_have_the_documented_bit_layout(bits: int, codes: list[int], packe
     assert unpack_codes(packed, 1, len(codes), bits).tolist() == [codes]
 
 
+#: A table by columns (format 10; js/test/vector-shards.test.js reads the same bytes): three
+#: rows of two 4-bit codes [[1, -1], [7, -7], [0, 2]] with chunk numbers 5, 9, 258 and scales 1, 2,
+#: 0.5: the numbers' byte planes, dimension 0's codes (1, 7, 0), dimension 1's (-1, -7, 2), the
+#: scales' byte planes.
+TABLE = bytes(
+    [5, 9, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+    + [0x71, 0x00, 0x9F, 0x02]
+    + [0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0x3F, 0x40, 0x3F]
+)
+
+
+def test_a_table_by_columns_has_the_documented_layout() -> None:
+    codes = np.array([[1, -1], [7, -7], [0, 2]], dtype=np.int8)
+    chunks, scales = np.array([5, 9, 258]), np.array([1.0, 2.0, 0.5])
+    assert table_bytes(codes, scales, 4, chunks) == TABLE
+    read_chunks, rows, read_scales = read_table("t", TABLE, 3, 2, 4, True)
+    assert read_chunks is not None and read_chunks.tolist() == [5, 9, 258]
+    assert rows.tolist() == codes.tolist() and read_scales.tolist() == [1.0, 2.0, 0.5]
+    assert read_table("t", TABLE[12:], 3, 2, 4, False)[1].tolist() == codes.tolist()
+    with pytest.raises(BundleError, match="t has 27 bytes, expected 28"):
+        read_table("t", TABLE[:-1], 3, 2, 4, True)
+
+
 def test_codes_round_trip_and_int8_codes_are_the_int8_rows() -> None:
     rng = np.random.default_rng(5)
     points = rng.normal(size=(40, 13))
@@ -230,22 +257,23 @@ def test_chained_numbers_the_clusters_along_their_centroids() -> None:
 
 def _as_format_3(grouped: Path, out: Path) -> None:
     """The grouped bundle re-laid out as format 3 wrote it: one cluster a file, no `groups`, its
-    display columns whole (format 6's compact ones read back: bundle/display.py) and its graph
-    shards in CSR form (format 8's compact ones read back: bundle/graph_shards.py), graph.json and
-    encoder.json files (format 9's manifest holds them), its display fragments ranges (format
-    10's are grouped)."""
+    codes by rows (format 10's tables read back), its display columns whole (format 6's compact
+    ones read back: bundle/display.py) and its graph shards in CSR form (format 8's compact ones
+    read back: bundle/graph_shards.py), graph.json and encoder.json files (format 9's manifest
+    holds them), its display fragments ranges (format 10's may be grouped)."""
     manifest = json.loads((grouped / MANIFEST).read_bytes())
     bundle = load_bundle(grouped)
     clusters = manifest["vectors"]["clusters"]
     parts = {part: (grouped / file_name(manifest, part)).read_bytes() for part in listed_parts(manifest)}
     parts = {part: data for part, data in parts.items() if not part.startswith("vectors.")}
     parts.update((part, text.encode()) for part, text in manifest.pop("inline").items())  # files in format 3
-    width = 4 + row_bytes(manifest["vectors"]["dim"], clusters["bits"]) + 4
-    for group in range(len(clusters["groups"])):
-        data = (grouped / file_name(manifest, vector_shard(group))).read_bytes()
-        for cluster in group_clusters(manifest, group):
-            size = clusters["sizes"][cluster]
-            parts[vector_shard(cluster)], data = data[: size * width], data[size * width :]
+    assert bundle.clusters is not None and bundle.vectors is not None and bundle.vector_scales is not None
+    rows, scales = read_centroids(parts[CENTROIDS], manifest)
+    parts[CENTROIDS] = pack_codes(rows, clusters["centroid_bits"]) + scales.astype("<f4").tobytes()
+    for cluster, chunks in enumerate(bundle.clusters.members):
+        codes = pack_codes(bundle.vectors[chunks], clusters["bits"])
+        row_scales = bundle.vector_scales[chunks].astype("<f4").tobytes()
+        parts[vector_shard(cluster)] = chunks.astype("<u4").tobytes() + codes + row_scales
     if "display_count" in manifest:  # format 10's grouped display fragments: one range in format 3
         parts = {part: data for part, data in parts.items() if not part.startswith("display.")}
         manifest["display_starts"] = [0]
@@ -307,11 +335,11 @@ def test_a_small_site_stores_one_vectors_bin_of_codes(tmp_path: Path) -> None:
     bundle = load_bundle(folder)
     n, dim = bundle.n_chunks, manifest["vectors"]["dim"]
     assert "clusters" not in manifest["vectors"] and manifest["vectors"]["bits"] == kmeans.BITS
-    assert (folder / file_name(manifest, "vectors.bin")).stat().st_size == n * (row_bytes(dim, kmeans.BITS) + 4)
+    assert (folder / file_name(manifest, "vectors.bin")).stat().st_size == dim * row_bytes(n, kmeans.BITS) + 4 * n
     assert bundle.vectors is not None and bundle.vector_scales is not None
     assert np.abs(bundle.vectors).max() <= 2 ** (kmeans.BITS - 1) - 1
     data = pack_codes(bundle.vectors, 8) + bundle.vector_scales.astype("<f4").tobytes()
-    rows, scales = read_vectors(data, n, dim, 8)
+    rows, scales = read_vectors(data, n, dim, 8, columns=False)
     assert np.array_equal(rows, bundle.vectors) and np.array_equal(scales, bundle.vector_scales)
 
 
@@ -351,10 +379,11 @@ def test_hood_files_hold_each_hood_and_read_as_the_same_vectors(tmp_path: Path) 
     new, old = load_bundle(hoods), load_bundle(grouped)
     assert new.clusters is not None and new.vectors is not None and old.vectors is not None
     assert np.array_equal(new.vectors, old.vectors) and np.array_equal(new.vector_scales, old.vector_scales)
-    width = 4 + row_bytes(manifest["vectors"]["dim"], rule["bits"]) + 4
-    for center in range(len(rule["sizes"])):
+    dim = manifest["vectors"]["dim"]
+    for center in range(len(rule["sizes"])):  # one table by columns, chunk numbers first
         data = (hoods / file_name(manifest, vector_shard(center))).read_bytes()
-        assert len(data) == width * sum(rule["sizes"][c] for c in new.clusters.hood(center))
+        held = sum(rule["sizes"][c] for c in new.clusters.hood(center))
+        assert len(data) == 8 * held + dim * row_bytes(held, rule["bits"])
     vector = query_vector(new, "what happens when a render fails")
     assert vector is not None
     held = probed_clusters(new.clusters, vector, query_levels(new.manifest))

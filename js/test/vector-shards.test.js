@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { crc32, fileKey, fileName, listedParts } from "../src/engine/bundle/format.js";
 import { loadBundle } from "../src/engine/worker.js";
-import { codeRows, hoodOf, probedCells, probedClusters, probedFiles } from "../src/engine/bundle/vector-shards.js";
+import { codeRows, hoodOf, probedCells, probedClusters, probedFiles, readTable } from "../src/engine/bundle/vector-shards.js";
 import { queryVector } from "../src/engine/encoder.js";
 import { queryLevels } from "../src/engine/vector.js";
 import { search } from "../src/engine/engine.js";
@@ -157,6 +157,17 @@ test("codes have the documented bit layout (the bytes of tests/test_vector_shard
     assert.deepEqual([...scales], [0.5]);
   }
   assert.throws(() => codeRows("x", new Uint8Array(5), 1, 4, 6), /x has 5 bytes, expected 7 \(corrupted\)/);
+});
+
+test("a table by columns has the documented layout (the bytes of tests/test_vector_shards.py TABLE)", () => {
+  const table = new Uint8Array([5, 9, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0x71, 0x00, 0x9F, 0x02,
+                                0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0x3F, 0x40, 0x3F]);
+  const { chunks, values, scales } = readTable("t", table, 3, 2, 4, true, true);
+  assert.deepEqual([...chunks], [5, 9, 258]);
+  assert.deepEqual([...values], [1, -1, 7, -7, 0, 2]);
+  assert.deepEqual([...scales], [1, 2, 0.5]);
+  assert.deepEqual([...codeRows("t", table.subarray(12), 3, 2, 4, true).values], [1, -1, 7, -7, 0, 2]);
+  assert.throws(() => readTable("t", table.subarray(1), 3, 2, 4, true, true), /t has 27 bytes, expected 28 \(corrupted\)/);
 });
 
 test("the probe reads clusters best first until both counts are met", () => {

@@ -36,7 +36,8 @@
                     fragments of the results shown, when they are shown
     vectors.bin     passage vectors (chunks x dim, row-major) as rows of `vectors.bits`-bit
                     codes (bundle/vector_shards.py; no `bits`, format 4 and older: int8
-                    bytes), then one float32 little-endian scale per chunk       -- semantic part
+                    bytes), then one float32 little-endian scale per chunk; format 10: by
+                    columns (bundle/vector_shards.py table_bytes)                 -- semantic part
                     (a big site has instead centroids.bin -- semantic part -- and one
                     vectors.<i>.bin per group of clusters, fetched when a query probes one of
                     its clusters, or since format 6 per cluster, holding its hood, fetched
@@ -126,7 +127,7 @@ else:  # loaded on first use (files/lazy.py)
 #: inside a page (INNER_TEXT_FORMAT). Format 8 derives more display columns and stores graph
 #: shards compact (DERIVED_FORMAT). Format 9 stores the small fixed parts INLINE_PARTS in the
 #: manifest (its `inline`) rather than as files. Format 10 may group display fragments by
-#: meaning (GROUPED_DISPLAY_FORMAT).
+#: meaning (GROUPED_DISPLAY_FORMAT) and stores the vector files by columns (COLUMN_FORMAT).
 FORMAT_VERSION = 10
 MIN_FORMAT_VERSION = 3
 #: Format 6 stores display fragments compact (bundle/display.py: ids derived, a title equal to
@@ -146,6 +147,10 @@ DERIVED_FORMAT = 8
 #: chunks (keyword.json's `pages.display`, the manifest's `display_count`:
 #: bundle/display_groups.py); formats 3 to 9, and format 10 without `display_count`, hold ranges.
 GROUPED_DISPLAY_FORMAT = 10
+#: Format 10 stores each file of vector codes (vectors.bin, centroids and cluster files) as one
+#: table by columns, which gzip packs smaller (bundle/vector_shards.py table_bytes); formats 3 to
+#: 9 store them by rows.
+COLUMN_FORMAT = 10
 BUNDLE_DIR = "search"
 MANIFEST = "manifest.json"
 KEYWORD = "keyword.json"

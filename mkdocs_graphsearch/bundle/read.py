@@ -57,6 +57,7 @@ from mkdocs_graphsearch.bundle.schema import (
 from mkdocs_graphsearch.bundle.vector_shards import (
     CENTROIDS,
     Clusters,
+    by_columns,
     cell_centroids,
     code_rows,
     group_starts,
@@ -258,7 +259,8 @@ def load_bundle(path: Path) -> Bundle:
             files[VECTORS] = read_file(folder, manifest, VECTORS)
             dim = manifest["vectors"]["dim"]
             bits = stored_bits(manifest["vectors"])
-            bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim, bits)
+            columns = by_columns(manifest)
+            bundle.vectors, bundle.vector_scales = read_vectors(files[VECTORS], counts["chunks"], dim, bits, columns)
         # encoder.json, every vocab shard and encoder shard (the JS runtime fetches only the
         # query's), then the model part (never fetched by the browser).
         files[ENCODER] = read_file(folder, manifest, ENCODER)
@@ -406,7 +408,8 @@ def read_clustered(
     return vectors, scales, clusters
 
 
-def read_vectors(data: bytes, n_chunks: int, dim: int, bits: int) -> tuple[np.ndarray, np.ndarray]:
+def read_vectors(data: bytes, n_chunks: int, dim: int, bits: int, columns: bool) -> tuple[np.ndarray, np.ndarray]:
     """vectors.bin: n_chunks rows of `bits`-bit codes (bundle/vector_shards.py; 8: int8 bytes),
-    then float32 little-endian scales (one per chunk) -> (the codes as int8 rows, float64 scales)."""
-    return code_rows(VECTORS, data, n_chunks, dim, bits)
+    then float32 little-endian scales (one per chunk), or (`columns`, format 10) the same as a
+    table by columns -> (the codes as int8 rows, float64 scales)."""
+    return code_rows(VECTORS, data, n_chunks, dim, bits, columns=columns)

@@ -45,6 +45,15 @@ above, so a cluster is in many files. A query reads `probe` files: down its clus
 each cluster no file taken holds takes its own file, until `probe` files are taken; it scores
 every chunk of every cluster those files hold. The clusters a query's best ones lie among are
 close to each other, so a few hoods hold most of them.
+
+By columns (format 10, COLUMN_FORMAT; table_bytes): each file above holds its n rows as one
+table instead: a group or hood file's n = the sizes of the clusters it holds, in the order
+above, added up. The table is (a group or hood file only) the n chunk numbers as 4 byte planes,
+then the codes dimension by dimension (dimension j: the n codes of that dimension packed as one
+row of n codes, ceil(n * b / 8) bytes), then the n float32 scales as 4 byte planes; byte
+planes of n 4-byte little-endian numbers: byte 0 of each, then byte 1 of each, .. 3. The same
+numbers as by rows: gzip finds a dimension's codes, whose spread differs from dimension to
+dimension, and the numbers' like bytes next to each other (benchmarks/vector_recall.py).
 """
 
 from __future__ import annotations
@@ -55,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from mkdocs_graphsearch.bundle.format import VECTORS, BundleError
+from mkdocs_graphsearch.bundle.format import COLUMN_FORMAT, VECTORS, BundleError
 
 CENTROIDS = "centroids.bin"
 #: A manifest without `vectors.bits` (format 4 and older) stores vectors.bin as int8 rows.
@@ -148,6 +157,45 @@ def unpack_codes(data: bytes, n: int, dim: int, bits: int) -> np.ndarray:
     return codes
 
 
+def by_columns(manifest: Mapping[str, Any]) -> bool:
+    """Whether the bundle stores its code tables by columns (format 10 and later)."""
+    return int(manifest["format"]) >= COLUMN_FORMAT
+
+
+def _planes(values: np.ndarray) -> bytes:
+    """4-byte little-endian numbers -> their byte planes (the layout above)."""
+    return np.ascontiguousarray(values.view(np.uint8).reshape(-1, 4).T).tobytes()
+
+
+def _from_planes(data: bytes, offset: int, count: int, dtype: str) -> np.ndarray:
+    planes = np.frombuffer(data, dtype=np.uint8, count=4 * count, offset=offset).reshape(4, count)
+    values: np.ndarray = np.ascontiguousarray(planes.T).view(dtype).ravel()
+    return values
+
+
+def table_bytes(codes: np.ndarray, scales: np.ndarray, bits: int, chunks: np.ndarray | None = None) -> bytes:
+    """A file's rows by columns (format 10, the layout above): int8 codes (n x dim), their
+    scales and (a group or hood file) chunk numbers."""
+    numbers = b"" if chunks is None else _planes(chunks.astype("<u4"))
+    return numbers + pack_codes(np.ascontiguousarray(codes.T), bits) + _planes(scales.astype("<f4"))
+
+
+def read_table(
+    name: str, data: bytes, count: int, dim: int, bits: int, numbered: bool
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """table_bytes reversed, its length checked -> (the chunk numbers if `numbered`, else None;
+    the codes as int8 rows; float64 scales)."""
+    width = row_bytes(count, bits)
+    expected = 4 * count * numbered + dim * width + 4 * count
+    if len(data) != expected:
+        raise BundleError(f"{name} has {len(data)} bytes, expected {expected} (corrupted)")
+    at = 4 * count * numbered
+    chunks = _from_planes(data, 0, count, "<u4").astype(np.int64) if numbered else None
+    rows = np.ascontiguousarray(unpack_codes(data[at : at + dim * width], dim, count, bits).T)
+    scales = _from_planes(data, at + dim * width, count, "<f4").astype(np.float64)
+    return chunks, rows, scales
+
+
 def hood_of(centroids: np.ndarray, scales: np.ndarray, sizes: Sequence[int], center: int, chunks: int) -> list[int]:
     """Cluster `center`'s hood: itself, then the other clusters by the cosine of their centroid
     (the decoded int8 rows and scales) with its own (integer dot product times the two scales,
@@ -180,44 +228,43 @@ def clustered_files(
     numbered cell by cell."""
     bits = rule["centroid_bits"]
     codes, scales = quantize_codes(centroids, bits)
-    packed, width = pack_codes(codes, bits), row_bytes(codes.shape[1], bits)
     if cells is None:
-        files = {CENTROIDS: packed + scales.astype("<f4").tobytes()}
+        files = {CENTROIDS: table_bytes(codes, scales, bits)}
     else:
         cell_codes, cell_scales = quantize_codes(cells[0], bits)
-        files = {CENTROIDS: pack_codes(cell_codes, bits) + cell_scales.astype("<f4").tobytes()}
+        files = {CENTROIDS: table_bytes(cell_codes, cell_scales, bits)}
         start = 0
         for cell, count in enumerate(cells[1]):
             end = start + count
-            row_scales = scales[start:end].astype("<f4").tobytes()
-            files[cell_centroids(cell)] = packed[start * width : end * width] + row_scales
+            files[cell_centroids(cell)] = table_bytes(codes[start:end], scales[start:end], bits)
             start = end
     centroid_rows, centroid_scales = codes, scales
     codes, scales = quantize_codes(points, rule["bits"])
-    sizes: list[int] = []
-    blocks: list[bytes] = []
-    for cluster in range(centroids.shape[0]):
-        members = np.flatnonzero(assignment == cluster)
-        sizes.append(int(members.size))
-        packed = pack_codes(codes[members], rule["bits"]) + scales[members].astype("<f4").tobytes()
-        blocks.append(members.astype("<u4").tobytes() + packed)
+    members = [np.flatnonzero(assignment == cluster) for cluster in range(centroids.shape[0])]
+    sizes = [int(chunks.size) for chunks in members]
+
+    def file_of(held: Sequence[int]) -> bytes:
+        chunks = np.concatenate([members[cluster] for cluster in held])
+        return table_bytes(codes[chunks], scales[chunks], rule["bits"], chunks)
+
     keys = ("bits", "centroid_bits", "probe", "probe_chunks")
     entry: dict[str, Any] = {**{key: int(rule[key]) for key in keys}, "sizes": sizes}
     if "hood_chunks" in rule:
-        for center in range(len(blocks)):
+        for center in range(len(members)):
             hood = hood_of(centroid_rows, centroid_scales, sizes, center, rule["hood_chunks"])
-            files[vector_shard(center)] = b"".join(blocks[cluster] for cluster in hood)
+            files[vector_shard(center)] = file_of(hood)
         return files, entry | {"hood_chunks": int(rule["hood_chunks"])}
     cell_ends = set(np.cumsum(cells[1]).tolist()) if cells is not None else set()
+    row = 4 + row_bytes(points.shape[1], rule["bits"]) + 4  # a group closes by its rows' bytes
     groups = [0]
     held = 0
-    for cluster, block in enumerate(blocks):
+    for cluster, size in enumerate(sizes):
         if cluster and (held >= rule["group_bytes"] or cluster in cell_ends):
             groups.append(cluster)
             held = 0
-        held += len(block)
-    for group, (start, end) in enumerate(zip(groups, [*groups[1:], len(blocks)], strict=True)):
-        files[vector_shard(group)] = b"".join(blocks[start:end])
+        held += size * row
+    for group, (start, end) in enumerate(zip(groups, [*groups[1:], len(members)], strict=True)):
+        files[vector_shard(group)] = file_of(range(start, end))
     entry["groups"] = groups
     if cells is not None:
         entry |= {"cells": [int(count) for count in cells[1]], "cell_chunks": int(rule["cell_chunks"])}
@@ -225,10 +272,14 @@ def clustered_files(
 
 
 def code_rows(
-    name: str, data: bytes, count: int, dim: int, bits: int, offset: int = 0
+    name: str, data: bytes, count: int, dim: int, bits: int, offset: int = 0, columns: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """`count` rows of `bits`-bit codes then their float32 scales, from `offset` to the end of
-    `data` (checked) -> (the codes as int8 rows, float64 scales)."""
+    `data` (checked; `columns`: a table without chunk numbers, read_table) -> (the codes as int8
+    rows, float64 scales)."""
+    if columns:
+        _, rows, scales = read_table(name, data[offset:], count, dim, bits, False)
+        return rows, scales
     width = row_bytes(dim, bits)
     if len(data) != offset + count * (width + 4):
         raise BundleError(f"{name} has {len(data)} bytes, expected {offset + count * (width + 4)} (corrupted)")
@@ -242,14 +293,16 @@ def read_centroids(data: bytes, manifest: dict[str, Any]) -> tuple[np.ndarray, n
     cells' (G rows)."""
     clusters = manifest["vectors"]["clusters"]
     count = len(clusters["cells"] if "cells" in clusters else clusters["sizes"])
-    return code_rows(CENTROIDS, data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
+    dim, bits = manifest["vectors"]["dim"], clusters["centroid_bits"]
+    return code_rows(CENTROIDS, data, count, dim, bits, columns=by_columns(manifest))
 
 
 def read_cell(data: bytes, manifest: dict[str, Any], index: int) -> tuple[np.ndarray, np.ndarray]:
     """centroids.<index>.bin -> (its clusters' centroids as int8 rows, float64 scales)."""
     clusters = manifest["vectors"]["clusters"]
     count = clusters["cells"][index]
-    return code_rows(cell_centroids(index), data, count, manifest["vectors"]["dim"], clusters["centroid_bits"])
+    dim, bits = manifest["vectors"]["dim"], clusters["centroid_bits"]
+    return code_rows(cell_centroids(index), data, count, dim, bits, columns=by_columns(manifest))
 
 
 def group_clusters(manifest: dict[str, Any], index: int) -> range:
@@ -268,6 +321,17 @@ def read_group(
     clusters = manifest["vectors"]["clusters"]
     dim, bits = manifest["vectors"]["dim"], clusters["bits"]
     sizes = [clusters["sizes"][cluster] for cluster in (group_clusters(manifest, index) if held is None else held)]
+    if by_columns(manifest):
+        table_chunks, table_rows, table_scales = read_table(name, data, sum(sizes), dim, bits, True)
+        assert table_chunks is not None
+        ends = np.cumsum(sizes).tolist()
+        out = [
+            (table_chunks[end - size : end], table_rows[end - size : end], table_scales[end - size : end])
+            for size, end in zip(sizes, ends, strict=True)
+        ]
+        for chunks, _, _ in out:
+            _check_chunks(name, chunks, manifest["counts"]["chunks"])
+        return out
     expected = sum(size * (4 + row_bytes(dim, bits) + 4) for size in sizes)
     if len(data) != expected:
         raise BundleError(f"{name} has {len(data)} bytes, expected {expected} (corrupted)")
@@ -277,11 +341,16 @@ def read_group(
         end = at + size * (4 + row_bytes(dim, bits) + 4)
         rows, scales = code_rows(name, data[at:end], size, dim, bits, offset=4 * size)
         chunks = np.frombuffer(data, dtype="<u4", count=size, offset=at).astype(np.int64)
-        if chunks.size and (np.any(np.diff(chunks) <= 0) or chunks[-1] >= manifest["counts"]["chunks"]):
-            raise BundleError(f"{name}: its chunk numbers must rise and name chunks that exist (corrupted)")
+        _check_chunks(name, chunks, manifest["counts"]["chunks"])
         out.append((chunks, rows, scales))
         at = end
     return out
+
+
+def _check_chunks(name: str, chunks: np.ndarray, n_chunks: int) -> None:
+    """A cluster's chunk numbers rise and name chunks that exist."""
+    if chunks.size and (np.any(np.diff(chunks) <= 0) or chunks[-1] >= n_chunks):
+        raise BundleError(f"{name}: its chunk numbers must rise and name chunks that exist (corrupted)")
 
 
 def semantic_vector_parts(manifest: dict[str, Any]) -> tuple[str, ...]:

@@ -85,7 +85,7 @@ def related_files(
     vectors = semantic_manifest.get("vectors")
     if VECTORS in semantic_files and isinstance(vectors, dict):
         dim, bits = int(vectors["dim"]), stored_bits(vectors)
-        rows, scales = read_vectors(semantic_files[VECTORS], len(corpus.chunks), dim, bits)
+        rows, scales = read_vectors(semantic_files[VECTORS], len(corpus.chunks), dim, bits, columns=True)  # as built
         content = page_vectors(corpus, rows.astype(np.float64) * scales[:, None])
     else:
         content = term_vectors(corpus, index)

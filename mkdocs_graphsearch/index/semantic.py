@@ -30,7 +30,7 @@ import orjson
 
 from mkdocs_graphsearch.bundle.encoder_shards import encoder_table, split_encoder
 from mkdocs_graphsearch.bundle.format import VECTORS
-from mkdocs_graphsearch.bundle.vector_shards import pack_codes, quantize_codes
+from mkdocs_graphsearch.bundle.vector_shards import quantize_codes, table_bytes
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.files import cache_store
 from mkdocs_graphsearch.index import vocab_cache
@@ -163,7 +163,7 @@ def semantic_files(
     vocab_parts, vocab = store.vocab_shards(embedder.wordpiece)
     word_parts, words = site_word_files(texts, embedder.wordpiece, encoder_table(*encoder_files), store.dir, warn)
     files = {
-        VECTORS: pack_codes(codes, bits) + code_scales.astype("<f4").tobytes(),
+        VECTORS: table_bytes(codes, code_scales, bits),
         **vocab_parts,
         **encoder_parts,
         **word_parts,

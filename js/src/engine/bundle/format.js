@@ -15,7 +15,7 @@
  * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf);
  * format 8 derives display parents, page titles and urls and stores graph shards compact;
  * format 9 holds INLINE_PARTS in the manifest; format 10 may group display fragments by meaning
- * (GROUPED_DISPLAY_FORMAT). */
+ * (GROUPED_DISPLAY_FORMAT) and stores the vector files by columns (COLUMN_FORMAT). */
 export const FORMAT_VERSION = 10;
 export const MIN_FORMAT_VERSION = 3;
 /** Format 6: compact display fragments (display.js; spec: bundle/format.py COMPACT_DISPLAY_FORMAT). */
@@ -29,6 +29,9 @@ export const DERIVED_FORMAT = 8;
 /** Format 10 display fragments of a clustered site hold pages that rank together (keyword.json's
  * `pages.display`, the manifest's `display_count`: display-groups.js; spec: format.py). */
 export const GROUPED_DISPLAY_FORMAT = 10;
+/** Format 10: each file of vector codes is one table by columns (vector-shards.js readTable; spec:
+ * bundle/format.py COLUMN_FORMAT). */
+export const COLUMN_FORMAT = 10;
 export const MANIFEST = "manifest.json";
 /** Format 9: the small parts the manifest holds (its `inline`: part -> text; spec:
  * bundle/format.py INLINE_PARTS). */

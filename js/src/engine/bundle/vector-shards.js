@@ -12,7 +12,7 @@
  * left out). Hoods (format 6): vectors.<c>.bin holds cluster c's hood (hoodOf), a query reads
  * the files probedFiles names (in `wanted` as c) and every cluster they hold.
  */
-import { BundleError } from "./format.js";
+import { BundleError, COLUMN_FORMAT } from "./format.js";
 import { readFile } from "./read.js";
 import { dot, quantizeQuery } from "../vector.js";
 
@@ -57,33 +57,68 @@ export const cellCentroids = (index) => `centroids.${index}.bin`;
 export const rowBytes = (dim, bits) => Math.ceil((dim * bits) / 8);
 
 /**
- * Rows of `bits`-bit codes (code j: bits j*bits.. of the row as a little-endian bit stream, two's
- * complement; 8: int8 bytes) decoded into int8 values, then float32 little-endian scales
- * (vectors.bin's, centroids.bin's and each cluster's layout after its chunk numbers).
- * @param {string} name @param {Uint8Array} bytes @param {number} count @param {number} dim
- * @param {number} bits @param {number} [offset] bytes before the rows
+ * Whether the bundle stores its code tables by columns (format 10 and later).
+ * @param {{format: number}} manifest
  */
-export function codeRows(name, bytes, count, dim, bits, offset = 0) {
-  const width = rowBytes(dim, bits);
-  if (bytes.length !== offset + count * (width + 4)) {
-    throw new BundleError(`${name} has ${bytes.length} bytes, expected ${offset + count * (width + 4)} (corrupted)`);
+const byColumns = (manifest) => manifest.format >= COLUMN_FORMAT;
+
+/**
+ * `count` 4-byte little-endian numbers at `offset`, one after another, or (`planes`) as their
+ * byte planes (spec: vector_shards.py) -> a view of them one after another.
+ * @param {Uint8Array} bytes @param {number} offset @param {number} count @param {boolean} planes
+ */
+function numbersAt(bytes, offset, count, planes) {
+  if (!planes) return new DataView(bytes.buffer, bytes.byteOffset + offset, 4 * count);
+  const out = new Uint8Array(4 * count);
+  for (let b = 0; b < 4; b++) for (let i = 0; i < count; i++) out[4 * i + b] = bytes[offset + b * count + i];
+  return new DataView(out.buffer);
+}
+
+/**
+ * A file's `count` rows of `dim` codes of `bits` bits (code j of a row: bits j*bits.. of it as a
+ * little-endian bit stream, two's complement; 8: int8 bytes) and their float32 little-endian
+ * scales, its length checked (spec: vector_shards.py): by rows (formats 3 to 9; vectors.bin's,
+ * centroids' and a cluster's block, after its `numbered` chunk numbers) or by `columns` (format
+ * 10: the table of read_table, the numbers' and the scales' byte planes, the codes dimension by
+ * dimension) -> the chunk numbers (empty unless `numbered`), the codes as int8 rows, the scales.
+ * @param {string} name @param {Uint8Array} bytes @param {number} count @param {number} dim
+ * @param {number} bits @param {boolean} numbered @param {boolean} columns
+ */
+export function readTable(name, bytes, count, dim, bits, numbered, columns) {
+  const rowWidth = rowBytes(dim, bits), columnWidth = rowBytes(count, bits);
+  const at = numbered ? 4 * count : 0, end = at + (columns ? dim * columnWidth : count * rowWidth);
+  if (bytes.length !== end + 4 * count) {
+    throw new BundleError(`${name} has ${bytes.length} bytes, expected ${end + 4 * count} (corrupted)`);
   }
-  const values = bits === 8 ? new Int8Array(bytes.buffer, bytes.byteOffset + offset, count * dim) : new Int8Array(count * dim);
+  const chunks = new Uint32Array(numbered ? count : 0);
+  const numbers = numbersAt(bytes, 0, chunks.length, columns);
+  for (let i = 0; i < chunks.length; i++) chunks[i] = numbers.getUint32(4 * i, true);
+  const rows = bits === 8 && !columns;
+  const values = rows ? new Int8Array(bytes.buffer, bytes.byteOffset + at, count * dim) : new Int8Array(count * dim);
+  // bit b of code (r, j) is bit `first + r * rowStep + j * dimStep + b` of the codes
+  const [rowStep, dimStep] = columns ? [bits, 8 * columnWidth] : [8 * rowWidth, bits];
   const sign = 1 << (bits - 1);
-  for (let r = 0; r < count && bits !== 8; r++) {
-    const row = offset + r * width;
+  for (let r = 0; r < count && !rows; r++) {
     for (let j = 0; j < dim; j++) {
       let code = 0;
-      for (let b = 0; b < bits; b++) {
-        const t = j * bits + b;
-        code |= ((bytes[row + (t >> 3)] >> (t & 7)) & 1) << b;
-      }
+      const first = 8 * at + r * rowStep + j * dimStep;
+      for (let b = 0; b < bits; b++) code |= ((bytes[(first + b) >> 3] >> ((first + b) & 7)) & 1) << b;
       values[r * dim + j] = code >= sign ? code - 2 * sign : code;
     }
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset + offset + count * width, 4 * count);
+  const view = numbersAt(bytes, end, count, columns);
   const scales = new Float64Array(count);
   for (let i = 0; i < count; i++) scales[i] = view.getFloat32(4 * i, true);
+  return { chunks, values, scales };
+}
+
+/**
+ * A file's rows without chunk numbers (readTable): vectors.bin's and the centroids'.
+ * @param {string} name @param {Uint8Array} bytes @param {number} count @param {number} dim
+ * @param {number} bits @param {boolean} [columns] by columns (format 10)
+ */
+export function codeRows(name, bytes, count, dim, bits, columns = false) {
+  const { values, scales } = readTable(name, bytes, count, dim, bits, false, columns);
   return { values, scales };
 }
 
@@ -98,11 +133,13 @@ export async function loadVectors(bundle, fetchFile) {
   const n = bundle.nChunks, dim = info.dim;
   if (!info.clusters) {
     const bytes = await readFile(fetchFile, bundle.manifest, "vectors.bin");
-    return { ...codeRows("vectors.bin", bytes, n, dim, info.bits ?? VECTOR_BITS_IF_ABSENT), dim };
+    const columns = byColumns(bundle.manifest);
+    return { ...codeRows("vectors.bin", bytes, n, dim, info.bits ?? VECTOR_BITS_IF_ABSENT, columns), dim };
   }
   const { sizes, probe, probe_chunks: probeChunks, bits, centroid_bits: centroidBits, cells: counts } = info.clusters;
   const rows = counts ? counts.length : sizes.length;
-  const centroids = codeRows(CENTROIDS, await readFile(fetchFile, bundle.manifest, CENTROIDS), rows, dim, centroidBits);
+  const centroidFile = await readFile(fetchFile, bundle.manifest, CENTROIDS);
+  const centroids = codeRows(CENTROIDS, centroidFile, rows, dim, centroidBits, byColumns(bundle.manifest));
   const groups = groupStarts(info.clusters);
   const groupOf = new Int32Array(sizes.length);
   groups.forEach((start, g) => groupOf.fill(g, start, g + 1 < groups.length ? groups[g + 1] : sizes.length));
@@ -139,7 +176,8 @@ export async function loadCell(bundle, fetchFile, index) {
   const cells = /** @type {Cells} */ (clusters.cells);
   try {
     const name = cellCentroids(index);
-    const rows = codeRows(name, await readFile(fetchFile, bundle.manifest, name), cells.counts[index], vectors.dim, cells.bits);
+    const bytes = await readFile(fetchFile, bundle.manifest, name);
+    const rows = codeRows(name, bytes, cells.counts[index], vectors.dim, cells.bits, byColumns(bundle.manifest));
     clusters.centroids.set(rows.values, cells.starts[index] * vectors.dim);
     clusters.centroidScales.set(rows.scales, cells.starts[index]);
     cells.state[index] = 1;
@@ -196,28 +234,10 @@ export async function loadGroup(bundle, fetchFile, index) {
   const held = fileClusters(clusters, vectors.dim, index);
   try {
     const name = vectorShard(index);
-    const dim = vectors.dim, width = 4 + rowBytes(dim, clusters.bits) + 4;
     const bytes = await readFile(fetchFile, bundle.manifest, name);
-    const expected = held.reduce((sum, cluster) => sum + clusters.sizes[cluster] * width, 0);
-    if (bytes.length !== expected) throw new BundleError(`${name} has ${bytes.length} bytes, expected ${expected} (corrupted)`);
-    /** @type {{chunks: Uint32Array, rows: {values: Int8Array, scales: Float64Array}}[]} */
-    const read = [];
-    let at = 0;
-    for (const cluster of held) {
-      const size = clusters.sizes[cluster];
-      const block = bytes.subarray(at, at + size * width);
-      const rows = codeRows(name, block, size, dim, clusters.bits, 4 * size);
-      const view = new DataView(block.buffer, block.byteOffset, 4 * size);
-      const chunks = new Uint32Array(size);
-      for (let i = 0; i < size; i++) {
-        chunks[i] = view.getUint32(4 * i, true);
-        if ((i && chunks[i] <= chunks[i - 1]) || chunks[i] >= bundle.nChunks) {
-          throw new BundleError(`${name}: its chunk numbers must rise and name chunks that exist (corrupted)`);
-        }
-      }
-      read.push({ chunks, rows });
-      at += size * width;
-    }
+    const blocks = byColumns(bundle.manifest) ? tableBlocks : rowBlocks;
+    const read = blocks(name, bytes, held.map((cluster) => clusters.sizes[cluster]), vectors.dim, clusters.bits);
+    for (const { chunks } of read) checkChunks(name, chunks, bundle.nChunks);
     read.forEach(({ chunks, rows }, i) => {
       if (clusters.members[held[i]]) return; // hoods: loaded with another file
       clusters.rows[held[i]] = rows;
@@ -226,6 +246,55 @@ export async function loadGroup(bundle, fetchFile, index) {
   } catch (error) {
     for (const cluster of held) if (!clusters.members[cluster]) clusters.failed[cluster] = 1;
     throw error;
+  }
+}
+
+/** @typedef {{chunks: Uint32Array, rows: {values: Int8Array, scales: Float64Array}}} Block a cluster's, as read */
+
+/**
+ * A group or hood file by rows (formats 3 to 9), the clusters of `sizes` one after another,
+ * its length checked -> their blocks.
+ * @param {string} name @param {Uint8Array} bytes @param {number[]} sizes @param {number} dim
+ * @param {number} bits @returns {Block[]}
+ */
+function rowBlocks(name, bytes, sizes, dim, bits) {
+  const width = 4 + rowBytes(dim, bits) + 4;
+  const expected = sizes.reduce((sum, size) => sum + size * width, 0);
+  if (bytes.length !== expected) throw new BundleError(`${name} has ${bytes.length} bytes, expected ${expected} (corrupted)`);
+  let at = 0;
+  return sizes.map((size) => {
+    const { chunks, values, scales } = readTable(name, bytes.subarray(at, at + size * width), size, dim, bits, true, false);
+    at += size * width;
+    return { chunks, rows: { values, scales } };
+  });
+}
+
+/**
+ * A group or hood file by columns (format 10): its one table split into the blocks of the
+ * clusters of `sizes`.
+ * @param {string} name @param {Uint8Array} bytes @param {number[]} sizes @param {number} dim
+ * @param {number} bits @returns {Block[]}
+ */
+function tableBlocks(name, bytes, sizes, dim, bits) {
+  const table = readTable(name, bytes, sizes.reduce((a, b) => a + b, 0), dim, bits, true, true);
+  let at = 0;
+  return sizes.map((size) => {
+    const start = at;
+    at += size;
+    const rows = { values: table.values.subarray(start * dim, at * dim), scales: table.scales.subarray(start, at) };
+    return { chunks: table.chunks.subarray(start, at), rows };
+  });
+}
+
+/**
+ * A cluster's chunk numbers rise and name chunks that exist.
+ * @param {string} name @param {Uint32Array} chunks @param {number} nChunks
+ */
+function checkChunks(name, chunks, nChunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    if ((i && chunks[i] <= chunks[i - 1]) || chunks[i] >= nChunks) {
+      throw new BundleError(`${name}: its chunk numbers must rise and name chunks that exist (corrupted)`);
+    }
   }
 }
 
