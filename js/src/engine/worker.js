@@ -674,24 +674,34 @@ export function createService(post, options = {}) {
     warmAnswer(bundle);
   }
 
-  /** Whether warmAnswer ran. */
+  /** Whether warmAnswer started. */
   let answerWarmed = false;
 
   /**
-   * The rest of an answer's code (engine.js warmAnswer: the vector side's scoring, snippets), once,
-   * before any query, on the semantic part and the texts readPrefetched fetches (it waits for
-   * those; a query that comes first runs it itself).
+   * The rest of an answer's code (engine.js answerWarmer: the vector side's scoring, snippets),
+   * once, before any query, on the semantic part and the texts readPrefetched fetches (it waits
+   * for those). The snippets go one answer's worth a task, and stop when a query comes: it never
+   * waits for more than that.
    * @param {Bundle} bundle
    */
   function warmAnswer(bundle) {
     if (answerWarmed || latest.size || !engineModule || tried < parts.length) return;
     if ([...fragments.values()].includes("loading")) return; // warmed when they are in (flush)
     answerWarmed = true;
-    try {
-      engineModule.warmAnswer(bundle, WARM_QUERY);
-    } catch {
-      // a query's own search reports its errors
-    }
+    const engine = engineModule;
+    const { settings } = bundle;
+    const slice = Math.max(1, settings.default_limit * settings.sections_per_page);
+    /** @type {((count: number) => boolean) | null} */
+    let warm = null;
+    const step = () => {
+      try {
+        warm ??= engine.answerWarmer(bundle, WARM_QUERY);
+        if (!latest.size && warm(slice)) setTimeout(step, 0);
+      } catch {
+        // a query's own search reports its errors
+      }
+    };
+    step();
   }
 
   /** Answer only the newest query of each channel (keystrokes coalesce here). */
