@@ -21,7 +21,7 @@ search, on the same site, in the same run (issue 23's latency target).
      answer shown in hybrid mode and complete (ui/box.js data-gs-mode, data-gs-complete);
    each also from navigation start (`*_nav`). Nothing changes for 1.5 s after: the answer settled.
 3. For ours, a trace of each run: the worker's start, each search file's request (logical name,
-   start and end after the last input), and the fetch chain depth before the final answer (the
+   start, sent, first byte and end after the last input), and the fetch chain depth before the final answer (the
    longest run of requests each started after the previous one ended): phases
    worker/manifest/keyword/terms/display/texts/encoder/vectors/graph, and render (final answer
    shown minus the last file it waited for); and `intent_keyword`: from the reader's first sign
@@ -205,7 +205,12 @@ def trace(finished: list, prefix: str, site: str, origin: float, typed_at: float
         timing = request.timing
         start = timing["startTime"] - origin
         end = start + timing["responseEnd"]
+        # sent: the request left (after any wait for one of the host's connections); first_byte:
+        # the server's answer began (Playwright: -1 when the browser did not say)
+        sent, first = timing["requestStart"], timing["responseStart"]
         files.append({"path": path, "phase": phase(path), "start": round(start - typed_at, 1),
+                      "sent": round(start + sent - typed_at, 1) if sent >= 0 else None,
+                      "first_byte": round(start + first - typed_at, 1) if first >= 0 else None,
                       "end": round(end - typed_at, 1)})
     files.sort(key=lambda f: f["start"])
     out: dict = {"files": files, "requests": len(files)}

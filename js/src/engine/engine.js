@@ -1,8 +1,8 @@
 // @ts-check
 /** The search entry point: query -> grouped results (spec: mkdocs_graphsearch/engine/search.py). */
-import { completedQuery, keywordScores } from "./keyword.js";
+import { completedQuery, keywordScores, queryTokens } from "./keyword.js";
 import { bestChunks, groupByPage, matchesOf, rankChunks } from "./results.js";
-import { keywordHighlight } from "./snippet.js";
+import { highlight, keywordHighlight, snippet } from "./snippet.js";
 import { queryVector } from "./encoder.js";
 import { cosines, queryLevels } from "./vector.js";
 import { clusterCosines } from "./bundle/vector-shards.js";
@@ -251,6 +251,37 @@ export function search(bundle, query, options = {}) {
   const results = groupByPage(bundle, listed, scores, marks, limit, details, display);
   const answer = output(query, mode, results, chosen);
   return fusion ? { ...answer, fusion } : answer;
+}
+
+/**
+ * The code of an answer that a search of `query` does not reach before its term shards are in,
+ * run on what is loaded (worker.js warms the service up with it, after that search): at once the
+ * vector side's dot products over an unclustered bundle's vectors, then, `count` loaded texts a
+ * call, their snippets, `query`'s words marked (the returned function: false once every loaded
+ * text had its turn). V8 makes a function fast only once it has run, so a pasted query's answers
+ * would otherwise be the first to pay for that. It reads the bundle only: nothing is fetched,
+ * nothing a query reads changes.
+ * @param {Bundle} bundle @param {string} query @returns {(count: number) => boolean}
+ */
+export function answerWarmer(bundle, query) {
+  const vectors = bundle.vectors;
+  if (vectors && !vectors.clusters) {
+    const unit = new Array(vectors.dim).fill(1 / Math.sqrt(vectors.dim));
+    cosines(vectors.values, vectors.scales, vectors.dim, unit, queryLevels(bundle.manifest));
+  }
+  const { settings, texts } = bundle;
+  const tokens = queryTokens(query);
+  const marks = highlight(query, new Map(tokens.map((token) => [token, [token]])), settings.query_stop_words ?? []);
+  let chunk = 0;
+  return (count) => {
+    for (let left = count; chunk < texts.length && left > 0; chunk++) {
+      const text = texts[chunk];
+      if (text === undefined) continue;
+      snippet(text, marks, settings.snippet_words);
+      left--;
+    }
+    return chunk < texts.length;
+  };
 }
 
 /** @param {string} query @param {string} mode @param {any[]} results @param {import("./filters.js").Filters} filters */

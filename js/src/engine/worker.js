@@ -656,6 +656,7 @@ export function createService(post, options = {}) {
    * A query's first search runs code run never before (the tokenizer, the term lookup, the query
    * encoder's): before any query arrives, one search of WARM_QUERY runs it once, so a pasted
    * query's first search is not the slowest. Its answer and the files it names are dropped.
+   * Then warmAnswer, as soon as the files readPrefetched fetches are in.
    * @param {Bundle} bundle
    */
   function warmUp(bundle) {
@@ -670,12 +671,44 @@ export function createService(post, options = {}) {
     } catch {
       // a query's own search reports its errors
     }
+    warmAnswer(bundle);
+  }
+
+  /** Whether warmAnswer started. */
+  let answerWarmed = false;
+
+  /**
+   * The rest of an answer's code (engine.js answerWarmer: the vector side's scoring, snippets),
+   * once, before any query, on the semantic part and the texts readPrefetched fetches (it waits
+   * for those). The snippets go one answer's worth a task, and stop when a query comes: it never
+   * waits for more than that.
+   * @param {Bundle} bundle
+   */
+  function warmAnswer(bundle) {
+    if (answerWarmed || latest.size || !engineModule || tried < parts.length) return;
+    if ([...fragments.values()].includes("loading")) return; // warmed when they are in (flush)
+    answerWarmed = true;
+    const engine = engineModule;
+    const { settings } = bundle;
+    const slice = Math.max(1, settings.default_limit * settings.sections_per_page);
+    /** @type {((count: number) => boolean) | null} */
+    let warm = null;
+    const step = () => {
+      try {
+        warm ??= engine.answerWarmer(bundle, WARM_QUERY);
+        if (!latest.size && warm(slice)) setTimeout(step, 0);
+      } catch {
+        // a query's own search reports its errors
+      }
+    };
+    step();
   }
 
   /** Answer only the newest query of each channel (keystrokes coalesce here). */
   function flush() {
     scheduled = false;
     if (state !== "ready") return;
+    if (!latest.size) warmAnswer(/** @type {Bundle} */ (/** @type {LoadContext} */ (context).bundle)); // a prefetched file came in
     for (const channel of waiting) {
       const message = latest.get(channel);
       if (message) answer(message);
