@@ -48,10 +48,12 @@
  * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
  * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
  * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
- * While a query is typed, two things wait for that pause too: the term shards of a query whose
- * last word is one letter (its prefix spans the most terms), and on a site of more than one graph
- * shard (oneGraphShard: where the vector clusters wait anyway) the encoder rows of the word being typed and
- * of its completions (encoder.js heldFrom): the next key changes both.
+ * While a query is typed, three things wait for that pause too: the term shards of a query whose
+ * last word is one letter (its prefix spans the most terms), those and the display fragments of
+ * a prefix that needs more than TYPED_NEW_FILES of either (its answer on screen stays), and on a
+ * site of more than one graph shard (oneGraphShard: where the vector clusters wait anyway) the
+ * encoder rows of the word being typed and of its completions (encoder.js heldFrom): the next
+ * key changes them all.
  */
 import { BundleError, MANIFEST, fileName, graphShard, oneGraphShard } from "./bundle/format.js";
 import {
