@@ -3,7 +3,8 @@ by key fetches only what its words need, not every prefix's files (js/src/engine
 TYPED_NEW_FILES: a prefix that needs more waits for the typing pause). A count, never a time.
 
 The service runs under node on a keyword-only bundle of ../shared's k8s-docs (over a hundred term
-shards, sixteen display files), with a fetcher that records each file. Typed: each prefix sent
+shards; its display files made smaller, so that there are more of them than a site of few fetches
+while typing: TYPED_ALL_DISPLAYS), with a fetcher that records each file. Typed: each prefix sent
 once the files the previous one asked for are in, the typing pause never ending (the most a typed
 question fetches, on a machine of any speed), then the whole question as if the reader paused.
 That session may fetch at most TYPED_EXTRA files more than the question entered whole, and both
@@ -27,8 +28,12 @@ pytestmark = pytest.mark.corpus
 
 #: Files a typed question may fetch beyond the same question entered whole: a typed word's prefix
 #: range of a shard or two (before TYPED_NEW_FILES, every prefix's term shards and display files
-#: were fetched: 33-38 files against 20-21 entered whole on these questions)
+#: were fetched)
 TYPED_EXTRA = 4
+#: worker.js TYPED_ALL_DISPLAYS: a site of at most this many display files fetches a prefix's at once
+TYPED_ALL_DISPLAYS = 20
+#: A fifth of bundle/format.py DISPLAY_FRAGMENT_BYTES: k8s-docs' display in some eighty files, not sixteen
+DISPLAY_BYTES = 24 * 1024 // 5
 #: Questions a reader would type (not from a judged set: this is no relevance test)
 QUESTIONS = ["how do I retry a failed job later", "configure a liveness probe"]
 
@@ -82,11 +87,14 @@ process.exit(0);
 
 @pytest.fixture(scope="module")
 def many_shards(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = build_bundle_dir(tmp_path_factory.mktemp("k8s-keyword"), require_shared(CORPORA / "k8s-docs"),
-                              embeddings=False)
+    docs = require_shared(CORPORA / "k8s-docs")
+    # display files of DISPLAY_BYTES: more than TYPED_ALL_DISPLAYS of them, as on a larger site
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("mkdocs_graphsearch.bundle.display.DISPLAY_FRAGMENT_BYTES", DISPLAY_BYTES)
+        folder = build_bundle_dir(tmp_path_factory.mktemp("k8s-keyword"), docs, embeddings=False)
     manifest = json.loads((folder / "manifest.json").read_text())
     # the premise: a typed prefix's range spans several term shards, its pages several display files
-    assert len(manifest["term_shards"]["first"]) > 100 and len(manifest["display_starts"]) > 10
+    assert len(manifest["term_shards"]["first"]) > 100 and len(manifest["display_starts"]) > TYPED_ALL_DISPLAYS
     return folder
 
 

@@ -49,9 +49,10 @@
  * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
  * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
  * While a query is typed, three things wait for that pause too: the term shards of a query whose
- * last word is one letter (its prefix spans the most terms), those and the display fragments of
- * a prefix that needs more than TYPED_NEW_FILES of either (its answer on screen stays), and on a
- * site of more than one graph shard (oneGraphShard: where the vector clusters wait anyway) the
+ * last word is one letter (its prefix spans the most terms), those and (on a site of more than
+ * TYPED_ALL_DISPLAYS display files) the display fragments of a prefix that needs more than
+ * TYPED_NEW_FILES of either (its answer on screen stays), and on a site of more than one graph
+ * shard (oneGraphShard: where the vector clusters wait anyway) the
  * encoder rows of the word being typed and of its completions (encoder.js heldFrom): the next
  * key changes them all.
  */
@@ -310,10 +311,23 @@ const oneLetterLast = (query) => /(?:^|\s)\S\s*$/u.test(query);
  * several term shards, as a short prefix does on a large site; its pages' titles lie in several
  * display fragments) waits for the next key or the pause, and the answer on screen stays: the
  * next key changes both, and a question typed at speed would otherwise fetch every prefix's
- * (issue 23). A site whose display is one file, or a word whose range is in one shard, answers
- * at once as before.
+ * (issue 23). A site of few display files (TYPED_ALL_DISPLAYS), or a word whose range is in a
+ * shard or two, answers at once as before.
  */
 export const TYPED_NEW_FILES = 2;
+
+/**
+ * A site of at most this many display fragments fetches a typed prefix's at once, however many
+ * it needs: a typing session fetches at most all of them, within issue 23's typed budget (60
+ * requests, about 40 of them the final answer's on a large site), and a prefix whose term shards
+ * are in is answered.
+ */
+export const TYPED_ALL_DISPLAYS = 20;
+
+/** Whether a typed prefix that needs these display fragments waits for the typing pause.
+ * @param {Bundle} bundle @param {Map<number, string>} states @param {Set<number>} shown */
+const displaysWait = (bundle, states, shown) =>
+  bundle.displayStarts.length > TYPED_ALL_DISPLAYS && unasked(states, shown) > TYPED_NEW_FILES;
 
 /** How many of these files are not asked for yet (not loading, loaded or failed).
  * @param {Map<number, string>} states @param {Iterable<number>} indexes */
@@ -470,7 +484,7 @@ export function createService(post, options = {}) {
         return;
       }
     }
-    if (beforePause && unasked(displays, shown) > TYPED_NEW_FILES) return pauseThen(message, left); // as term shards
+    if (beforePause && displaysWait(bundle, displays, shown)) return pauseThen(message, left); // as term shards
     if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     // Snippet texts only for an answer that stays: not for a typed prefix before its pause (the
     // next key replaces it; a small site's excepted: every prefix shows most of its pages, and
@@ -508,7 +522,8 @@ export function createService(post, options = {}) {
    * The keyword answer of a query whose semantic half is not ready (once per query; its pages'
    * display fragments first; its snippets' texts wait for the final answer), marked incomplete.
    * A typed prefix whose pages need more than TYPED_NEW_FILES display fragments not asked for
-   * waits for its typing pause, `pause` ms away (0: it has ended, or the query was not typed).
+   * (on a site of more than TYPED_ALL_DISPLAYS) waits for its typing pause, `pause` ms away (0: it
+   * has ended, or the query was not typed).
    * @param {Bundle} bundle @param {QueryMessage} message @param {number} pause
    */
   function answerByKeyword(bundle, message, pause) {
@@ -529,7 +544,7 @@ export function createService(post, options = {}) {
       return; // the full answer reports it
     }
     if (early) wantTexts(bundle, missing);
-    if (pause > 0 && unasked(displays, shown) > TYPED_NEW_FILES) return pauseThen(message, pause);
+    if (pause > 0 && displaysWait(bundle, displays, shown)) return pauseThen(message, pause);
     if (wantDisplays(bundle, shown)) return;
     keywordPosted.set(message.channel, message.id);
     post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
