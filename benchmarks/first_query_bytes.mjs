@@ -13,7 +13,8 @@
 // never ending, then the whole query as if the reader paused: the most a typed question fetches
 // when every key is answered, the same on a loaded machine). Prints one JSON line a query, then
 // the medians of requests and gzip KiB at each step (and per kind of file, the median and most
-// requests).
+// requests); typed, also how many of the question's prefixes got an answer (shown while typing:
+// `prefixes_answered`).
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -66,6 +67,8 @@ async function measure(texts, delay, settled) {
   const fetched = [];
   const out = [];
   const last = texts.length;
+  /** The typed prefixes that got an answer (shown while typing). @type {Set<number>} */
+  const answered = new Set();
   let loading = 0;
   let loaded = () => {};
   const allParts = new Promise((resolve) => { loaded = () => resolve(undefined); });
@@ -75,6 +78,7 @@ async function measure(texts, delay, settled) {
     service = createService((message) => {
       if (message.type === "status" && message.state === "error") throw new Error(message.message);
       if (message.type === "status" && message.done) loaded();
+      if (message.type === "results" && message.id < last) answered.add(message.id);
       if (message.type !== "results" || message.id !== last) return;
       if (!out.length) out.push(report(fetched, "first answer"));
       if (message.mode === "hybrid" && !out.some((step) => step.when === "first hybrid answer")) {
@@ -109,7 +113,7 @@ async function measure(texts, delay, settled) {
     }
   });
   if (delay === "each") service.handle({ type: "clear", channel: "box" }); // its pause timer goes too
-  return { steps: out, fetched: fetched.map((f) => f.name) };
+  return { steps: out, fetched: fetched.map((f) => f.name), answered: answered.size };
 }
 
 if (!queriesFile) {
@@ -120,10 +124,14 @@ if (!queriesFile) {
     .map((line) => JSON.parse(line).query);
   /** @type {Record<string, {files: number[], gzip_kib: number[], kinds: Record<string, number>[]}>} */
   const steps = {};
+  /** @type {number[]} */
+  const answeredCounts = [];
   for (const text of queries) {
     const typed = typedMs ? [...text].map((_, i) => text.slice(0, i + 1)) : [text];
     const result = await measure(typed, typedMs === "each" ? "each" : Number(typedMs ?? 0), !typedMs);
-    console.log(JSON.stringify({ query: text, steps: result.steps, fetched: result.fetched }));
+    console.log(JSON.stringify({ query: text, steps: result.steps, fetched: result.fetched,
+                                 ...(typedMs ? { prefixes_answered: result.answered } : {}) }));
+    answeredCounts.push(result.answered);
     for (const step of result.steps) {
       steps[step.when] ??= { files: [], gzip_kib: [], kinds: [] };
       steps[step.when].files.push(step.files);
@@ -148,5 +156,6 @@ if (!queriesFile) {
              requests_by_kind_p50_max: byKind(kinds) }]));
   console.log(JSON.stringify({ bundle: folder, queries: queriesFile, mode,
                                typed_ms: typedMs === "each" ? "each" : typedMs && Number(typedMs),
-                               runtime, summary }));
+                               runtime, summary,
+                               ...(typedMs ? { prefixes_answered_p50: median(answeredCounts) } : {}) }));
 }

@@ -48,10 +48,13 @@
  * query encoder's files (vocabulary and rows) are fetched at once; vector clusters and graph
  * shards only once the query has stayed the box's text for SEMANTIC_PAUSE_MS, or at once for a
  * query entered whole (`settled`: pasted, dropped, picked, set by a link: no more keys come).
- * While a query is typed, two things wait for that pause too: the term shards of a query whose
- * last word is one letter (its prefix spans the most terms), and on a site of more than one graph
- * shard (oneGraphShard: where the vector clusters wait anyway) the encoder rows of the word being typed and
- * of its completions (encoder.js heldFrom): the next key changes both.
+ * While a query is typed, three things wait for that pause too: the term shards of a query whose
+ * last word is one letter (its prefix spans the most terms), those and (on a site of more than
+ * TYPED_ALL_DISPLAYS display files) the display fragments of a prefix that needs more than
+ * TYPED_NEW_FILES of either (its answer on screen stays), and on a site of more than one graph
+ * shard (oneGraphShard: where the vector clusters wait anyway) the
+ * encoder rows of the word being typed and of its completions (encoder.js heldFrom): the next
+ * key changes them all.
  */
 import { BundleError, MANIFEST, fileName, graphCount, graphShard, oneGraphShard } from "./bundle/format.js";
 import {
@@ -302,6 +305,38 @@ const typedWords = (encoder, query) => encoder.words(query).length - (/\s$/u.tes
 /** Whether a query's last word is one character (spaces after it or not). @param {string} query */
 const oneLetterLast = (query) => /(?:^|\s)\S\s*$/u.test(query);
 
+/**
+ * Most files of one kind (term shards, display fragments) a typed prefix fetches for its keyword
+ * answer before the typing pause (SEMANTIC_PAUSE_MS). A prefix that needs more (its range spans
+ * several term shards, as a short prefix does on a large site; its pages' titles lie in several
+ * display fragments) waits for the next key or the pause, and the answer on screen stays: the
+ * next key changes both, and a question typed at speed would otherwise fetch every prefix's
+ * (issue 23). A site of few display files (TYPED_ALL_DISPLAYS), or a word whose range is in a
+ * shard or two, answers at once as before.
+ */
+export const TYPED_NEW_FILES = 2;
+
+/**
+ * A site of at most this many display fragments fetches a typed prefix's at once, however many
+ * it needs: a typing session fetches at most all of them, within issue 23's typed budget (60
+ * requests, about 40 of them the final answer's on a large site), and a prefix whose term shards
+ * are in is answered.
+ */
+export const TYPED_ALL_DISPLAYS = 20;
+
+/** Whether a typed prefix that needs these display fragments waits for the typing pause.
+ * @param {Bundle} bundle @param {Map<number, string>} states @param {Set<number>} shown */
+const displaysWait = (bundle, states, shown) =>
+  bundle.displayStarts.length > TYPED_ALL_DISPLAYS && unasked(states, shown) > TYPED_NEW_FILES;
+
+/** How many of these files are not asked for yet (not loading, loaded or failed).
+ * @param {Map<number, string>} states @param {Iterable<number>} indexes */
+const unasked = (states, indexes) => {
+  let count = 0;
+  for (const index of indexes) if (!states.has(index)) count++;
+  return count;
+};
+
 /** Whether a query extends or cuts its box's previous one ("" for none) by a key or two: it
  * is being typed (encoder.js `typing`). @param {string} previous @param {string} query */
 const typedOn = (previous, query) =>
@@ -423,8 +458,12 @@ export function createService(post, options = {}) {
       return;
     }
     // A one-letter word being typed matches most as a prefix, over several term shards, and the
-    // next key narrows it: its term shards wait for the typing pause (the answer on screen stays).
-    if (typing && left > 0 && wanted.size && oneLetterLast(message.query)) return pauseThen(message, left);
+    // next key narrows it: its term shards wait for the typing pause (the answer on screen stays),
+    // as do those of any typed prefix that needs more than TYPED_NEW_FILES of them.
+    const beforePause = typing && left > 0;
+    if (beforePause && wanted.size && (oneLetterLast(message.query) || unasked(shards, wanted) > TYPED_NEW_FILES)) {
+      return pauseThen(message, left);
+    }
     const terms = wantShards(bundle, wanted); // requested first: the keyword answer waits on them
     // The query encoder's files download beside them, typing or not (SEMANTIC_PAUSE_MS), but
     // for the rows held back.
@@ -441,10 +480,11 @@ export function createService(post, options = {}) {
       if (encoding || held ||
           wantClusters(bundle, clusters) || // the vector clusters probed: answered when in
           wantGraphs(bundle, graphs)) { // the edges from the expansion's seeds: likewise
-        if (message.mode !== "vector") answerByKeyword(bundle, message); // meanwhile
+        if (message.mode !== "vector") answerByKeyword(bundle, message, beforePause ? left : 0); // meanwhile
         return;
       }
     }
+    if (beforePause && displaysWait(bundle, displays, shown)) return pauseThen(message, left); // as term shards
     if (wantDisplays(bundle, shown)) return; // the titles and urls of the pages shown: likewise
     // Snippet texts only for an answer that stays: not for a typed prefix before its pause (the
     // next key replaces it; a small site's excepted: every prefix shows most of its pages, and
@@ -455,7 +495,7 @@ export function createService(post, options = {}) {
     // On a small site the final answer waits for its snippets (mostly in or on the way since its
     // keyword answer: answerByKeyword), which is shown meanwhile.
     if (!textsLater && missing.size > 0 && oneGraphShard(bundle.manifest) && wantTexts(bundle, missing)) {
-      if (message.mode !== "vector") answerByKeyword(bundle, message);
+      if (message.mode !== "vector") answerByKeyword(bundle, message, beforePause ? left : 0);
       textsFor.set(message.channel, { message, indexes: [...missing].map((chunk) => fragmentOf(bundle, chunk)) });
       return;
     }
@@ -481,9 +521,12 @@ export function createService(post, options = {}) {
   /**
    * The keyword answer of a query whose semantic half is not ready (once per query; its pages'
    * display fragments first; its snippets' texts wait for the final answer), marked incomplete.
-   * @param {Bundle} bundle @param {QueryMessage} message
+   * A typed prefix whose pages need more than TYPED_NEW_FILES display fragments not asked for
+   * (on a site of more than TYPED_ALL_DISPLAYS) waits for its typing pause, `pause` ms away (0: it
+   * has ended, or the query was not typed).
+   * @param {Bundle} bundle @param {QueryMessage} message @param {number} pause
    */
-  function answerByKeyword(bundle, message) {
+  function answerByKeyword(bundle, message, pause) {
     if (keywordPosted.get(message.channel) === message.id || !engineModule) return;
     const { search, boundedQuery } = engineModule;
     const shown = new Set();
@@ -501,6 +544,7 @@ export function createService(post, options = {}) {
       return; // the full answer reports it
     }
     if (early) wantTexts(bundle, missing);
+    if (pause > 0 && displaysWait(bundle, displays, shown)) return pauseThen(message, pause);
     if (wantDisplays(bundle, shown)) return;
     keywordPosted.set(message.channel, message.id);
     post({ type: "results", channel: message.channel, id: message.id, query: boundedQuery(bundle, message.query),
@@ -786,7 +830,10 @@ export function createService(post, options = {}) {
         readPrefetched(/** @type {Bundle} */ (context.bundle));
       }
       postStatus();
-      if (state === "ready" && changed !== false) rerun();
+      // Re-answered after the keys that came while the part was read: its parse may hold the
+      // thread longer than the typing pause, and answering the text before them at once would
+      // take it for one the reader stopped at (fetching, say, a first letter's term shards).
+      if (state === "ready" && changed !== false) rerunSoon();
       if (state === "ready" && part === parts[parts.length - 1]) warmUp(/** @type {Bundle} */ (context.bundle));
     }
     // Every part tried: re-answer once if the screen holds answers marked incomplete (the last
