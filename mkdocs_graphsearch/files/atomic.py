@@ -6,21 +6,30 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 #: write_atomic's temporary files: `.<target name>.<pid>.<8 hex>.tmp`.
 _TEMPORARY = re.compile(r"\.(?P<target>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+#: What write_atomic writes: bytes, or a file's bytes in pieces (written one after another).
+Chunk = bytes | memoryview
+
+
+def write_atomic(path: Path, data: bytes | Sequence[Chunk]) -> None:
     """Write through a temporary file in the same folder, then rename over the target: a reader
-    (or a crash, a full disk, a second build) sees the old file or the new one, never half of one."""
+    (or a crash, a full disk, a second build) sees the old file or the new one, never half of one.
+    `data`: the bytes, or a sequence of pieces written one after another."""
     # Not tempfile.mkstemp: its files are private (0600), and the site must stay readable by the
     # web server; open(..., "xb") gives the usual permissions (umask), like any other written file.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         with open(tmp, "xb") as out:
-            out.write(data)
+            if isinstance(data, bytes):
+                out.write(data)
+            else:
+                out.writelines(data)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
