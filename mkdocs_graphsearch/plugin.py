@@ -110,7 +110,9 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         self.related_keys: dict[str, str] = {}
         self.semantic = None
         if self.config.embeddings:  # made here: a changed page starts its model (on_page_markdown)
-            self.semantic = semantic_options(self.config.model, cache_dir, log.warning, _log_progress, self.serving)
+            self.semantic = semantic_options(
+                self.config.model, cache_dir, log.warning, _log_progress, self.serving, log.info
+            )
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:

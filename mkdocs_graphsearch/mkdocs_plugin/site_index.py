@@ -143,8 +143,10 @@ def semantic_options(
     warn: Callable[[str], None],
     progress: Progress,
     serving: bool = False,
+    note: Callable[[str], None] | None = None,
 ) -> SemanticOptions | None:
-    """The embedder for a build, or None (after one warning) when the model cannot load."""
+    """The embedder for a build, or None (after one warning) when the model cannot load;
+    `note`: what the model's start mends, at info level (embed.py `Embedder`)."""
     from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
     from mkdocs_graphsearch.index.semantic_options import SemanticOptions
 
@@ -157,7 +159,7 @@ def semantic_options(
         **tuning,
     )
     try:
-        return SemanticOptions(Embedder(spec, lazy=True, warn=warn), cache_dir, progress, reuse_encoder=serving)
+        return SemanticOptions(Embedder(spec, lazy=True, note=note), cache_dir, progress, reuse_encoder=serving)
     except ModelUnavailable as error:
         warn(f"semantic search is off, the embedding model cannot load ({error}); shipping keyword search only")
         return None
