@@ -140,31 +140,31 @@ class FitState:
 
 def _little_endian(array: np.ndarray) -> memoryview:
     """An int64 array's bytes as stored (little-endian), without a copy where it is so already."""
-    return memoryview(np.ascontiguousarray(array, dtype="<i8").reshape(-1)).cast("B")
+    return np.ascontiguousarray(array, dtype="<i8").reshape(-1).data.cast("B")
 
 
 def unpack_entry(data: bytes, checked: bool = True) -> FitEntry:
     """A cache entry's passages and statistics; ValueError saying what is wrong
     (cache_store.OldFormat: an entry of another version). `checked=False` skips the checksum: for
     the head of an entry (`read_head`), to choose among entries before reading the chosen one whole."""
-    data = cache_store.unframe_view(data, _KIND, _VERSION, checked)
-    if len(data) < _HEADER.size:
-        raise ValueError(f"{len(data)} bytes, shorter than its header")
-    fingerprint, complete, dim, n = _HEADER.unpack_from(data)
+    payload = cache_store.unframe_view(data, _KIND, _VERSION, checked)
+    if len(payload) < _HEADER.size:
+        raise ValueError(f"{len(payload)} bytes, shorter than its header")
+    fingerprint, complete, dim, n = _HEADER.unpack_from(payload)
     offset = _HEADER.size
-    if len(data) < offset + n * (_KEY + 8):
-        raise ValueError(f"{len(data)} bytes, shorter than its list of {n} passages")
-    keys = [data[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
+    if len(payload) < offset + n * (_KEY + 8):
+        raise ValueError(f"{len(payload)} bytes, shorter than its list of {n} passages")
+    keys = [payload[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
     offset += n * _KEY
-    multiplicity = np.frombuffer(data, dtype="<u4", count=n, offset=offset).tolist()
-    sizes = np.frombuffer(data, dtype="<u4", count=n, offset=offset + 4 * n).tolist()
+    multiplicity = np.frombuffer(payload, dtype="<u4", count=n, offset=offset).tolist()
+    sizes = np.frombuffer(payload, dtype="<u4", count=n, offset=offset + 4 * n).tolist()
     return FitEntry(
         fingerprint=fingerprint.hex(),
         complete=bool(complete),
         dim=dim,
         passages=dict(zip(keys, multiplicity, strict=True)),
         sizes=dict(zip(keys, sizes, strict=True)),
-        body=data[offset + 8 * n :],
+        body=payload[offset + 8 * n :],
     )
 
 
