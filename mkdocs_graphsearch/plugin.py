@@ -169,7 +169,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         if not self.config.enabled or not template_name.endswith(".html"):
             return output_content
         if is_error_template(template_name):
-            tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir)
+            tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir, self.runtime_folder)
         else:
             tags = runtime_tags(template_name, ASSETS_DIR, self.config.bundle_dir, self.runtime_folder)
         output_content = patch_theme_page(config.theme.name, "search" in config.plugins, output_content)
@@ -198,7 +198,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
                               pages_digest=self.pages.digest, record=record_file(state) if state else None)
             site_dir, related_count = Path(config.site_dir), self.config.related_count
             files = index.write(
-                site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept
+                site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept,
+                self.runtime_folder,
             )
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error

@@ -107,21 +107,22 @@ def restore(path: Path, key: str) -> dict[str, bytes] | None:
     key or version, damaged: the bundle is built)."""
     try:
         data = path.read_bytes()
-        head = _head(cache_store.unframe(data, _KIND, _VERSION, checked=False))
+        head = _head(cache_store.unframe_view(data, _KIND, _VERSION, checked=False))
         if head.get("key") != key:
             return None
-        payload = cache_store.unframe(data, _KIND, _VERSION)  # the checksum: only for the bundle to use
+        # the checksum: only for the bundle to use; a view, so each part is copied out once
+        payload = cache_store.unframe_view(data, _KIND, _VERSION)
     except (OSError, ValueError, TypeError, KeyError, struct.error):
         return None
     files: dict[str, bytes] = {}
     at = _HEAD_LEN.size + _HEAD_LEN.unpack_from(payload)[0]
     for name, size in head["files"]:
-        files[str(name)] = payload[at : at + size]
+        files[str(name)] = bytes(payload[at : at + size])
         at += size
     return files if at == len(payload) else None
 
 
-def _head(payload: bytes) -> dict[str, Any]:
+def _head(payload: bytes | memoryview) -> dict[str, Any]:
     (size,) = _HEAD_LEN.unpack_from(payload)
     head = orjson.loads(payload[_HEAD_LEN.size : _HEAD_LEN.size + size])
     if not isinstance(head, dict) or not all(

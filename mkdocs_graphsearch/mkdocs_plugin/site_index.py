@@ -49,8 +49,10 @@ class SiteIndex:
         warn: Callable[[str], None],
         related_count: int,
         kept: Path | None = None,
+        runtime_folder: str | None = None,
     ) -> dict[str, bytes]:
-        """Write the bundle and the browser runtime into the built site (`kept`: keep_bundle's folder)."""
+        """Write the bundle and the browser runtime into the built site (`kept`: keep_bundle's
+        folder; `runtime_folder`: the build's runtime_dir, if known)."""
         out_dir = site_dir / bundle_dir
         key: str | None = None
         files: dict[str, bytes] | None = None
@@ -86,7 +88,7 @@ class SiteIndex:
                     warn(f"cannot save {self.record} ({error}); the next build builds the bundle again")
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(out_dir, files, kept)
-        copy_runtime(site_dir, ASSETS_DIR, self.cache_dir)
+        copy_runtime(site_dir, ASSETS_DIR, self.cache_dir, runtime_folder)
         return files
 
 
