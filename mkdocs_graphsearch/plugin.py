@@ -26,7 +26,6 @@ from mkdocs_graphsearch.mkdocs_plugin.bundle_reuse import record_file
 from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig, check_cache_dir
 from mkdocs_graphsearch.mkdocs_plugin.gc_hold import GcHold
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
-from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
     SiteIndex,
     check_bundle_dir,
@@ -141,7 +140,10 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         if not self.config.enabled or not self.config.related_pages:
             return html
-        # Filled in on_post_build, when every page's related pages are known (related_block.py).
+        # Filled in on_post_build, when every page's related pages are known (related_block.py:
+        # imported only for a site that shows them).
+        from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key
+
         key = self.related_keys[page.file.src_uri] = placeholder_key(page.file.src_uri, html)
         return html + placeholder(key)
 
@@ -207,6 +209,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         log.info(f"search bundle: {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
         bundle_dir = Path(config.site_dir) / self.config.bundle_dir
         if self.config.related_pages:
+            from mkdocs_graphsearch.mkdocs_plugin.related_block import show_related
+
             show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning, self.related_keys)
         if self.config.checks:  # checks.py imports the search engine: only for a site that has checks
             from mkdocs_graphsearch.common.checks import check_site
