@@ -30,7 +30,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | Sequence[Chunk]) ->
     try:
         fd = os.open(tmp, _CREATE, 0o666)
         try:
-            for chunk in (data,) if isinstance(data, bytes) else data:
+            for chunk in (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data:
                 _write_all(fd, chunk)
         finally:
             os.close(fd)
