@@ -26,7 +26,6 @@ from mkdocs_graphsearch.mkdocs_plugin.bundle_reuse import record_file
 from mkdocs_graphsearch.mkdocs_plugin.config import GraphSearchConfig, check_cache_dir
 from mkdocs_graphsearch.mkdocs_plugin.gc_hold import GcHold
 from mkdocs_graphsearch.mkdocs_plugin.page_state import state_file
-from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key, show_related
 from mkdocs_graphsearch.mkdocs_plugin.site_index import (
     SiteIndex,
     check_bundle_dir,
@@ -110,7 +109,9 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         self.related_keys: dict[str, str] = {}
         self.semantic = None
         if self.config.embeddings:  # made here: a changed page starts its model (on_page_markdown)
-            self.semantic = semantic_options(self.config.model, cache_dir, log.warning, _log_progress, self.serving)
+            self.semantic = semantic_options(
+                self.config.model, cache_dir, log.warning, _log_progress, self.serving, log.info
+            )
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
@@ -139,7 +140,10 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
     def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         if not self.config.enabled or not self.config.related_pages:
             return html
-        # Filled in on_post_build, when every page's related pages are known (related_block.py).
+        # Filled in on_post_build, when every page's related pages are known (related_block.py:
+        # imported only for a site that shows them).
+        from mkdocs_graphsearch.mkdocs_plugin.related_block import placeholder, placeholder_key
+
         key = self.related_keys[page.file.src_uri] = placeholder_key(page.file.src_uri, html)
         return html + placeholder(key)
 
@@ -167,7 +171,7 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         if not self.config.enabled or not template_name.endswith(".html"):
             return output_content
         if is_error_template(template_name):
-            tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir)
+            tags = error_page_tags(config.site_url, ASSETS_DIR, self.config.bundle_dir, self.runtime_folder)
         else:
             tags = runtime_tags(template_name, ASSETS_DIR, self.config.bundle_dir, self.runtime_folder)
         output_content = patch_theme_page(config.theme.name, "search" in config.plugins, output_content)
@@ -196,7 +200,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
                               pages_digest=self.pages.digest, record=record_file(state) if state else None)
             site_dir, related_count = Path(config.site_dir), self.config.related_count
             files = index.write(
-                site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept
+                site_dir, self.config.bundle_dir, settings, semantic, log.warning, related_count, self.kept,
+                self.runtime_folder,
             )
         except OSError as error:
             raise PluginError(f"graphsearch: cannot write the search bundle: {error}") from error
@@ -204,6 +209,8 @@ class GraphSearchPlugin(BasePlugin[GraphSearchConfig]):
         log.info(f"search bundle: {size / 1024:.0f} KiB in {self.config.bundle_dir}/")
         bundle_dir = Path(config.site_dir) / self.config.bundle_dir
         if self.config.related_pages:
+            from mkdocs_graphsearch.mkdocs_plugin.related_block import show_related
+
             show_related(bundle_dir, self.doc_files, self.config.related_template, log.warning, self.related_keys)
         if self.config.checks:  # checks.py imports the search engine: only for a site that has checks
             from mkdocs_graphsearch.common.checks import check_site

@@ -192,9 +192,9 @@ def test_the_code_digest_is_stamped_while_the_files_are_unchanged(
     hashed: list[int] = []
     digest = bundle_reuse._package_digest
 
-    def counted(root: Path, paths: list[Path]) -> str:
-        hashed.append(len(paths))
-        return digest(root, paths)
+    def counted(files: list[tuple[str, str]]) -> str:
+        hashed.append(len(files))
+        return digest(files)
 
     monkeypatch.setattr(bundle_reuse, "_package_digest", counted)
 

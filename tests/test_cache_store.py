@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_graphsearch.files import cache_store
+from mkdocs_graphsearch.files.atomic import write_atomic
 from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.embed_cache import EmbeddingCache, cache_key
 from mkdocs_graphsearch.index.token_cache import TokenCache
@@ -32,6 +33,17 @@ OLD_FILES = {
 
 def _fail(message: str) -> None:
     raise AssertionError(message)
+
+
+def test_a_frame_written_in_pieces_is_the_frame_of_their_bytes(tmp_path: Path) -> None:
+    pieces = [b"pay", memoryview(b"lo"), bytearray(b"ad")]
+    cache_store.write_framed(tmp_path / "a.cache", cache_store.frame_parts("pages", 3, pieces))
+    assert (tmp_path / "a.cache").read_bytes() == cache_store.frame("pages", 3, b"payload")
+    assert bytes(cache_store.unframe_view((tmp_path / "a.cache").read_bytes(), "pages", 3)) == b"payload"
+    for data in (bytearray(b"whole"), memoryview(b"whole"), b"whole"):
+        write_atomic(tmp_path / "b.bin", data)
+        assert (tmp_path / "b.bin").read_bytes() == b"whole"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.cache", "b.bin"]  # no temporaries left
 
 
 def test_a_frame_gives_back_its_payload_and_refuses_damage() -> None:

@@ -13,7 +13,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from conftest import EXAMPLE_SITE
-from mkdocs_graphsearch.mkdocs_plugin.gc_hold import GcHold
+from mkdocs_graphsearch.mkdocs_plugin.gc_hold import YOUNG_THRESHOLD, GcHold
 from mkdocs_graphsearch.plugin import GraphSearchPlugin
 
 
@@ -36,6 +36,16 @@ def test_held_objects_are_frozen_until_released() -> None:
     hold.release()
     assert gc.get_freeze_count() == 0
     assert made_since
+
+
+def test_collections_are_rarer_while_held_then_as_before() -> None:
+    before = gc.get_threshold()
+    hold = GcHold()
+    hold.hold()
+    hold.hold()
+    assert gc.get_threshold()[0] >= YOUNG_THRESHOLD and gc.get_threshold()[1:] == before[1:]
+    hold.release()
+    assert gc.get_threshold() == before
 
 
 def test_another_freezers_objects_stay_frozen() -> None:
@@ -62,9 +72,10 @@ def test_a_build_leaves_nothing_frozen(tmp_path: Path, monkeypatch: pytest.Monke
     config = load_config(
         config_file=str(project / "mkdocs.yml"), site_dir=str(project / "site"), plugins=[{"graphsearch": options}]
     )
+    thresholds = gc.get_threshold()
     build(config)
     assert frozen_in_post_build and frozen_in_post_build[0] > 0
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
 
 
 def test_a_failed_build_leaves_nothing_frozen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,6 +90,7 @@ def test_a_failed_build_leaves_nothing_frozen(tmp_path: Path, monkeypatch: pytes
     config = load_config(
         config_file=str(project / "mkdocs.yml"), site_dir=str(project / "site"), plugins=[{"graphsearch": options}]
     )
+    thresholds = gc.get_threshold()
     with pytest.raises(RuntimeError):
         build(config)
-    assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds

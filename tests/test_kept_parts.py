@@ -38,8 +38,8 @@ def written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
     write = write_module.write_atomic
 
-    def spy(path: Path, data: bytes) -> None:
-        names.append(path.name)
+    def spy(path: str, data: bytes) -> None:
+        names.append(os.path.basename(path))
         write(path, data)
 
     monkeypatch.setattr(write_module, "write_atomic", spy)

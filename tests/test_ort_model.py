@@ -74,7 +74,7 @@ def test_the_key_names_the_model_and_the_runtime() -> None:
     assert len(keys) == 4
 
 
-def test_a_kept_model_that_does_not_load_is_a_warning_then_optimized_again(fresh: Embedder, tmp_path: Path) -> None:
+def test_a_kept_model_that_does_not_load_is_noted_then_optimized_again(fresh: Embedder, tmp_path: Path) -> None:
     Embedder(ModelSpec(stamp_dir=tmp_path), threads=1)
     (kept,) = _kept(tmp_path)
     # Bytes that hash to the sha256 in their name (so the file is taken) yet are no model.
@@ -83,18 +83,19 @@ def test_a_kept_model_that_does_not_load_is_a_warning_then_optimized_again(fresh
     kept.unlink()
     broken.write_bytes(garbage)
     messages: list[str] = []
-    again = Embedder(ModelSpec(stamp_dir=tmp_path), threads=1, warn=messages.append)
+    again = Embedder(ModelSpec(stamp_dir=tmp_path), threads=1, note=messages.append)
     assert len(messages) == 1 and str(broken) in messages[0] and "optimizing it again" in messages[0]
     _assert_same_bits(again, fresh, _example_passages()[:8])
     assert any(path.read_bytes() != garbage for path in _kept(tmp_path))  # kept again, loadable
 
 
-def test_the_plugin_s_warnings_are_the_model_s(tmp_path: Path) -> None:
-    messages: list[str] = []
-    options = semantic_options({}, tmp_path, messages.append, lambda done, total, rate: None)
+def test_the_plugin_s_notes_are_the_model_s(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    notes: list[str] = []
+    options = semantic_options({}, tmp_path, warnings.append, lambda done, total, rate: None, note=notes.append)
     assert options is not None
-    options.embedder.warn("a kept model does not load")
-    assert messages == ["a kept model does not load"]
+    options.embedder.note("a kept model does not load")
+    assert notes == ["a kept model does not load"] and warnings == []
 
 
 def test_a_model_kept_whole_before_the_weights_were_apart_is_removed(tmp_path: Path) -> None:

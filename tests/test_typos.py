@@ -4,6 +4,7 @@ both engines by tests/vectors/fuzzy.json and the parity suite; this checks them 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from mkdocs_graphsearch.bundle.read import Bundle, load_bundle
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.engine.search import search
 from mkdocs_graphsearch.index.known_words import english_words, known_words
+from mkdocs_graphsearch.text.wordpiece import DEFAULT_VOCAB
 
 SETTINGS = SearchSettings().to_json()
 
@@ -23,6 +25,13 @@ def test_known_words_are_the_list_words_one_edit_from_a_term() -> None:
     assert "bread" not in words  # no typo of `read`: a short token keeps its first letter
     assert "paste" not in words and "stores" not in words  # terms of the site are no typos
     assert words == sorted(words) and set(words) <= set(english_words(SETTINGS["fuzzy_min_length"]))
+
+
+def test_the_word_list_is_the_vocabularys_lowercase_lines() -> None:
+    lines = DEFAULT_VOCAB.read_text(encoding="utf-8").splitlines()
+    for length in (1, SETTINGS["fuzzy_min_length"]):
+        words = tuple(line for line in lines if len(line) >= length and re.fullmatch("[a-z]+", line))
+        assert english_words(length) == words and len(words) > 10_000
 
 
 @pytest.fixture(scope="module")

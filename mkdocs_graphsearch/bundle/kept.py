@@ -9,9 +9,9 @@ inode), where a link to an existing one costs next to nothing.
 
 Each part the writer puts in site_dir gets a second name in the kept folder of the cache (`keep`),
 so MkDocs' clean of site_dir, or a CI job that keeps only the cache folder, leaves it there.
-`take` links a kept part into site_dir only when its bytes are the bytes to write (read and
-compared: a part changed meanwhile through either name is written afresh), so the bundle is the
-same bytes either way. `prune` removes the kept parts the bundle no longer lists. A site built
+`KeptParts.take` links a kept part into site_dir only when its bytes are the bytes to write (read
+and compared: a part changed meanwhile through either name is written afresh), so the bundle is
+the same bytes either way. `prune` removes the kept parts the bundle no longer lists. A site built
 before the folder existed has its parts moved there first (`set_aside`). Anything that fails (a
 cache on another file system, where links are not possible) leaves the rest to the writer, as
 without this.
@@ -19,7 +19,6 @@ without this.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 
@@ -47,41 +46,61 @@ def set_aside(out_dir: Path, kept: Path, parts: set[str]) -> None:
             return
 
 
-def take(kept: Path, name: str, data: bytes, target: Path) -> bool:
-    """Link the kept part `name` to `target` (which must not exist) if it holds `data`; whether it did."""
-    source = kept / name
-    try:
-        if source.read_bytes() != data:
-            return False
-        os.link(source, target)
-    except OSError:
-        return False
-    return True
+class KeptParts:
+    """The kept folder as one bundle write uses it, listed once: a part it does not hold costs
+    no failed open or unlink (an edit writes a few hundred parts that are new to it)."""
 
-
-def keep(kept: Path, name: str, written: Path) -> None:
-    """Give the part just `written` its kept name (replacing a kept file of that name: changed
-    since, or it would have been taken); a failure only costs the next build a write."""
-    source = kept / name
-    try:
-        source.unlink(missing_ok=True)
-        os.link(written, source)
-    except FileNotFoundError:  # the first part kept: no folder yet
-        with contextlib.suppress(OSError):
-            kept.mkdir(parents=True, exist_ok=True)
-            os.link(written, source)
-    except OSError:
-        return
-
-
-def prune(kept: Path, names: set[str]) -> None:
-    """Remove the kept files that are not among the bundle's `names`."""
-    try:
-        present = os.listdir(kept)
-    except OSError:
-        return
-    for name in sorted(set(present) - names):
+    def __init__(self, folder: Path) -> None:
+        self.folder = os.fspath(folder)
         try:
-            (kept / name).unlink()
+            self.names = set(os.listdir(self.folder))
+        except OSError:  # none yet: `keep` makes it
+            self.names = set()
+
+    def take(self, name: str, data: bytes, target: str) -> bool:
+        """Link the kept part `name` to `target` (which must not exist) if it holds `data`; whether it did."""
+        if name not in self.names:
+            return False
+        source = os.path.join(self.folder, name)
+        try:
+            if _read_up_to(source, len(data) + 1) != data:  # one byte more: a longer file differs
+                return False
+            os.link(source, target)
         except OSError:
-            continue
+            return False
+        return True
+
+    def keep(self, name: str, written: str) -> None:
+        """Give the part just `written` its kept name (replacing a kept file of that name: changed
+        since, or it would have been taken); a failure only costs the next build a write."""
+        source = os.path.join(self.folder, name)
+        try:
+            if name in self.names:
+                os.unlink(source)
+            os.link(written, source)
+        except FileNotFoundError:  # the first part kept: no folder yet (or the kept file went meanwhile)
+            try:
+                os.makedirs(self.folder, exist_ok=True)
+                os.link(written, source)
+            except OSError:
+                return
+        except OSError:
+            return
+        self.names.add(name)
+
+    def prune(self, names: set[str]) -> None:
+        """Remove the kept files that are not among the bundle's `names`."""
+        for name in sorted(self.names - names):
+            try:
+                os.unlink(os.path.join(self.folder, name))
+            except OSError:
+                continue
+            self.names.discard(name)
+
+
+def _read_up_to(path: str, size: int) -> bytes:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        return os.read(fd, size)
+    finally:
+        os.close(fd)

@@ -42,7 +42,7 @@ from mkdocs_graphsearch.bundle.format import (
     text_fragment,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part, shard_starts
-from mkdocs_graphsearch.bundle.kept import keep, prune, take
+from mkdocs_graphsearch.bundle.kept import KeptParts
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.term_cuts import shard_starts as term_shard_starts
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
@@ -303,17 +303,27 @@ def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = Non
     remove_stale_temporaries(out_dir)  # of a build killed mid-write: never deployed
     stale = previous_files(out_dir)
     present = set(os.listdir(out_dir))  # one listing, not a stat per part (none after MkDocs' clean)
+    parts = KeptParts(kept) if kept is not None else None
+    folder = os.fspath(out_dir)  # str paths: pathlib's cost is felt over hundreds of parts
     for name in sorted(files, key=lambda n: (n == MANIFEST, n)):
-        target = out_dir / name
+        target = os.path.join(folder, name)
         # A content-hashed part already on disk has these very bytes: leave it (and its mtime).
-        if name != MANIFEST and name in present and target.is_file() and target.read_bytes() == files[name]:
+        if name != MANIFEST and name in present and _holds(target, files[name]):
             continue
-        if name != MANIFEST and kept is not None and take(kept, name, files[name], target):
+        if name != MANIFEST and parts is not None and parts.take(name, files[name], target):
             continue
         write_atomic(target, files[name])
-        if name != MANIFEST and kept is not None:
-            keep(kept, name, target)
+        if name != MANIFEST and parts is not None:
+            parts.keep(name, target)
     for name in sorted(stale - set(files) - {MANIFEST}):
         (out_dir / name).unlink(missing_ok=True)
-    if kept is not None:
-        prune(kept, set(files))
+    if parts is not None:
+        parts.prune(set(files))
+
+
+def _holds(path: str, data: bytes) -> bool:
+    """Whether the regular file at `path` holds exactly `data`."""
+    try:
+        return os.path.isfile(path) and Path(path).read_bytes() == data
+    except OSError:
+        return False

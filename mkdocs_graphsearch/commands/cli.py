@@ -172,7 +172,7 @@ def _semantic_options(cache_dir: Path | None) -> SemanticOptions | None:
 
     try:
         # not started when every passage is cached
-        embedder = Embedder(ModelSpec(stamp_dir=cache_dir), lazy=True, warn=_warn)
+        embedder = Embedder(ModelSpec(stamp_dir=cache_dir), lazy=True, note=_info)
     except ModelUnavailable as error:
         _warn(f"semantic search is off, the embedding model cannot load ({error}); keyword search only")
         return None

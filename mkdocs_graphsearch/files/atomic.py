@@ -3,28 +3,52 @@ parts, the embedding and encoder caches, the saved pages of the last build)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 #: write_atomic's temporary files: `.<target name>.<pid>.<8 hex>.tmp`.
 _TEMPORARY = re.compile(r"\.(?P<target>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+#: What write_atomic writes: bytes, or a file's bytes in pieces (written one after another).
+Chunk = bytes | memoryview
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | Sequence[Chunk]) -> None:
     """Write through a temporary file in the same folder, then rename over the target: a reader
-    (or a crash, a full disk, a second build) sees the old file or the new one, never half of one."""
+    (or a crash, a full disk, a second build) sees the old file or the new one, never half of one.
+    `data`: the bytes, or a sequence of pieces written one after another."""
     # Not tempfile.mkstemp: its files are private (0600), and the site must stay readable by the
-    # web server; open(..., "xb") gives the usual permissions (umask), like any other written file.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    # web server; mode 0666 gives the usual permissions (umask), like any other written file.
+    # os.open and str paths, not open() and pathlib: a bundle writes hundreds of small parts.
+    folder, name = os.path.split(os.fspath(path))
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with open(tmp, "xb") as out:
-            out.write(data)
+        fd = os.open(tmp, _CREATE, 0o666)
+        try:
+            for chunk in (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                _write_all(fd, chunk)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
+
+
+#: A new file only (never an existing one: a temporary of that name is another writer's).
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+def _write_all(fd: int, data: Chunk) -> None:
+    view = memoryview(data).cast("B")
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def remove_stale_temporaries(folder: Path) -> None:

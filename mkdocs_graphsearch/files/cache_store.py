@@ -22,11 +22,11 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
-from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
+from mkdocs_graphsearch.files.atomic import Chunk, remove_stale_temporaries, write_atomic
 
 __all__ = [
     "FRAME_SIZE",
@@ -34,6 +34,7 @@ __all__ = [
     "OldFormat",
     "check_identity",
     "frame",
+    "frame_parts",
     "holds",
     "identity",
     "lock",
@@ -41,6 +42,7 @@ __all__ = [
     "prune",
     "read",
     "unframe",
+    "unframe_view",
     "usable_folder",
     "write",
     "write_framed",
@@ -89,17 +91,31 @@ def check_identity(data: bytes, kind: str, version: int) -> None:
 
 def frame(kind: str, version: int, payload: bytes) -> bytes:
     """The bytes of a cache file holding `payload`."""
-    return identity(kind, version) + hashlib.sha256(payload).digest() + payload
+    return b"".join(frame_parts(kind, version, [payload]))
+
+
+def frame_parts(kind: str, version: int, payload: Sequence[Chunk]) -> list[Chunk]:
+    """`frame` of the payload `b"".join(payload)`, in pieces: a large payload (fit statistics)
+    is hashed and written from its pieces, never copied into one bytes object."""
+    digest = hashlib.sha256()
+    for chunk in payload:
+        digest.update(chunk)
+    return [identity(kind, version), digest.digest(), *payload]
 
 
 def unframe(data: bytes, kind: str, version: int, checked: bool = True) -> bytes:
     """The payload of a `frame`d file; OldFormat or ValueError (damaged) as check_identity, or
     ValueError on a checksum mismatch. `checked=False` skips the checksum: for a file's head
     read alone (fit_cache.py read_head)."""
+    return bytes(unframe_view(data, kind, version, checked))
+
+
+def unframe_view(data: bytes, kind: str, version: int, checked: bool = True) -> memoryview:
+    """`unframe` without copying the payload out of `data` (a large file read whole)."""
     check_identity(data, kind, version)
     if len(data) < FRAME_SIZE:
         raise ValueError(f"{len(data)} bytes, shorter than its header")
-    payload = data[FRAME_SIZE:]
+    payload = memoryview(data)[FRAME_SIZE:]
     if checked and hashlib.sha256(payload).digest() != data[IDENTITY_SIZE:FRAME_SIZE]:
         raise ValueError("checksum mismatch (truncated or changed)")
     return payload
@@ -135,8 +151,8 @@ def holds(path: Path, kind: str, version: int, payload: bytes) -> bool:
     return head == identity(kind, version) + hashlib.sha256(payload).digest()
 
 
-def write_framed(path: Path, data: bytes) -> None:
-    """`write` for bytes `frame` made already."""
+def write_framed(path: Path, data: bytes | Sequence[Chunk]) -> None:
+    """`write` for bytes `frame` (or `frame_parts`) made already."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, data)
 

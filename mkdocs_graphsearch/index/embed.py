@@ -273,7 +273,7 @@ class Embedder:
         threads: int | None = None,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
         lazy: bool = False,
-        warn: Callable[[str], None] | None = None,
+        note: Callable[[str], None] | None = None,
     ) -> None:
         """Load the vocabulary and the model; `threads`: onnxruntime intra-op threads (default:
         1 for the default model's integer graph, the usable cores for any other model);
@@ -281,10 +281,11 @@ class Embedder:
         onnxruntime (not free) only when the model first runs or `dim` is asked for, so a build
         whose passages are all cached never starts it (the model file is still read and checked:
         its sha256 is in the fingerprint), and build the tokenizer only when first used (a build
-        whose bundle is the last build's never uses it); `warn`: what the model's start says and
-        goes on after (a kept optimized model that does not load, ort_model.py; default: this module's logger)."""
+        whose bundle is the last build's never uses it); `note`: what the model's start mends
+        and goes on after, at info level (a kept optimized model that does not load, ort_model.py;
+        default: this module's logger)."""
         self.spec = spec if spec is not None else ModelSpec()
-        self.warn = warn if warn is not None else logging.getLogger(__name__).warning
+        self.note = note if note is not None else logging.getLogger(__name__).info
         self.batch_tokens = max(1, batch_tokens)
         self._wordpiece: WordPiece | None = None
         self._starting: threading.Thread | None = None  # start_in_background's
@@ -367,7 +368,7 @@ class Embedder:
         graph = f"{self.spec.model_sha256}:{GRAPH_VERSION if self.spec.integer_matmuls else 'as shipped'}"
         try:  # the graph optimized once, kept in the cache folder (ort_model.py)
             session = start_session(
-                ort, self.spec.runtime_model, opts, self.spec.stamp_dir, model_key(graph, ort.__version__), self.warn
+                ort, self.spec.runtime_model, opts, self.spec.stamp_dir, model_key(graph, ort.__version__), self.note
             )
         except ModelUnavailable:
             raise

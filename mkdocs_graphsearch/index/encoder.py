@@ -132,19 +132,29 @@ class TokenStats:
         return np.array([self._row[token] for token in tokens], dtype=np.int64)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(token ids ascending, counts, sums) of the tokens seen (count > 0)."""
-        tokens = np.array(sorted(t for t, r in self._row.items() if self._counts[r] > 0), dtype=np.int64)
-        rows = np.array([self._row[t] for t in tokens.tolist()], dtype=np.int64)
+        """(token ids ascending, counts, sums) of the tokens seen (count > 0). Read-only: where
+        the rows are already in that order (statistics loaded, then no token added or dropped:
+        an edit's refit), the counts and sums are views of this object's arrays, not copies."""
+        ids = np.fromiter(self._row.keys(), dtype=np.int64, count=len(self._row))
+        rows = np.fromiter(self._row.values(), dtype=np.int64, count=len(self._row))
+        seen = self._counts[rows] > 0
+        ids, rows = ids[seen], rows[seen]
+        order = np.argsort(ids, kind="stable")
+        tokens, rows = ids[order], rows[order]
+        if np.array_equal(rows, np.arange(len(rows))):
+            return tokens, self._counts[: len(rows)], self._sums[: len(rows)]
         return tokens, self._counts[rows], self._sums[rows].reshape(len(rows), self.dim)
 
     @classmethod
     def from_arrays(
         cls, special_ids: Collection[int], tokens: np.ndarray, counts: np.ndarray, sums: np.ndarray
     ) -> TokenStats:
+        """The statistics `arrays` gave (distinct tokens); the arrays are copied (`add` changes them in place)."""
         stats = cls(sums.shape[1], special_ids)
-        rows = stats._rows(np.asarray(tokens, dtype=np.int64).tolist())
-        stats._counts[rows] = counts
-        stats._sums[rows] = sums
+        ids = np.asarray(tokens, dtype=np.int64).tolist()
+        stats._row = {token: row for row, token in enumerate(ids)}
+        stats._counts = np.array(counts, dtype=np.int64)
+        stats._sums = np.array(sums, dtype=np.int64).reshape(len(ids), stats.dim)
         return stats
 
 

@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from mkdocs_graphsearch.files import cache_store
+from mkdocs_graphsearch.files.atomic import Chunk
 from mkdocs_graphsearch.index.encoder import TokenStats
 
 #: 3: framed by cache_store.py (2: its own frame, 1: zlib-compressed).
@@ -61,7 +62,7 @@ class FitEntry:
     dim: int
     passages: dict[str, int]
     sizes: dict[str, int]
-    body: bytes
+    body: bytes | memoryview  # a view of the file read: its statistics are not copied out
 
 
 class FitState:
@@ -90,12 +91,14 @@ class FitState:
         keys = sorted(entry.passages)
         texts, offset = {}, 0
         for key in keys:
-            texts[key] = body[offset : offset + entry.sizes[key]].decode("utf-8")
+            texts[key] = str(body[offset : offset + entry.sizes[key]], "utf-8")
             offset += entry.sizes[key]
         (n,) = struct.unpack_from("<I", body, offset)
         arrays = np.frombuffer(body, dtype="<i8", offset=offset + 4)
         tokens, counts, sums = arrays[:n], arrays[n : 2 * n], arrays[2 * n :].reshape(n, entry.dim)
-        stats = TokenStats.from_arrays(special_ids, tokens, counts * scale, sums * scale)
+        if scale != 1:
+            counts, sums = counts * scale, sums * scale
+        stats = TokenStats.from_arrays(special_ids, tokens, counts, sums)
         return cls(stats, Counter({key: times * scale for key, times in entry.passages.items()}), texts)
 
     def change(self, key: str, text: str, pieces: Sequence[int], states: np.ndarray, times: int) -> None:
@@ -109,24 +112,23 @@ class FitState:
 
     def pack(self, fingerprint: str, complete: bool) -> bytes:
         """This state as a cache entry (same passages and statistics: same bytes)."""
+        return b"".join(self.pack_parts(fingerprint, complete))
+
+    def pack_parts(self, fingerprint: str, complete: bool) -> list[Chunk]:
+        """`pack` in pieces, to be written one after another: the statistics (most of an entry)
+        are written from the arrays themselves, not copied into one bytes object first."""
         keys = sorted(self.passages)
         encoded = [self.texts[key].encode("utf-8") for key in keys]
         tokens, counts, sums = self.stats.arrays()
-        body = b"".join([
-            *encoded,
-            struct.pack("<I", len(tokens)),
-            tokens.astype("<i8").tobytes(),
-            counts.astype("<i8").tobytes(),
-            sums.astype("<i8").tobytes(),
-        ])
-        rest = b"".join([
+        return cache_store.frame_parts(_KIND, _VERSION, [
             _HEADER.pack(bytes.fromhex(fingerprint), int(complete), self.stats.dim, len(keys)),
             b"".join(bytes.fromhex(key) for key in keys),
             np.array([self.passages[key] for key in keys], dtype="<u4").tobytes(),
             np.array([len(text) for text in encoded], dtype="<u4").tobytes(),
-            body,
+            *encoded,
+            struct.pack("<I", len(tokens)),
+            *(_little_endian(array) for array in (tokens, counts, sums)),
         ])
-        return cache_store.frame(_KIND, _VERSION, rest)
 
     def name(self, fingerprint: str) -> str:
         """The entry's file name: a digest of the fingerprint and the passage multiset."""
@@ -136,28 +138,33 @@ class FitState:
         return f"fitstats-{digest.hexdigest()}.cache"
 
 
+def _little_endian(array: np.ndarray) -> memoryview:
+    """An int64 array's bytes as stored (little-endian), without a copy where it is so already."""
+    return np.ascontiguousarray(array, dtype="<i8").reshape(-1).data.cast("B")
+
+
 def unpack_entry(data: bytes, checked: bool = True) -> FitEntry:
     """A cache entry's passages and statistics; ValueError saying what is wrong
     (cache_store.OldFormat: an entry of another version). `checked=False` skips the checksum: for
     the head of an entry (`read_head`), to choose among entries before reading the chosen one whole."""
-    data = cache_store.unframe(data, _KIND, _VERSION, checked)
-    if len(data) < _HEADER.size:
-        raise ValueError(f"{len(data)} bytes, shorter than its header")
-    fingerprint, complete, dim, n = _HEADER.unpack_from(data)
+    payload = cache_store.unframe_view(data, _KIND, _VERSION, checked)
+    if len(payload) < _HEADER.size:
+        raise ValueError(f"{len(payload)} bytes, shorter than its header")
+    fingerprint, complete, dim, n = _HEADER.unpack_from(payload)
     offset = _HEADER.size
-    if len(data) < offset + n * (_KEY + 8):
-        raise ValueError(f"{len(data)} bytes, shorter than its list of {n} passages")
-    keys = [data[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
+    if len(payload) < offset + n * (_KEY + 8):
+        raise ValueError(f"{len(payload)} bytes, shorter than its list of {n} passages")
+    keys = [payload[offset + i * _KEY : offset + (i + 1) * _KEY].hex() for i in range(n)]
     offset += n * _KEY
-    multiplicity = np.frombuffer(data, dtype="<u4", count=n, offset=offset).tolist()
-    sizes = np.frombuffer(data, dtype="<u4", count=n, offset=offset + 4 * n).tolist()
+    multiplicity = np.frombuffer(payload, dtype="<u4", count=n, offset=offset).tolist()
+    sizes = np.frombuffer(payload, dtype="<u4", count=n, offset=offset + 4 * n).tolist()
     return FitEntry(
         fingerprint=fingerprint.hex(),
         complete=bool(complete),
         dim=dim,
         passages=dict(zip(keys, multiplicity, strict=True)),
         sizes=dict(zip(keys, sizes, strict=True)),
-        body=data[offset + 8 * n :],
+        body=payload[offset + 8 * n :],
     )
 
 

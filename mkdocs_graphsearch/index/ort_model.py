@@ -22,8 +22,9 @@ the onnxruntime version and the level. Files: `ort-weights-<key>-<sha256 of the 
 `ort-model-<key>-<that sha256>-<sha256 of the graph file>.onnx`. The graph is hashed on every use
 (it is small), the weights through a stat stamp (model_stamp.py: hashed again only when the file
 changed); a pair whose bytes are not those it was kept with is not used (optimized again). A kept
-model onnxruntime cannot load is one warning naming it and the cause (`warn`); the build optimizes
-the model again and keeps that.
+model onnxruntime cannot load is one info line naming it and the cause (`note`), not a warning:
+the build optimizes the model again and keeps that, so nothing is lost and there is nothing for
+the user to mend (a warning would fail `mkdocs build --strict` over a file the build itself heals).
 """
 
 from __future__ import annotations
@@ -68,11 +69,11 @@ def start_session(
     options: onnxruntime.SessionOptions,
     cache_dir: Path | None,
     key: str,
-    warn: Callable[[str], None],
+    note: Callable[[str], None],
 ) -> onnxruntime.InferenceSession:
     """A session of `model()` (called only when no optimized model is kept) optimized at LEVEL:
     from the optimized model kept in `cache_dir` under `key`, else optimized now and kept there
-    (`warn`: a kept model that does not load, then optimized again)."""
+    (`note`, info level: a kept model that does not load, then optimized again)."""
     levels = ort.GraphOptimizationLevel
     if cache_dir is None:
         options.graph_optimization_level = getattr(levels, LEVEL)
@@ -83,7 +84,7 @@ def start_session(
         try:
             return ort.InferenceSession(str(kept), sess_options=options, providers=PROVIDERS)
         except Exception as error:  # its hash matched, yet it does not load: optimized again below
-            warn(f"cannot load the optimized model {kept} kept in the cache folder ({error}); optimizing it again")
+            note(f"cannot load the optimized model {kept} kept in the cache folder ({error}); optimizing it again")
     options.graph_optimization_level = getattr(levels, LEVEL)
     # Named as files/atomic.py names its temporaries: a killed build's are removed by the next.
     token = f"{os.getpid()}.{secrets.token_hex(4)}"

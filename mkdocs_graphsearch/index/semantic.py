@@ -33,6 +33,7 @@ from mkdocs_graphsearch.bundle.format import VECTORS
 from mkdocs_graphsearch.bundle.vector_shards import quantize_codes, table_bytes
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.files import cache_store
+from mkdocs_graphsearch.files.atomic import Chunk
 from mkdocs_graphsearch.index import vocab_cache
 from mkdocs_graphsearch.index.calibrate import vector_only_threshold
 from mkdocs_graphsearch.index.corpus import Corpus
@@ -329,7 +330,7 @@ class _CacheStore:
         if fit is not None and self.dir is not None:
             name = fit.name(fingerprint)
             if self.partial is None or self.partial.name != name:
-                self._save_fit_entry(name, fit.pack(fingerprint, complete=False))
+                self._save_fit_entry(name, fit.pack_parts(fingerprint, complete=False))
         self.last_flush = time.monotonic()
 
     def finish(self) -> None:
@@ -391,12 +392,12 @@ class _CacheStore:
         if self.dir is None:
             return
         name = fit.name(fingerprint)
-        self._save_fit_entry(name, fit.pack(fingerprint, complete=True))
+        self._save_fit_entry(name, fit.pack_parts(fingerprint, complete=True))
         stale = self.partial_base
         if stale is not None and stale.name != name:
             self._write(lambda: stale.unlink(missing_ok=True))
 
-    def _save_fit_entry(self, name: str, data: bytes) -> None:
+    def _save_fit_entry(self, name: str, data: list[Chunk]) -> None:
         def save() -> None:
             assert self.dir is not None
             cache_store.write_framed(self.dir / name, data)

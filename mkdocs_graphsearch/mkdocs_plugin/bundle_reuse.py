@@ -27,6 +27,7 @@ files' bytes in that order.
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 from collections.abc import Mapping
 from functools import cache
@@ -57,30 +58,40 @@ def package_digest(stamp_dir: Path | None = None) -> str:
     (the runtime's JS is not part of a bundle). With `stamp_dir`: the digest stamped there while
     every file is as `stat` saw it when it was hashed (path, size, mtime, ctime, inode: any
     change hashes the files again), so a build does not read and hash the package each time."""
-    root = Path(mkdocs_graphsearch.__path__[0])
-    paths = [
-        path for path in sorted([*root.rglob("*.py"), *root.rglob("*.txt")])
-        if "js" not in path.relative_to(root).parts[:1]
-    ]
+    root = mkdocs_graphsearch.__path__[0]
+    files = _package_files(root)
     if stamp_dir is None:
-        return _package_digest(root, paths)
-    return stamped(stamp_dir / "code-stamp.cache", _STAMP_KIND, lambda: {"files": _identity(root, paths)},
-                   lambda: _package_digest(root, paths))
+        return _package_digest(files)
+    return stamped(stamp_dir / "code-stamp.cache", _STAMP_KIND, lambda: {"files": _identity(root, files)},
+                   lambda: _package_digest(files))
 
 
-def _package_digest(root: Path, paths: list[Path]) -> str:
+def _package_files(root: str) -> list[tuple[str, str]]:
+    """The package's modules and text files (not the runtime's js/): (path relative to `root`,
+    posix; path), in path order. os.walk and str paths, not Path.rglob: a build that reuses its
+    bundle lists and stats them every time."""
+    found = []
+    for folder, subfolders, names in os.walk(root):
+        if folder == root:
+            subfolders[:] = [name for name in subfolders if name != "js"]
+        parts = Path(folder).relative_to(root).parts
+        found += [((*parts, name), os.path.join(folder, name)) for name in names if name.endswith((".py", ".txt"))]
+    return [("/".join(parts), path) for parts, path in sorted(found)]
+
+
+def _package_digest(files: list[tuple[str, str]]) -> str:
     digest = hashlib.sha256(mkdocs_graphsearch.__version__.encode() + b"\0")
-    for path in paths:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, path in files:
+        digest.update(name.encode() + b"\0" + Path(path).read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def _identity(root: Path, paths: list[Path]) -> str:
+def _identity(root: str, files: list[tuple[str, str]]) -> str:
     """What `stat` says of the package's files (and its version), hashed."""
-    stats = [mkdocs_graphsearch.__version__, str(root)]
-    for path in paths:
-        st = path.stat()
-        stats.append(f"{path.relative_to(root).as_posix()} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}")
+    stats = [mkdocs_graphsearch.__version__, root]
+    for name, path in files:
+        st = os.stat(path)
+        stats.append(f"{name} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}")
     return hashlib.sha256("\n".join(stats).encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -107,21 +118,22 @@ def restore(path: Path, key: str) -> dict[str, bytes] | None:
     key or version, damaged: the bundle is built)."""
     try:
         data = path.read_bytes()
-        head = _head(cache_store.unframe(data, _KIND, _VERSION, checked=False))
+        head = _head(cache_store.unframe_view(data, _KIND, _VERSION, checked=False))
         if head.get("key") != key:
             return None
-        payload = cache_store.unframe(data, _KIND, _VERSION)  # the checksum: only for the bundle to use
+        # the checksum: only for the bundle to use; a view, so each part is copied out once
+        payload = cache_store.unframe_view(data, _KIND, _VERSION)
     except (OSError, ValueError, TypeError, KeyError, struct.error):
         return None
     files: dict[str, bytes] = {}
     at = _HEAD_LEN.size + _HEAD_LEN.unpack_from(payload)[0]
     for name, size in head["files"]:
-        files[str(name)] = payload[at : at + size]
+        files[str(name)] = bytes(payload[at : at + size])
         at += size
     return files if at == len(payload) else None
 
 
-def _head(payload: bytes) -> dict[str, Any]:
+def _head(payload: bytes | memoryview) -> dict[str, Any]:
     (size,) = _HEAD_LEN.unpack_from(payload)
     head = orjson.loads(payload[_HEAD_LEN.size : _HEAD_LEN.size + size])
     if not isinstance(head, dict) or not all(

@@ -49,8 +49,10 @@ class SiteIndex:
         warn: Callable[[str], None],
         related_count: int,
         kept: Path | None = None,
+        runtime_folder: str | None = None,
     ) -> dict[str, bytes]:
-        """Write the bundle and the browser runtime into the built site (`kept`: keep_bundle's folder)."""
+        """Write the bundle and the browser runtime into the built site (`kept`: keep_bundle's
+        folder; `runtime_folder`: the build's runtime_dir, if known)."""
         out_dir = site_dir / bundle_dir
         key: str | None = None
         files: dict[str, bytes] | None = None
@@ -86,7 +88,7 @@ class SiteIndex:
                     warn(f"cannot save {self.record} ({error}); the next build builds the bundle again")
         # write_bundle removes only the parts its previous manifest listed (other files stay).
         write_bundle(out_dir, files, kept)
-        copy_runtime(site_dir, ASSETS_DIR, self.cache_dir)
+        copy_runtime(site_dir, ASSETS_DIR, self.cache_dir, runtime_folder)
         return files
 
 
@@ -143,8 +145,10 @@ def semantic_options(
     warn: Callable[[str], None],
     progress: Progress,
     serving: bool = False,
+    note: Callable[[str], None] | None = None,
 ) -> SemanticOptions | None:
-    """The embedder for a build, or None (after one warning) when the model cannot load."""
+    """The embedder for a build, or None (after one warning) when the model cannot load;
+    `note`: what the model's start mends, at info level (embed.py `Embedder`)."""
     from mkdocs_graphsearch.index.embed import Embedder, ModelSpec, ModelUnavailable
     from mkdocs_graphsearch.index.semantic_options import SemanticOptions
 
@@ -157,7 +161,7 @@ def semantic_options(
         **tuning,
     )
     try:
-        return SemanticOptions(Embedder(spec, lazy=True, warn=warn), cache_dir, progress, reuse_encoder=serving)
+        return SemanticOptions(Embedder(spec, lazy=True, note=note), cache_dir, progress, reuse_encoder=serving)
     except ModelUnavailable as error:
         warn(f"semantic search is off, the embedding model cannot load ({error}); shipping keyword search only")
         return None

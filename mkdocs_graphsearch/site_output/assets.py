@@ -80,7 +80,7 @@ def runtime_dir(assets_dir: str) -> str:
     return f"{assets_dir}/{runtime_version()}"
 
 
-def copy_runtime(site_dir: Path, assets_dir: str, cache_dir: Path | None = None) -> None:
+def copy_runtime(site_dir: Path, assets_dir: str, cache_dir: Path | None = None, folder: str | None = None) -> None:
     """Write the runtime (shipped_files) into its versioned folder of the site: no CDN, ever.
     With a cache folder, the shipped files are kept there by version (`runtime-<version>.cache`):
     stripping and joining the modules is pure Python over the whole runtime's source, a cost every
@@ -88,11 +88,13 @@ def copy_runtime(site_dir: Path, assets_dir: str, cache_dir: Path | None = None)
 
     Other versions' folders left by earlier (`--dirty`, `serve`) builds are removed: assets_dir
     is the plugin's own (config.py keeps bundle_dir out of it), and the pages just built link
-    only to this version.
+    only to this version. `folder`: runtime_dir(assets_dir) if the caller has it already (it
+    hashes the runtime's files: one build asks once).
     """
-    target = site_dir / runtime_dir(assets_dir)
+    folder = folder or runtime_dir(assets_dir)
+    target = site_dir / folder
     target.mkdir(parents=True, exist_ok=True)
-    for name, text in _cached_shipped_files(cache_dir).items():
+    for name, text in _cached_shipped_files(cache_dir, folder.rsplit("/", 1)[-1]).items():
         shipped_to = target / name
         shipped_to.parent.mkdir(parents=True, exist_ok=True)
         shipped_to.write_bytes(text.encode("utf-8"))
@@ -122,12 +124,12 @@ def shipped_files() -> dict[str, str]:
 _KIND, _VERSION = "runtime", 2
 
 
-def _cached_shipped_files(cache_dir: Path | None) -> dict[str, str]:
-    """shipped_files, read from the cache folder when it holds this version's (else made and
-    kept there; a damaged or unwritable cache file is made again)."""
+def _cached_shipped_files(cache_dir: Path | None, version: str) -> dict[str, str]:
+    """shipped_files, read from the cache folder when it holds this `version`'s (runtime_version;
+    else made and kept there; a damaged or unwritable cache file is made again)."""
     if cache_dir is None:
         return shipped_files()
-    path = cache_dir / f"runtime-{runtime_version()}.cache"
+    path = cache_dir / f"runtime-{version}.cache"
     try:
         payload = cache_store.read(path, _KIND, _VERSION)
         if payload is not None:

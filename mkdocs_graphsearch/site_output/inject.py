@@ -35,11 +35,11 @@ def runtime_tags(page_url: str, assets_dir: str, bundle_dir: str, folder: str | 
     )
 
 
-def error_page_tags(site_url: str | None, assets_dir: str, bundle_dir: str) -> str:
+def error_page_tags(site_url: str | None, assets_dir: str, bundle_dir: str, folder: str | None = None) -> str:
     """Tags for 404.html, served at any depth: absolute paths, as MkDocs does for error pages
-    (the path of site_url, or / without one)."""
+    (the path of site_url, or / without one). `folder`: as runtime_tags'."""
     base = urlsplit(site_url or "/").path.rstrip("/") + "/"
-    folder = runtime_dir(assets_dir)
+    folder = folder or runtime_dir(assets_dir)
     return _tags(
         css=f"{base}{folder}/ui/ui.css",
         script=f"{base}{folder}/ui/ui.js",
