@@ -318,9 +318,8 @@ export const TYPED_NEW_FILES = 2;
 
 /**
  * A site of at most this many display fragments fetches a typed prefix's at once, however many
- * it needs: a typing session fetches at most all of them, within issue 23's typed budget (60
- * requests, about 40 of them the final answer's on a large site), and a prefix whose term shards
- * are in is answered.
+ * it needs: a typing session fetches at most all of them, within the typed request budget
+ * (docs/performance.md), and a prefix whose term shards are in is answered.
  */
 export const TYPED_ALL_DISPLAYS = 20;
 
