@@ -62,9 +62,9 @@ class KeptParts:
         if name not in self.names:
             return False
         source = os.path.join(self.folder, name)
+        if not holds_bytes(source, data):
+            return False
         try:
-            if _read_up_to(source, len(data) + 1) != data:  # one byte more: a longer file differs
-                return False
             os.link(source, target)
         except OSError:
             return False
@@ -98,9 +98,16 @@ class KeptParts:
             self.names.discard(name)
 
 
-def _read_up_to(path: str, size: int) -> bytes:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+def holds_bytes(path: str, data: bytes) -> bool:
+    """Whether the file at `path` holds exactly `data` (False if it cannot be read: missing, a
+    folder). Reads one byte more than `data`: a longer file differs."""
     try:
-        return os.read(fd, size)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return False
+    try:
+        return os.read(fd, len(data) + 1) == data
+    except OSError:
+        return False
     finally:
         os.close(fd)

@@ -42,7 +42,7 @@ from mkdocs_graphsearch.bundle.format import (
     text_fragment,
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part, shard_starts
-from mkdocs_graphsearch.bundle.kept import KeptParts
+from mkdocs_graphsearch.bundle.kept import KeptParts, holds_bytes
 from mkdocs_graphsearch.bundle.settings import SearchSettings
 from mkdocs_graphsearch.bundle.term_cuts import shard_starts as term_shard_starts
 from mkdocs_graphsearch.files.atomic import remove_stale_temporaries, write_atomic
@@ -308,7 +308,7 @@ def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = Non
     for name in sorted(files, key=lambda n: (n == MANIFEST, n)):
         target = os.path.join(folder, name)
         # A content-hashed part already on disk has these very bytes: leave it (and its mtime).
-        if name != MANIFEST and name in present and _holds(target, files[name]):
+        if name != MANIFEST and name in present and holds_bytes(target, files[name]):
             continue
         if name != MANIFEST and parts is not None and parts.take(name, files[name], target):
             continue
@@ -319,11 +319,3 @@ def write_bundle(out_dir: Path, files: dict[str, bytes], kept: Path | None = Non
         (out_dir / name).unlink(missing_ok=True)
     if parts is not None:
         parts.prune(set(files))
-
-
-def _holds(path: str, data: bytes) -> bool:
-    """Whether the regular file at `path` holds exactly `data`."""
-    try:
-        return os.path.isfile(path) and Path(path).read_bytes() == data
-    except OSError:
-        return False
