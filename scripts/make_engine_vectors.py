@@ -25,7 +25,6 @@ import orjson
 from mkdocs_graphsearch.bundle.display import display_part
 from mkdocs_graphsearch.bundle.encoder_shards import split_encoder
 from mkdocs_graphsearch.bundle.format import (
-    COLUMN_FORMAT,
     FORMAT_VERSION,
     MANIFEST,
     checksum,
@@ -38,7 +37,7 @@ from mkdocs_graphsearch.bundle.format import (
 )
 from mkdocs_graphsearch.bundle.graph_shards import graph_part
 from mkdocs_graphsearch.bundle.read import load_bundle, read_vectors
-from mkdocs_graphsearch.bundle.vector_shards import stored_bits, table_bytes
+from mkdocs_graphsearch.bundle.vector_shards import by_columns, stored_bits, table_bytes
 from mkdocs_graphsearch.bundle.vocab_shards import split_vocab
 from mkdocs_graphsearch.bundle.write import Postings, keyword_part, sealed_manifest, write_bundle
 from mkdocs_graphsearch.engine.search import search
@@ -142,7 +141,7 @@ def relayout(bundle_dir: Path) -> None:
         parts.update(graph_part(orjson.loads(parts["graph.json"]), manifest["text_starts"]))
     keyword_parts, manifest["term_shards"] = keyword_part(keyword, postings, target=64)
     parts.update(keyword_parts)
-    if manifest["format"] < COLUMN_FORMAT and "vectors.bin" in parts:  # its rows: one table by columns
+    if not by_columns(manifest) and "vectors.bin" in parts:  # its rows: one table by columns
         dim, bits = manifest["vectors"]["dim"], stored_bits(manifest["vectors"])
         rows, scales = read_vectors(parts["vectors.bin"], manifest["counts"]["chunks"], dim, bits, columns=False)
         parts["vectors.bin"] = table_bytes(rows, scales, bits)

@@ -111,7 +111,7 @@ def test_display_fragments_grouped_by_cluster(tmp_path, monkeypatch) -> None:
     assert len(grouped.manifest["files"]["graph.#.json"]) == count
     page_display = orjson.loads(grouped.files["keyword.json"])["pages"]["display"]
     firsts = page_firsts(grouped.chunks["page"], len(page_display))
-    assert any(len(fragment_runs(firsts, page_display, i)) > 1 for i in range(count))  # not ranges
+    assert any(len(runs) > 1 for runs in fragment_runs(firsts, page_display, count))  # not ranges
     assert grouped.chunks == ranges.chunks and grouped.pages == ranges.pages and grouped.graph == ranges.graph
     queries = generated_queries(grouped, 30)
     for mode in ("keyword", "hybrid"):

@@ -283,25 +283,18 @@ def fragment_starts(
     return starts
 
 
-def grouped_pages(compact: Mapping[str, Any], chunk_pages: Sequence[int], keys: Sequence[int]) -> list[int]:
+def grouped_pages(compact: Mapping[str, Any], firsts: Sequence[int], keys: Sequence[int]) -> list[int]:
     """Each page's display fragment, grouped (format 10, bundle/display_groups.py): the pages in
     order of their key (`keys`: display_groups.page_clusters), then page number, a fragment
     ending before the first page once it holds DISPLAY_FRAGMENT_BYTES of JSON as compact_display
-    stores them."""
-    n_pages = len(keys)
-    firsts = [len(chunk_pages)] * (n_pages + 1)
-    for chunk in range(len(chunk_pages) - 1, -1, -1):
-        firsts[chunk_pages[chunk]] = chunk
-    fragment, size, out = 0, 0, [0] * n_pages
-    for page in sorted(range(n_pages), key=lambda p: (keys[p], p)):
+    stores them (`firsts`: display_groups.page_firsts)."""
+    fragment, size, out = 0, 0, [0] * len(keys)
+    for page in sorted(range(len(keys)), key=lambda p: (keys[p], p)):
         if size >= DISPLAY_FRAGMENT_BYTES:
             fragment, size = fragment + 1, 0
         out[page] = fragment
         size += page_bytes(compact, page)
-        chunk = firsts[page]
-        while chunk < len(chunk_pages) and chunk_pages[chunk] == page:
-            size += chunk_bytes(compact, chunk)
-            chunk += 1
+        size += sum(chunk_bytes(compact, chunk) for chunk in range(firsts[page], firsts[page + 1]))
     return out
 
 

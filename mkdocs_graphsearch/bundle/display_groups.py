@@ -54,18 +54,23 @@ def page_firsts(chunk_pages: Sequence[int], n_pages: int) -> list[int]:
     return firsts
 
 
-def fragment_runs(firsts: Sequence[int], page_display: Sequence[int], index: int) -> list[Run]:
-    """Fragment `index`'s runs (`firsts`: page_firsts), in page order."""
-    runs: list[Run] = []
+def fragment_runs(firsts: Sequence[int], page_display: Sequence[int], count: int) -> list[list[Run]]:
+    """Each of the `count` fragments' runs (`firsts`: page_firsts), in page order: one pass over
+    the pages (js/src/engine/bundle/display-groups.js reads one fragment's at a time)."""
+    runs: list[list[Run]] = [[] for _ in range(count)]
     for page, fragment in enumerate(page_display):
-        if fragment != index:
-            continue
-        if runs and runs[-1][3] == page:
-            start, _, first, _ = runs[-1]
-            runs[-1] = (start, firsts[page + 1], first, page + 1)
+        each = runs[fragment]
+        if each and each[-1][3] == page:
+            start, _, first, _ = each[-1]
+            each[-1] = (start, firsts[page + 1], first, page + 1)
         else:
-            runs.append((firsts[page], firsts[page + 1], page, page + 1))
+            each.append((firsts[page], firsts[page + 1], page, page + 1))
     return runs
+
+
+def run_chunks(runs: Sequence[Run]) -> list[int]:
+    """The chunks a fragment's runs hold, in order (those of its graph shard too)."""
+    return [chunk for start, end, _, _ in runs for chunk in range(start, end)]
 
 
 def run_fragment(fragment: Mapping[str, Any], at: int, page_at: int, run: Run) -> dict[str, Any]:

@@ -11,7 +11,13 @@ import numpy as np
 import orjson
 
 from mkdocs_graphsearch.bundle.display import DISPLAY_CHUNKS, DISPLAY_PAGES, Run, merge_display
-from mkdocs_graphsearch.bundle.display_groups import display_count, expand_grouped, fragment_runs, page_firsts
+from mkdocs_graphsearch.bundle.display_groups import (
+    display_count,
+    expand_grouped,
+    fragment_runs,
+    page_firsts,
+    run_chunks,
+)
 from mkdocs_graphsearch.bundle.encoder_shards import join_encoder, read_encoder_shard
 from mkdocs_graphsearch.bundle.format import (
     BUNDLE_DIR,
@@ -228,7 +234,7 @@ def load_bundle(path: Path) -> Bundle:
     grouped = runs is not None and "graph_starts" not in manifest  # graph_shards.graph_count
     in_groups = []
     for index, name, data in read_each(folder, manifest, files, graph_shard, graph_count(manifest)):
-        chunks = [c for start, end, _, _ in runs[index] for c in range(start, end)] if grouped and runs else None
+        chunks = run_chunks(runs[index]) if grouped and runs else None
         shard = check_graph_shard(parse_json(name, data), manifest, len(graph["edge_types"]), index, chunks)
         if chunks is None:
             merge_graph_shard(graph, shard)
@@ -308,7 +314,7 @@ def read_display(
         keyword["chunks"][key] = [None] * len(chunk_pages)
     for key in DISPLAY_PAGES:
         keyword["pages"][key] = [None] * len(page_display)
-    runs = [fragment_runs(firsts, page_display, index) for index in range(manifest["display_count"])]
+    runs = fragment_runs(firsts, page_display, manifest["display_count"])
     for index, name, data in each:
         fragment = check_display(parse_json(name, data), manifest, chunk_pages, index, runs[index])
         expand_grouped(keyword, fragment, index, runs[index])

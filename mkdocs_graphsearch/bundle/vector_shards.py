@@ -125,6 +125,11 @@ def row_bytes(dim: int, bits: int) -> int:
     return -(-dim * bits // 8)
 
 
+def numbered_row_bytes(dim: int, bits: int) -> int:
+    """Bytes of one row of a cluster file: its chunk number, codes and scale (4 + row_bytes + 4)."""
+    return 4 + row_bytes(dim, bits) + 4
+
+
 def quantize_codes(points: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """float64 rows -> (codes in -L..L as int8, float32 scales as float64), L = 2^(bits-1) - 1."""
     levels = 2 ** (bits - 1) - 1
@@ -255,7 +260,7 @@ def clustered_files(
             files[vector_shard(center)] = file_of(hood)
         return files, entry | {"hood_chunks": int(rule["hood_chunks"])}
     cell_ends = set(np.cumsum(cells[1]).tolist()) if cells is not None else set()
-    row = 4 + row_bytes(points.shape[1], rule["bits"]) + 4  # a group closes by its rows' bytes
+    row = numbered_row_bytes(points.shape[1], rule["bits"])  # a group closes by its rows' bytes
     groups = [0]
     held = 0
     for cluster, size in enumerate(sizes):
@@ -332,13 +337,13 @@ def read_group(
         for chunks, _, _ in out:
             _check_chunks(name, chunks, manifest["counts"]["chunks"])
         return out
-    expected = sum(size * (4 + row_bytes(dim, bits) + 4) for size in sizes)
+    expected = sum(size * numbered_row_bytes(dim, bits) for size in sizes)
     if len(data) != expected:
         raise BundleError(f"{name} has {len(data)} bytes, expected {expected} (corrupted)")
     out = []
     at = 0
     for size in sizes:
-        end = at + size * (4 + row_bytes(dim, bits) + 4)
+        end = at + size * numbered_row_bytes(dim, bits)
         rows, scales = code_rows(name, data[at:end], size, dim, bits, offset=4 * size)
         chunks = np.frombuffer(data, dtype="<u4", count=size, offset=at).astype(np.int64)
         _check_chunks(name, chunks, manifest["counts"]["chunks"])

@@ -17,7 +17,12 @@ from typing import Any
 import orjson
 
 from mkdocs_graphsearch.bundle.display import Run, compact_display, display_part, fragment_starts, grouped_pages
-from mkdocs_graphsearch.bundle.display_groups import fragment_runs, page_clusters, page_firsts
+from mkdocs_graphsearch.bundle.display_groups import (
+    fragment_runs,
+    page_clusters,
+    page_firsts,
+    run_chunks,
+)
 from mkdocs_graphsearch.bundle.format import (
     FORMAT_VERSION,
     IMPACT_SCALE,
@@ -219,8 +224,7 @@ def build_bundle(
     fragments, text_starts = text_part(texts, sizes, keyword["chunks"]["page"], settings)
     scoring, displays, layout, runs = display_layout(keyword, chunk_clusters)
     if runs is not None and not small_site(sizes):  # the graph grouped as the display fragments
-        groups = [[chunk for start, end, _, _ in each for chunk in range(start, end)] for each in runs]
-        graph_parts = graph_part(graph, [], groups)
+        graph_parts = graph_part(graph, [], [run_chunks(each) for each in runs])
     else:  # a small site keeps one graph shard: worker.js fetches it with the manifest, as every
         # expansion there needs it
         graph_starts = [0] if small_site(sizes) else shard_starts(graph, keyword["chunks"]["page"])
@@ -258,10 +262,10 @@ def display_layout(
         scoring, displays = display_part(keyword, starts, compact)
         return scoring, displays, {"display_starts": starts}, None
     chunk_pages, n_pages = keyword["chunks"]["page"], len(keyword["pages"]["path"])
-    page_display = grouped_pages(compact, chunk_pages, page_clusters(chunk_pages, chunk_clusters, n_pages))
     firsts = page_firsts(chunk_pages, n_pages)
+    page_display = grouped_pages(compact, firsts, page_clusters(chunk_pages, chunk_clusters, n_pages))
     count = max(page_display, default=0) + 1
-    runs = [fragment_runs(firsts, page_display, index) for index in range(count)]
+    runs = fragment_runs(firsts, page_display, count)
     scoring, displays = display_part(keyword, [], compact, runs)
     scoring["pages"] = {**scoring["pages"], "display": page_display}
     return scoring, displays, {"display_count": count}, runs

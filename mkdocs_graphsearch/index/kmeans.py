@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from mkdocs_graphsearch.bundle.vector_shards import clustered_files, row_bytes
+from mkdocs_graphsearch.bundle.vector_shards import clustered_files, numbered_row_bytes, row_bytes
 from mkdocs_graphsearch.index.derived_cache import DerivedCache
 
 #: (unit points, clusters) -> (unit centroids, each point's cluster): spherical_kmeans, or a cached one.
@@ -238,6 +238,6 @@ def clustered_layout(
         rule["probe"] = rule["cell_probe"]
     rule["probe"] = min(rule["probe"], centroids.shape[0])
     centroids, assignment = chained(centroids, assignment, grouped[1] if grouped else None)
-    rule["group_bytes"] = rule["reads"] * (4 + row_bytes(dim, rule["bits"]) + 4) // GROUPS_PER_READ
+    rule["group_bytes"] = rule["reads"] * numbered_row_bytes(dim, rule["bits"]) // GROUPS_PER_READ
     points = rows.astype(np.float64) * scales[:, None]
     return (*clustered_files(points, centroids, assignment, rule, grouped), assignment.tolist())
