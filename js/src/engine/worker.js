@@ -326,7 +326,7 @@ export const TYPED_ALL_DISPLAYS = 20;
 /** Whether a typed prefix that needs these display fragments waits for the typing pause.
  * @param {Bundle} bundle @param {Map<number, string>} states @param {Set<number>} shown */
 const displaysWait = (bundle, states, shown) =>
-  bundle.displayStarts.length > TYPED_ALL_DISPLAYS && unasked(states, shown) > TYPED_NEW_FILES;
+  bundle.displayLoaded.length > TYPED_ALL_DISPLAYS && unasked(states, shown) > TYPED_NEW_FILES;
 
 /** How many of these files are not asked for yet (not loading, loaded or failed).
  * @param {Map<number, string>} states @param {Iterable<number>} indexes */
