@@ -1,5 +1,5 @@
 // @ts-check
-// Bundle fetches over HTTP (bundle/read.js httpFetcher): a response or body that stalls is given up
+// Bundle fetches over HTTP (bundle/read.js httpFetcher, its rule in bundle/http.js): a response or body that stalls is given up
 // after the timeout and tried once more (or not, if tried elsewhere first), then reported; a 404
 // is not retried. Against a local
 // server that never answers some paths (tests/test_browser_loading.py checks the UI in a browser).

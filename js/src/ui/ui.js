@@ -94,7 +94,7 @@ function start() {
   const bundleUrl = new URL(script?.getAttribute("data-graphsearch-bundle") || "search/", document.baseURI);
   const rootAttr = script?.getAttribute("data-graphsearch-root");
   const root = rootAttr ? new URL(rootAttr, document.baseURI) : new URL("../", bundleUrl);
-  // Seconds a bundle fetch may stall before its one retry (default: engine/bundle/read.js FETCH_TIMEOUT_SECONDS).
+  // Seconds a bundle fetch may stall before its one retry (default: engine/bundle/http.js FETCH_TIMEOUT_SECONDS).
   const timeout = Number(script?.getAttribute("data-graphsearch-timeout")) || undefined;
   const client = new SearchClient(bundleUrl, timeout);
   const dialog = new SearchDialog(client, root, { highlight: highlightEnabled(), onNavigate: closeNavigation });

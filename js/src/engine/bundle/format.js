@@ -11,7 +11,7 @@
  * its clustered vectors, one cluster a file: vector-shards.js groupStarts; formats 3 and 4 store
  * vectors.bin as int8 rows, format 5 as codes of `vectors.bits` bits; formats 3 and 4 have their
  * display fragments over the text fragments' ranges, format 5 its own: schema.js displayStarts;
- * format 6 stores them compact, sizes graph shards apart (schema.js graphStarts), adds the
+ * format 6 stores them compact, sizes graph shards apart (graphStarts), adds the
  * word files (word-rows.js) and may store clustered vectors by hoods (vector-shards.js hoodOf);
  * format 8 derives display parents, page titles and urls and stores graph shards compact;
  * format 9 holds INLINE_PARTS in the manifest; format 10 may group display fragments by meaning
@@ -178,13 +178,17 @@ export function listedParts(manifest) {
     if (!key.includes("#")) parts.push(key);
     else if (Array.isArray(value)) value.forEach((_, i) => parts.push(key.replace(".#.", `.${i}.`)));
   }
-  return parts.filter((part) => {
-    try {
-      return Boolean(fileName(manifest, part)) && inlinePart(manifest, part) === null;
-    } catch {
-      return false;
-    }
-  });
+  return parts.filter((part) => Boolean(storedName(manifest, part)));
+}
+
+/** The file a part is stored in: null when the manifest does not list it or holds it (`inline`).
+ * @param {any} manifest @param {string} part @returns {string | null} */
+export function storedName(manifest, part) {
+  try {
+    return inlinePart(manifest, part) === null ? fileName(manifest, part) : null;
+  } catch {
+    return null; // not listed
+  }
 }
 
 /** The logical name of term shard `index` (spec: bundle/format.py postings_shard). @param {number} index */

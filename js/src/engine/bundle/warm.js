@@ -7,7 +7,7 @@
  * meanwhile for them, then for its term shards (issue 23: pasted latency). It imports format.js
  * only, so a page view loads none of the engine (js/test/layering.test.js).
  */
-import { displayFragment, fileName, graphShard, inlinePart, oneGraphShard } from "./format.js";
+import { displayFragment, graphShard, oneGraphShard, storedName } from "./format.js";
 
 /** The keyword part (a query's term shards wait on it: first), then the semantic part's files
  * every query reads (vector-shards.js: every vector, or a clustered bundle's centroids;
@@ -18,20 +18,13 @@ const PARTS = ["keyword.json", "encoder.json", "vectors.bin", "centroids.bin", "
  * The file names of those a manifest lists in files of their own (format 9's manifest holds
  * graph.json and encoder.json: format.js inlinePart); on a small site (format.js oneGraphShard) also its
  * display fragment 0 and, with vectors, its graph: most answers' pages and every expansion's
- * edges, a few KiB, needed before the answer, not after the query's term shards or vectors.
+ * edges, needed before the answer, not after the query's term shards or vectors.
  * @param {any} manifest @returns {string[]}
  */
 export function warmFiles(manifest) {
   const graph = manifest.vectors ? ["graph.json", graphShard(0)] : [];
   const names = oneGraphShard(manifest) ? [...PARTS, displayFragment(0), ...graph] : PARTS;
-  return names.flatMap((name) => {
-    if (inlinePart(manifest, name) !== null) return [];
-    try {
-      return [fileName(manifest, name)];
-    } catch {
-      return []; // not listed
-    }
-  });
+  return names.flatMap((name) => storedName(manifest, name) ?? []);
 }
 
 /**
